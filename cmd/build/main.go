@@ -1,0 +1,97 @@
+// Command build renders the site: content/*.md through templates/ into
+// public/, with static/ copied and measure/ bundled into public/measure.js.
+//
+//	go run ./cmd/build                  build public/
+//	go run ./cmd/build -publish         the same, refusing while a setting is unset (Netlify runs this)
+//	go run ./cmd/build -serve           preview on 127.0.0.1:8080, rebuilt on save
+//	go run ./cmd/build -check-sources modelcontextprotocol/python-sdk=../python-sdk
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"errref/internal/cite"
+	"errref/internal/output"
+	"errref/internal/preview"
+	"errref/internal/site"
+)
+
+type sources []string
+
+func (s *sources) String() string     { return strings.Join(*s, ",") }
+func (s *sources) Set(v string) error { *s = append(*s, v); return nil }
+
+func main() {
+	root := flag.String("root", ".", "the site folder, holding content/, templates/, static/ and measure/")
+	out := flag.String("out", "public", "the output folder, replaced whole by each good build")
+	publish := flag.Bool("publish", false, "refuse to build while a setting a published site needs is unset")
+	serve := flag.Bool("serve", false, "serve a live preview that rebuilds on save")
+	addr := flag.String("addr", "127.0.0.1:8080", "the preview's address")
+	var checks sources
+	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
+	flag.Parse()
+	if err := site.CheckOut(*root, *out); err != nil {
+		fail(err)
+	}
+	if *serve {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout}); err != nil {
+			fail(err)
+		}
+		return
+	}
+
+	start := time.Now()
+	s, err := site.Build(site.Options{Root: *root, Publish: *publish})
+	if err != nil {
+		fail(err)
+	}
+	for _, w := range s.Warnings {
+		fmt.Fprintln(os.Stderr, "warning:", w)
+	}
+	if len(checks) > 0 {
+		ok, err := cite.CheckAll(os.Stdout, s.Citations, checks)
+		if err != nil {
+			fail(err)
+		}
+		if !ok {
+			os.Exit(1)
+		}
+		return
+	}
+	if err := output.Write(*out, s.Files); err != nil {
+		fail(err)
+	}
+	r := s.Report()
+	fmt.Printf("built %d pages, %d files into %s/ in %v\n", r.Pages, len(s.Files), *out, time.Since(start).Round(time.Millisecond))
+	fmt.Printf("  all files:     %7d B raw, %6d B gzip, %6d B brotli\n", r.Total.Raw, r.Total.Gzip, r.Total.Brotli)
+	fmt.Printf("  critical path: %7d B raw, %6d B gzip, %6d B brotli (HTML+CSS+JS of /; budget %d B gzip: %s)\n",
+		r.Critical.Raw, r.Critical.Gzip, r.Critical.Brotli, site.CriticalBudget, verdict(r.Critical.Gzip <= site.CriticalBudget))
+	fmt.Printf("  measure.js:    %7d B raw, %6d B gzip, %6d B brotli\n", r.Measure.Raw, r.Measure.Gzip, r.Measure.Brotli)
+	if len(s.Warnings) > 0 {
+		fmt.Fprintf(os.Stderr, "%d warnings above: the site built, but read them before you publish\n", len(s.Warnings))
+	}
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "fits"
+	}
+	return "OVER"
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "build failed:")
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintln(os.Stderr, "  "+line)
+	}
+	fmt.Fprintln(os.Stderr, "public/ was left as it was.")
+	os.Exit(1)
+}

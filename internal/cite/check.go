@@ -1,0 +1,222 @@
+package cite
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// A Source is a local copy of one cited repository: a git checkout, whose
+// HEAD says its version, or a plain folder of files, whose version is the
+// one given with it, if any.
+type Source struct {
+	Repo    string
+	Version string // declared with REPO@VERSION=DIR; for git, what HEAD is
+	Dir     string
+	git     bool
+	head    string // commit of HEAD, for a git checkout
+}
+
+// ParseSource reads REPO=DIR or REPO@VERSION=DIR.
+func ParseSource(arg string) (Source, error) {
+	spec, dir, ok := strings.Cut(arg, "=")
+	if !ok || spec == "" || dir == "" {
+		return Source{}, fmt.Errorf("-check-sources %q: write REPO=DIR or REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk=../python-sdk", arg)
+	}
+	s := Source{Dir: dir}
+	s.Repo, s.Version, _ = strings.Cut(spec, "@")
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return Source{}, fmt.Errorf("-check-sources %s: %s is not a folder", s.Repo, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		s.git = true
+		head, err := git(dir, "rev-parse", "HEAD")
+		if err != nil {
+			return Source{}, fmt.Errorf("-check-sources %s: %s: %v", s.Repo, dir, err)
+		}
+		s.head = head
+		if s.Version != "" {
+			if c, err := git(dir, "rev-parse", "--verify", "-q", s.Version+"^{commit}"); err != nil || c != head {
+				return Source{}, fmt.Errorf("-check-sources %s@%s: %s is checked out at %.12s, not at %s", s.Repo, s.Version, dir, head, s.Version)
+			}
+		}
+	}
+	return s, nil
+}
+
+func git(dir string, args ...string) (string, error) {
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v", strings.Join(args, " "), err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// Verdicts of a check.
+const (
+	OK              = "ok"
+	Mismatch        = "MISMATCH"
+	VersionMismatch = "VERSION MISMATCH"
+)
+
+// Result is the outcome of checking one citation.
+type Result struct {
+	Verdict string
+	Message string // the line to print
+}
+
+// versionOf says which version of the code s holds, for c: "" when it is
+// the cited one, else a description of the difference.
+func (s Source) versionOf(c Citation) string {
+	switch {
+	case s.git:
+		commit, err := git(s.Dir, "rev-parse", "--verify", "-q", c.Version+"^{commit}")
+		if err != nil {
+			return fmt.Sprintf("%s is at %.12s, and %s is not a version it knows", s.Dir, s.head, c.Version)
+		}
+		if commit != s.head {
+			return fmt.Sprintf("%s is at %.12s, not at %s (%.12s)", s.Dir, s.head, c.Version, commit)
+		}
+	case s.Version != "" && s.Version != c.Version:
+		return fmt.Sprintf("%s holds %s", s.Dir, s.Version)
+	}
+	return ""
+}
+
+// Check checks c against s.
+func (s Source) Check(c Citation) Result {
+	where := c.Source
+	if where == "" {
+		where = "?"
+	}
+	name := c.Path + "#" + c.lines("-")
+	if v := s.versionOf(c); v != "" {
+		return Result{VersionMismatch, fmt.Sprintf("%s %s: %s cites %s, but %s: not checked", VersionMismatch, where, name, c.Version, v)}
+	}
+	root, err := os.OpenRoot(s.Dir)
+	if err != nil {
+		return Result{Mismatch, fmt.Sprintf("%s %s: %s: %v", Mismatch, where, name, err)}
+	}
+	defer root.Close()
+	data, err := root.ReadFile(c.Path)
+	if err != nil {
+		return Result{Mismatch, fmt.Sprintf("%s %s: %s: no such file in %s", Mismatch, where, name, s.Dir)}
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	parts := quoteParts(c.Quote)
+	short := short(c.Quote)
+	if len(parts) == 0 {
+		return Result{Mismatch, fmt.Sprintf("%s %s: %s: the quote is empty", Mismatch, where, name)}
+	}
+	if c.End <= len(lines) && holds(lines[c.Start-1:c.End], parts) {
+		return Result{OK, fmt.Sprintf("%s %s: %s", OK, where, name)}
+	}
+	msg := fmt.Sprintf("%s %s: %s does not hold %q", Mismatch, where, name, short)
+	if c.End > len(lines) {
+		msg = fmt.Sprintf("%s %s: %s is past the end of the file (%d lines)", Mismatch, where, name, len(lines))
+	}
+	if at := find(lines, parts, c.End-c.Start+1, c.Start); at > 0 {
+		span := c.End - c.Start
+		if span == 0 {
+			msg += fmt.Sprintf("; found at %d", at)
+		} else {
+			msg += fmt.Sprintf("; found at %d-%d", at, at+span)
+		}
+	} else {
+		msg += "; not found anywhere in the file"
+	}
+	return Result{Mismatch, msg}
+}
+
+// quoteParts folds white space in the quote and splits it where "..." or
+// "…" stands for elided text.
+func quoteParts(q string) []string {
+	q = strings.ReplaceAll(q, "…", "...")
+	var parts []string
+	for _, p := range strings.Split(q, "...") {
+		if f := fold(p); f != "" {
+			parts = append(parts, f)
+		}
+	}
+	return parts
+}
+
+func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// holds reports whether the parts stand in lines, in order.
+func holds(lines []string, parts []string) bool {
+	text := fold(strings.Join(lines, "\n"))
+	for _, p := range parts {
+		i := strings.Index(text, p)
+		if i < 0 {
+			return false
+		}
+		text = text[i+len(p):]
+	}
+	return true
+}
+
+// find returns the first line of the span of n lines, nearest to near, that
+// holds the parts, or 0.
+func find(lines []string, parts []string, n, near int) int {
+	best := 0
+	for start := 1; start+n-1 <= len(lines); start++ {
+		if holds(lines[start-1:start-1+n], parts) && (best == 0 || abs(start-near) < abs(best-near)) {
+			best = start
+		}
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func short(q string) string {
+	f := fold(q)
+	if len(f) > 60 {
+		return f[:57] + "..."
+	}
+	return f
+}
+
+// CheckAll checks every citation whose repository one of args names, and
+// prints a line for each and a summary. It reports whether all held.
+func CheckAll(w io.Writer, cites []Citation, args []string) (bool, error) {
+	sources := map[string]Source{}
+	for _, a := range args {
+		s, err := ParseSource(a)
+		if err != nil {
+			return false, err
+		}
+		sources[s.Repo] = s
+	}
+	counts := map[string]int{}
+	unchecked := map[string]int{}
+	var out bytes.Buffer
+	for _, c := range cites {
+		s, ok := sources[c.Repo]
+		if !ok {
+			unchecked[c.Repo]++
+			continue
+		}
+		r := s.Check(c)
+		counts[r.Verdict]++
+		fmt.Fprintln(&out, r.Message)
+	}
+	fmt.Fprintf(&out, "%d ok, %d mismatched, %d at another version", counts[OK], counts[Mismatch], counts[VersionMismatch])
+	for repo, n := range unchecked {
+		fmt.Fprintf(&out, "; %d of %s not checked (no source given)", n, repo)
+	}
+	out.WriteString("\n")
+	_, err := w.Write(out.Bytes())
+	return counts[Mismatch] == 0 && counts[VersionMismatch] == 0, err
+}

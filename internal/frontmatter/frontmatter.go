@@ -1,0 +1,94 @@
+// Package frontmatter splits a content file into its TOML front matter and
+// its Markdown body, and decodes the front matter strictly: a typo in a key
+// is an error, not a silently ignored setting.
+package frontmatter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Meta is the front matter of one page. Keys lists its TOML names.
+type Meta struct {
+	Title       string    `toml:"title"`
+	Description string    `toml:"description"`
+	Date        time.Time `toml:"date"`
+	Updated     time.Time `toml:"updated"`
+	URL         string    `toml:"url"`
+	Counter     *bool     `toml:"counter"`
+	NoIndex     bool      `toml:"noindex"`
+}
+
+// Keys are the front-matter keys a page may set.
+var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex"}
+
+// Required are the keys every page must set.
+var Required = []string{"title", "description"}
+
+const delim = "+++"
+
+// Parse splits src (the file at path) and decodes its front matter. It
+// returns the body and the 1-based line of src on which the body starts, so
+// that errors in the body can name lines of the file.
+func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	if len(lines) == 0 || strings.TrimRight(string(lines[0]), "\r\n") != delim {
+		return meta, nil, 0, fmt.Errorf("%s:1: no front matter: start the file with a line %q, the TOML keys, and another %q line", path, delim, delim)
+	}
+	end := -1
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimRight(string(lines[i]), "\r\n") == delim {
+			end = i
+			break
+		}
+	}
+	if end < 0 {
+		return meta, nil, 0, fmt.Errorf("%s:1: front matter is not closed: add a line %q after the last key", path, delim)
+	}
+	fm := bytes.Join(lines[1:end], nil)
+	md, err := toml.Decode(string(fm), &meta)
+	if err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, perr.Position.Line+1, perr.Message)
+		}
+		return meta, nil, 0, fmt.Errorf("%s:2: front matter: %v", path, err)
+	}
+	for _, k := range md.Undecoded() {
+		key := k.String()
+		return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key)+1, key, strings.Join(Keys, ", "))
+	}
+	for _, k := range Required {
+		if !md.IsDefined(k) {
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter lacks the required key %q (required: %s)", path, end+1, k, strings.Join(Required, ", "))
+		}
+	}
+	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
+		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title")+1)
+	}
+	if meta.URL != "" && (!strings.HasPrefix(meta.URL, "/") || !strings.HasSuffix(meta.URL, "/") || strings.Contains(meta.URL, "..") || strings.Contains(meta.URL, "//")) {
+		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a clean path that starts and ends with /, such as \"/pay/\"", path, keyLine(fm, "url")+1, meta.URL)
+	}
+	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
+}
+
+// keyLine finds the 1-based line of the front matter that sets key, for
+// errors that the TOML decoder reports without a position.
+func keyLine(fm []byte, key string) int {
+	for i, l := range strings.Split(string(fm), "\n") {
+		f := strings.TrimSpace(l)
+		if name, _, ok := strings.Cut(f, "="); ok && strings.TrimSpace(name) == key {
+			return i + 1
+		}
+	}
+	return 1
+}
+
+// CounterOn reports whether the page loads the counter; it does unless the
+// front matter says counter = false.
+func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }

@@ -1,0 +1,189 @@
+// Package htmlcheck reads a rendered page and refuses markup that would
+// break a promise of the page: any script but the counter, a click control
+// that does not say it records a click, an unknown checkout word, a missing
+// or doubled marker, a link to an id that does not exist. It checks the
+// final HTML, so it holds for Markdown and templates alike.
+package htmlcheck
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+
+	"github.com/tdewolff/parse/v2"
+	phtml "github.com/tdewolff/parse/v2/html"
+)
+
+// CounterSrc is the one script a page may load.
+const CounterSrc = "/measure.js"
+
+// Reserved names are the counter's own events; a click control may not use them.
+var Reserved = []string{"view", "human-candidate", "engaged", "checkout"}
+
+// Checkouts are the words a buy link may carry.
+var Checkouts = []string{"gumroad", "site"}
+
+// ClickText is what a click control's visible text must say.
+const ClickText = "records a click"
+
+var nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
+
+// A Problem is one refusal. Needle is a string the author wrote that leads
+// back to the source line, for the caller to find.
+type Problem struct {
+	Msg    string
+	Needle string
+}
+
+// Page is what the check learned of a page.
+type Page struct {
+	Counter  bool // loads /measure.js
+	Markers  int
+	Problems []Problem
+}
+
+type element struct {
+	name  string
+	attrs map[string]string
+	text  strings.Builder // visible text, for click controls
+}
+
+// Check scans one HTML document.
+func Check(doc []byte) Page {
+	var p Page
+	ids := map[string]bool{}
+	var frags []string
+	var open *element   // the element whose start tag is being read
+	var button *element // the click control whose text is being read
+	l := phtml.NewLexer(parse.NewInputBytes(doc))
+	add := func(needle, format string, args ...any) {
+		p.Problems = append(p.Problems, Problem{Msg: fmt.Sprintf(format, args...), Needle: needle})
+	}
+	for {
+		tt, data := l.Next()
+		switch tt {
+		case phtml.ErrorToken:
+			for _, f := range frags {
+				if !ids[f] {
+					add("#"+f, "the link to #%s names no id on the page", f)
+				}
+			}
+			if p.Counter && p.Markers != 1 {
+				add("{{< marker >}}", "the page loads %s and has %d elements with data-measure-marker: it needs exactly one, where the explaining part ends ({{< marker >}} in Markdown)", CounterSrc, p.Markers)
+			}
+			return p
+		case phtml.StartTagToken:
+			open = &element{name: strings.ToLower(string(l.Text())), attrs: map[string]string{}}
+		case phtml.AttributeToken:
+			if open != nil {
+				open.attrs[strings.ToLower(string(l.AttrKey()))] = attrVal(l.AttrVal())
+			}
+		case phtml.StartTagCloseToken, phtml.StartTagVoidToken:
+			if open == nil {
+				continue
+			}
+			e := open
+			open = nil
+			checkElement(&p, e, ids, &frags, add)
+			if _, ok := e.attrs["data-measure-click"]; ok && e.name == "button" {
+				button = e
+			}
+		case phtml.TextToken:
+			if button != nil {
+				button.text.Write(data)
+			}
+		case phtml.EndTagToken:
+			if button != nil && strings.EqualFold(string(l.Text()), "button") {
+				text := strings.Join(strings.Fields(html.UnescapeString(button.text.String())), " ")
+				if !strings.Contains(strings.ToLower(text), ClickText) {
+					add(button.attrs["data-measure-click"], "the click control %q reads %q: its visible text must say that it %s", button.attrs["data-measure-click"], text, ClickText)
+				}
+				button = nil
+			}
+		}
+	}
+}
+
+func attrVal(v []byte) string {
+	v = bytes.TrimSpace(v)
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		v = v[1 : len(v)-1]
+	}
+	return html.UnescapeString(string(v))
+}
+
+func checkElement(p *Page, e *element, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
+	a := e.attrs
+	if id, ok := a["id"]; ok {
+		if ids[id] {
+			add(id, "the id %q is used twice", id)
+		}
+		ids[id] = true
+	}
+	if href, ok := a["href"]; ok && strings.HasPrefix(href, "#") {
+		*frags = append(*frags, strings.TrimPrefix(href, "#"))
+	}
+	for k, v := range a {
+		if strings.HasPrefix(k, "on") {
+			add(k, "<%s %s=...>: inline event handlers are not allowed; the CSP blocks them", e.name, k)
+		}
+		if k == "style" {
+			add(`style=`, "<%s style=...>: inline styles are not allowed; the CSP blocks them, use the stylesheet", e.name)
+		}
+		if (k == "href" || k == "src" || k == "action") && strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "javascript:") {
+			add(v, "<%s %s=%q>: javascript: URLs are not allowed", e.name, k, v)
+		}
+	}
+	switch e.name {
+	case "script":
+		src, hasSrc := a["src"]
+		_, deferred := a["defer"]
+		switch {
+		case hasSrc && src == CounterSrc && deferred && a["type"] == "" && !has(a, "async"):
+			if p.Counter {
+				add(CounterSrc, "the page loads %s twice", CounterSrc)
+			}
+			p.Counter = true
+		case !hasSrc && a["type"] == "application/ld+json":
+			// Structured data: a data block, never run.
+		default:
+			add("<script", "a <script> other than <script src=%q defer>: the counter is the only script a page loads", CounterSrc)
+		}
+	case "iframe", "object", "embed", "form":
+		add("<"+e.name, "<%s> is not allowed on these pages", e.name)
+	}
+	if _, ok := a["data-measure-marker"]; ok {
+		p.Markers++
+	}
+	if name, ok := a["data-measure-click"]; ok {
+		switch {
+		case e.name != "button" || a["type"] != "button":
+			add(name, "data-measure-click=%q belongs on a <button type=\"button\">", name)
+		case !nameRE.MatchString(name):
+			add(name, "the click name %q must be lowercase letters, digits and -", name)
+		case contains(Reserved, name):
+			add(name, "the click name %q is reserved for the counter's own events (%s)", name, strings.Join(Reserved, ", "))
+		}
+	}
+	if word, ok := a["data-checkout"]; ok {
+		switch {
+		case e.name != "a" || a["href"] == "":
+			add(word, "data-checkout=%q belongs on a link, <a href=...>", word)
+		case !contains(Checkouts, word):
+			add(word, "the checkout word %q must be gumroad or site", word)
+		}
+	}
+}
+
+func has(a map[string]string, k string) bool { _, ok := a[k]; return ok }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

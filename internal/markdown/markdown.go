@@ -1,0 +1,420 @@
+// Package markdown renders a page's Markdown to HTML with goldmark: GFM,
+// stable heading ids with a visible anchor, code highlighted by chroma, and
+// the few marks this site adds to Markdown (see README.md, "Writing pages").
+// Raw HTML is not passed through and the typographer is off, so that code
+// and error messages stay copyable byte for byte.
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
+	"errref/internal/cite"
+	"errref/internal/highlight"
+)
+
+// includeRE is a paragraph that includes a partial template, such as
+// {{< marker >}} (where the explaining part ends) or {{< offer >}}.
+var includeRE = regexp.MustCompile(`^\{\{<\s*([a-z0-9-]+)\s*>\}\}$`)
+
+// Settings are the site values that Markdown may refer to as <setting:NAME>
+// and that checkout links resolve to. An empty value is unset.
+type Settings struct {
+	Contact    string // e-mail address: <setting:contact>
+	Wallet     string // wallet address: <setting:wallet>
+	Storefront string // URL of the storefront listing: [..](checkout:gumroad)
+	PayPage    string // path of the payment page: [..](checkout:site)
+
+	// Partial renders the partial template NAME for {{< NAME >}}.
+	Partial func(name string) ([]byte, error)
+}
+
+// Result is a rendered page body.
+type Result struct {
+	HTML      []byte
+	Citations []cite.Citation // in document order, Source unset
+	Warnings  []string        // "line N: what"; the caller adds the file
+	Unset     []string        // settings the page uses that are not set
+}
+
+// Render converts src, whose first line is line firstLine of its file.
+// Errors and warnings name lines of that file.
+func Render(src []byte, firstLine int, s Settings) (Result, error) {
+	r := &pageRenderer{src: src, first: firstLine, set: s}
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+		goldmark.WithRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
+			util.Prioritized(newHTMLRenderer(), 1000),
+			util.Prioritized(r, 100),
+		))),
+	)
+	doc := md.Parser().Parse(text.NewReader(src))
+	if err := r.inspect(doc); err != nil {
+		return Result{}, err
+	}
+	var b bytes.Buffer
+	if err := md.Renderer().Render(&b, src, doc); err != nil {
+		return Result{}, err
+	}
+	if r.err != nil {
+		return Result{}, r.err
+	}
+	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings, Unset: r.unset}, nil
+}
+
+type pageRenderer struct {
+	src      []byte
+	first    int
+	set      Settings
+	cites    []cite.Citation
+	warnings []string
+	unset    []string
+	err      error // the first error found while rendering
+	codes    int
+}
+
+func (r *pageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindHeading, r.heading)
+	reg.Register(ast.KindFencedCodeBlock, r.fenced)
+	reg.Register(ast.KindLink, r.link)
+	reg.Register(ast.KindAutoLink, r.autoLink)
+	reg.Register(ast.KindParagraph, r.paragraph)
+	reg.Register(ast.KindRawHTML, r.rawHTML)
+	reg.Register(ast.KindHTMLBlock, r.rawHTML)
+}
+
+// line is the line of the file on which node starts.
+func (r *pageRenderer) line(n ast.Node) int {
+	off := -1
+	for c := n; c != nil && off < 0; c = c.Parent() {
+		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
+			off = c.Lines().At(0).Start
+		}
+		if t, ok := c.(*ast.Text); ok {
+			off = t.Segment.Start
+		}
+		if c.Type() == ast.TypeInline && off < 0 {
+			if t, ok := c.FirstChild().(*ast.Text); ok {
+				off = t.Segment.Start
+			}
+		}
+	}
+	if off < 0 {
+		return r.first
+	}
+	return r.first + bytes.Count(r.src[:off], []byte("\n"))
+}
+
+func (r *pageRenderer) fail(n ast.Node, format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("line %d: %s", r.line(n), fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *pageRenderer) warn(n ast.Node, format string, args ...any) {
+	r.warnings = append(r.warnings, fmt.Sprintf("line %d: %s", r.line(n), fmt.Sprintf(format, args...)))
+}
+
+// inspect refuses what a page must not contain before anything is written.
+func (r *pageRenderer) inspect(doc ast.Node) error {
+	return ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
+			return ast.WalkStop, fmt.Errorf("line %d: a page has one h1, its title from the front matter: write sections as ## headings", r.line(n))
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func plainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+func (r *pageRenderer) heading(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	h := n.(*ast.Heading)
+	id, _ := h.AttributeString("id")
+	idStr := fmt.Sprintf("%s", id)
+	if entering {
+		fmt.Fprintf(w, `<h%d id="%s">`, h.Level, html.EscapeString(idStr))
+		return ast.WalkContinue, nil
+	}
+	fmt.Fprintf(w, ` <a class="anchor" href="#%s" aria-label="Link to the section %s">#</a></h%d>`+"\n",
+		html.EscapeString(idStr), html.EscapeString(plainText(h, src)), h.Level)
+	return ast.WalkContinue, nil
+}
+
+func (r *pageRenderer) paragraph(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if m := includeRE.FindStringSubmatch(strings.TrimSpace(string(n.Lines().Value(src)))); m != nil {
+		if !entering {
+			return ast.WalkSkipChildren, nil
+		}
+		if r.set.Partial == nil {
+			r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
+			return ast.WalkSkipChildren, nil
+		}
+		out, err := r.set.Partial(m[1])
+		if err != nil {
+			r.fail(n, "{{< %s >}}: %v", m[1], err)
+			return ast.WalkSkipChildren, nil
+		}
+		w.Write(out)
+		return ast.WalkSkipChildren, nil
+	}
+	if entering {
+		w.WriteString("<p>")
+	} else {
+		w.WriteString("</p>\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *pageRenderer) rawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		r.warn(n, "raw HTML is not passed through; write Markdown, or ask for a template change")
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// infoRE splits a fence's info string into the language and key=value
+// attributes; a value may be double-quoted.
+var infoRE = regexp.MustCompile(`([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
+
+func parseInfo(info string) (lang string, attrs map[string]string, err error) {
+	info = strings.TrimSpace(info)
+	lang, rest, _ := strings.Cut(info, " ")
+	if strings.Contains(lang, "=") {
+		lang, rest = "", info
+	}
+	attrs = map[string]string{}
+	rest = strings.TrimSpace(rest)
+	for rest != "" {
+		loc := infoRE.FindStringSubmatchIndex(rest)
+		if loc == nil || loc[0] != 0 {
+			return "", nil, fmt.Errorf("cannot read %q in the fence's info string: write key=value or key=\"quoted value\"", rest)
+		}
+		k, v := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]]
+		if strings.HasPrefix(v, `"`) {
+			if v, err = strconv.Unquote(v); err != nil {
+				return "", nil, fmt.Errorf("bad quoted value for %s: %v", k, err)
+			}
+		}
+		switch k {
+		case "cite", "copy", "label":
+		default:
+			return "", nil, fmt.Errorf("unknown fence attribute %q: the attributes are cite, copy and label", k)
+		}
+		attrs[k] = v
+		rest = strings.TrimSpace(rest[loc[1]:])
+	}
+	return lang, attrs, nil
+}
+
+// DefaultCopyLabel is the copy control's text; it says that pressing it
+// records a click, as the notice promises.
+const DefaultCopyLabel = "Copy the code (records a click)"
+
+func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	fc := n.(*ast.FencedCodeBlock)
+	info := ""
+	if fc.Info != nil {
+		info = string(fc.Info.Segment.Value(src))
+	}
+	lang, attrs, err := parseInfo(info)
+	if err != nil {
+		r.fail(n, "%v", err)
+		return ast.WalkSkipChildren, nil
+	}
+	var code bytes.Buffer
+	for i := 0; i < fc.Lines().Len(); i++ {
+		seg := fc.Lines().At(i)
+		code.Write(seg.Value(src))
+	}
+	if lang != "" && !highlight.Known(lang) {
+		r.warn(n, "unknown code language %q: rendered as plain text", lang)
+	}
+	r.codes++
+	id := fmt.Sprintf("code-%d", r.codes)
+	w.WriteString(`<figure class="code">`)
+	fmt.Fprintf(w, `<pre id="%s" tabindex="0"><code`, id)
+	if lang != "" {
+		fmt.Fprintf(w, ` class="language-%s"`, html.EscapeString(lang))
+	}
+	w.WriteString(">")
+	if err := highlight.Code(w, lang, code.String()); err != nil {
+		return ast.WalkStop, err
+	}
+	w.WriteString("</code></pre>")
+	if spec, ok := attrs["cite"]; ok {
+		c, err := cite.Parse(spec)
+		if err != nil {
+			r.fail(n, "%v", err)
+			return ast.WalkSkipChildren, nil
+		}
+		c.Quote = code.String()
+		r.cites = append(r.cites, c)
+		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
+			html.EscapeString(c.URL()), html.EscapeString(c.Label()), html.EscapeString(c.Version))
+	}
+	if name, ok := attrs["copy"]; ok {
+		label := DefaultCopyLabel
+		if l, ok := attrs["label"]; ok {
+			label = l
+		}
+		fmt.Fprintf(w, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s">%s</button>`,
+			html.EscapeString(name), id, html.EscapeString(label))
+	} else if _, ok := attrs["label"]; ok {
+		r.fail(n, "label= names the copy control's text, and goes with copy=NAME")
+	}
+	w.WriteString("</figure>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	l := n.(*ast.Link)
+	dest := string(l.Destination)
+	switch {
+	case strings.HasPrefix(dest, "cite:"):
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		c, err := cite.Parse(strings.TrimPrefix(dest, "cite:"))
+		if err != nil {
+			r.fail(n, "%v", err)
+			return ast.WalkSkipChildren, nil
+		}
+		cs, ok := l.FirstChild().(*ast.CodeSpan)
+		if !ok || l.ChildCount() != 1 {
+			r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
+			return ast.WalkSkipChildren, nil
+		}
+		c.Quote = plainText(cs, src)
+		r.cites = append(r.cites, c)
+		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, html.EscapeString(c.Quote), html.EscapeString(c.URL()), html.EscapeString(c.Label()))
+		return ast.WalkSkipChildren, nil
+	case strings.HasPrefix(dest, "checkout:"):
+		word := strings.TrimPrefix(dest, "checkout:")
+		href := ""
+		switch word {
+		case "gumroad":
+			href = r.set.Storefront
+			if href == "" {
+				r.unset = append(r.unset, "storefront_url")
+			}
+		case "site":
+			href = r.set.PayPage
+		default:
+			r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", word)
+			return ast.WalkSkipChildren, nil
+		}
+		if href == "" {
+			// Never invent a storefront address: the text stands, unlinked,
+			// and the build says what is missing.
+			if entering {
+				w.WriteString(`<span class="unset">`)
+			} else {
+				w.WriteString(` [storefront_url is not set]</span>`)
+			}
+			return ast.WalkContinue, nil
+		}
+		if entering {
+			fmt.Fprintf(w, `<a href="%s" data-checkout="%s">`, html.EscapeString(href), word)
+		} else {
+			w.WriteString("</a>")
+		}
+		return ast.WalkContinue, nil
+	}
+	if entering {
+		if html.UnescapeString(dest) != dest || isDangerous(dest) {
+			r.fail(n, "link %q is not allowed", dest)
+			return ast.WalkSkipChildren, nil
+		}
+		fmt.Fprintf(w, `<a href="%s"`, html.EscapeString(dest))
+		if len(l.Title) > 0 {
+			fmt.Fprintf(w, ` title="%s"`, html.EscapeString(string(l.Title)))
+		}
+		w.WriteString(">")
+	} else {
+		w.WriteString("</a>")
+	}
+	return ast.WalkContinue, nil
+}
+
+func isDangerous(dest string) bool {
+	d := strings.ToLower(strings.TrimSpace(dest))
+	return strings.HasPrefix(d, "javascript:") || strings.HasPrefix(d, "vbscript:") || strings.HasPrefix(d, "data:")
+}
+
+func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	al := n.(*ast.AutoLink)
+	u := string(al.URL(src))
+	if name, ok := strings.CutPrefix(u, "setting:"); ok {
+		var val string
+		switch name {
+		case "contact":
+			val = r.set.Contact
+		case "wallet":
+			val = r.set.Wallet
+		default:
+			r.fail(n, "unknown setting %q: Markdown may name <setting:contact> and <setting:wallet>", name)
+			return ast.WalkSkipChildren, nil
+		}
+		if val == "" {
+			r.unset = append(r.unset, name)
+			fmt.Fprintf(w, `<strong class="unset">[%s is not set]</strong>`, name)
+			return ast.WalkSkipChildren, nil
+		}
+		if name == "contact" {
+			fmt.Fprintf(w, `<a href="mailto:%s">%s</a>`, html.EscapeString(val), html.EscapeString(val))
+		} else {
+			fmt.Fprintf(w, `<code class="wallet">%s</code>`, html.EscapeString(val))
+		}
+		return ast.WalkSkipChildren, nil
+	}
+	if isDangerous(u) {
+		r.fail(n, "link %q is not allowed", u)
+		return ast.WalkSkipChildren, nil
+	}
+	href := u
+	if al.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
+		href = "mailto:" + u
+	}
+	fmt.Fprintf(w, `<a href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(string(al.Label(src))))
+	return ast.WalkSkipChildren, nil
+}

@@ -1,0 +1,119 @@
+// Package settings loads the site's settings from site.toml, with
+// environment variables taking precedence, and says which are missing.
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// File is the settings file, at the top of the site folder.
+const File = "site.toml"
+
+// Settings are the values every page shares. An empty string is unset.
+type Settings struct {
+	BaseURL    string `toml:"base_url"`       // https://example.org, no trailing slash
+	Language   string `toml:"language"`       // the pages' lang
+	Publisher  string `toml:"publisher"`      // who publishes the pages
+	Contact    string `toml:"contact"`        // e-mail address for reports of errors
+	Storefront string `toml:"storefront_url"` // the guide's storefront listing
+	Wallet     string `toml:"wallet_address"` // the USDC on Base address of the payment page
+	Endpoint   string `toml:"endpoint"`       // where measure.js posts, a same-origin path
+}
+
+// env maps each setting to the environment variable that overrides it.
+var env = []struct {
+	name string
+	ptr  func(*Settings) *string
+}{
+	{"SITE_BASE_URL", func(s *Settings) *string { return &s.BaseURL }},
+	{"SITE_CONTACT", func(s *Settings) *string { return &s.Contact }},
+	{"SITE_STOREFRONT_URL", func(s *Settings) *string { return &s.Storefront }},
+	{"SITE_WALLET_ADDRESS", func(s *Settings) *string { return &s.Wallet }},
+}
+
+var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+
+// Load reads root/site.toml and applies the environment. Netlify's URL
+// variable stands in for an unset base_url, as Netlify sets it at build time.
+func Load(root string, getenv func(string) string) (Settings, error) {
+	s := Settings{Language: "en", Endpoint: "/api/event"}
+	path := filepath.Join(root, File)
+	md, err := toml.DecodeFile(path, &s)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, perr.Position.Line, perr.Message)
+		}
+		return s, fmt.Errorf("%s: %w", File, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, endpoint", File, und[0].String())
+	}
+	for _, e := range env {
+		if v := strings.TrimSpace(getenv(e.name)); v != "" {
+			*e.ptr(&s) = v
+		}
+	}
+	if s.BaseURL == "" {
+		s.BaseURL = getenv("URL")
+	}
+	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
+	return s, s.validate()
+}
+
+func (s Settings) validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(File+": "+format, args...)) }
+	if s.BaseURL != "" {
+		if u, err := url.Parse(s.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
+		}
+	}
+	if s.Contact != "" {
+		if a, err := mail.ParseAddress(s.Contact); err != nil || a.Address != s.Contact {
+			bad("contact %q must be a bare e-mail address such as name@example.org", s.Contact)
+		}
+	}
+	if s.Storefront != "" {
+		if u, err := url.Parse(s.Storefront); err != nil || u.Scheme != "https" || u.Host == "" {
+			bad("storefront_url %q must be an https URL", s.Storefront)
+		}
+	}
+	if s.Wallet != "" && !walletRE.MatchString(s.Wallet) {
+		bad("wallet_address %q must be 0x and 40 hex digits", s.Wallet)
+	}
+	if !strings.HasPrefix(s.Endpoint, "/") || strings.HasPrefix(s.Endpoint, "//") || strings.ContainsAny(s.Endpoint, "\"'\\?#<> \t\n") {
+		bad("endpoint %q must be a same-origin path such as /api/event", s.Endpoint)
+	}
+	if s.Language == "" || strings.ContainsAny(s.Language, "\"<> ") {
+		bad("language %q must be a language tag such as en", s.Language)
+	}
+	return errors.Join(errs...)
+}
+
+// Missing lists the settings a published site needs and lacks.
+func (s Settings) Missing() []string {
+	var m []string
+	if s.BaseURL == "" {
+		m = append(m, "base_url (or SITE_BASE_URL; Netlify sets URL)")
+	}
+	if s.Contact == "" {
+		m = append(m, "contact (or SITE_CONTACT)")
+	}
+	if s.Storefront == "" {
+		m = append(m, "storefront_url (or SITE_STOREFRONT_URL)")
+	}
+	if s.Wallet == "" {
+		m = append(m, "wallet_address (or SITE_WALLET_ADDRESS)")
+	}
+	return m
+}

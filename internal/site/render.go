@@ -1,0 +1,142 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"regexp"
+	"strings"
+
+	"github.com/tdewolff/minify/v2"
+	mincss "github.com/tdewolff/minify/v2/css"
+	minhtml "github.com/tdewolff/minify/v2/html"
+	minjs "github.com/tdewolff/minify/v2/js"
+	minjson "github.com/tdewolff/minify/v2/json"
+
+	"errref/internal/cite"
+	"errref/internal/htmlcheck"
+	"errref/internal/markdown"
+)
+
+// minifier is shared by every page; minify.M is safe for concurrent use.
+var minifier = func() *minify.M {
+	m := minify.New()
+	m.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepDefaultAttrVals: true})
+	m.AddFunc("text/css", mincss.Minify)
+	m.AddFunc("application/javascript", minjs.Minify)
+	m.AddFuncRegexp(regexp.MustCompile(`[/+]json$`), minjson.Minify)
+	return m
+}()
+
+type renderer struct {
+	site    *Site
+	tmpl    *template.Template
+	tmplSrc map[string][]byte
+	assets  map[string]string // static name -> served path
+}
+
+// Data is what templates see.
+type Data struct {
+	Site      any // settings.Settings
+	Page      *Page
+	Canonical string // absolute URL, or empty without a base URL
+	Counter   bool   // the page loads /measure.js
+	JSONLD    any    // structured data, or nil
+}
+
+func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
+	set := r.site.Settings
+	d := &Data{Site: set, Page: p, Counter: p.Meta.CounterOn()}
+	if set.BaseURL != "" && !p.Meta.NoIndex {
+		d.Canonical = set.BaseURL + p.URL
+	}
+	if !p.Meta.NoIndex {
+		ld := map[string]any{
+			"@context":    "https://schema.org",
+			"@type":       "TechArticle",
+			"headline":    p.Meta.Title,
+			"description": p.Meta.Description,
+			"inLanguage":  set.Language,
+			"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
+			"author":      map[string]string{"@type": "Organization", "name": set.Publisher},
+		}
+		if d.Canonical != "" {
+			ld["url"] = d.Canonical
+		}
+		if !p.Meta.Date.IsZero() {
+			ld["datePublished"] = p.Meta.Date.Format("2006-01-02")
+		}
+		if !p.Meta.Updated.IsZero() {
+			ld["dateModified"] = p.Meta.Updated.Format("2006-01-02")
+		}
+		d.JSONLD = ld
+	}
+	t, err := r.tmpl.Clone()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
+		if a, ok := r.assets[name]; ok {
+			return a, nil
+		}
+		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
+	}})
+	res, err := markdown.Render(p.src, p.first, markdown.Settings{
+		Contact:    set.Contact,
+		Wallet:     set.Wallet,
+		Storefront: set.Storefront,
+		PayPage:    "/pay/",
+		Partial: func(name string) ([]byte, error) {
+			if t.Lookup(name) == nil {
+				return nil, fmt.Errorf("no partial %q: add %s/partials/%s.html", name, TemplateDir, name)
+			}
+			var b bytes.Buffer
+			err := t.ExecuteTemplate(&b, name, d)
+			return b.Bytes(), err
+		},
+	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s:%s", p.Source, strings.TrimPrefix(err.Error(), "line "))
+	}
+	p.Body = template.HTML(res.HTML)
+	p.Loads = []string{strings.TrimPrefix(r.assets["style.css"], "/")}
+	if d.Counter {
+		p.Loads = append(p.Loads, "measure.js")
+	}
+	var b bytes.Buffer
+	if err := t.ExecuteTemplate(&b, "base", d); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %v", p.Source, err)
+	}
+	var problems []string
+	for _, pr := range htmlcheck.Check(b.Bytes()).Problems {
+		problems = append(problems, fmt.Sprintf("%s: %s", locate(p, r.tmplSrc, pr.Needle), pr.Msg))
+	}
+	if len(problems) > 0 {
+		return nil, nil, nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
+	}
+	out, err := minifier.Bytes("text/html", b.Bytes())
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: minify: %v", p.Source, err)
+	}
+	var warns []string
+	for _, w := range res.Warnings {
+		warns = append(warns, p.Source+":"+strings.TrimPrefix(w, "line "))
+	}
+	// Name the line of each citation, in order, so that repeated citations
+	// each find their own line.
+	from := 0
+	for i := range res.Citations {
+		c := &res.Citations[i]
+		c.Source = p.Source
+		if n := lineOf(p.src[from:], c.Spec()); n > 0 {
+			line := bytes.Count(p.src[:from], []byte("\n")) + n
+			c.Source = fmt.Sprintf("%s:%d", p.Source, p.first+line-1)
+			from += bytes.Index(p.src[from:], []byte(c.Spec())) + 1
+		}
+	}
+	return out, res.Citations, warns, nil
+}
+
+// JSON is a helper for tests and tools that want the structured data.
+func JSON(v any) string { b, _ := json.Marshal(v); return string(b) }

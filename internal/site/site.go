@@ -1,0 +1,239 @@
+// Package site builds the whole site in memory: it loads the content and
+// templates, renders every page, bundles the stylesheet and the counter,
+// and returns the files to write. It writes nothing itself.
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"errref/internal/cite"
+	"errref/internal/frontmatter"
+	"errref/internal/settings"
+)
+
+// The site folder's parts.
+const (
+	ContentDir  = "content"
+	TemplateDir = "templates"
+	StaticDir   = "static"
+	MeasureDir  = "measure"
+)
+
+// Options say how to build.
+type Options struct {
+	Root    string // the site folder
+	Publish bool   // refuse to build while a setting a published site needs is unset
+	Getenv  func(string) string
+}
+
+// Site is a finished build.
+type Site struct {
+	Files     map[string][]byte // slash-separated path -> content
+	Pages     []*Page
+	Citations []cite.Citation
+	Warnings  []string
+	Settings  settings.Settings
+}
+
+// Page is one rendered page.
+type Page struct {
+	Source string // content/index.md
+	Out    string // index.html
+	URL    string // /
+	Meta   frontmatter.Meta
+	Body   template.HTML
+	Loads  []string // the files the page needs to render: its critical path
+	src    []byte
+	first  int
+}
+
+// Build builds the site at o.Root. Errors name the file and line to fix.
+func Build(o Options) (*Site, error) {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	set, err := settings.Load(o.Root, o.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{Files: map[string][]byte{}, Settings: set}
+	if missing := set.Missing(); len(missing) > 0 {
+		if o.Publish {
+			return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
+		}
+		for _, m := range missing {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))
+		}
+	}
+	tmpl, tmplSrc, err := loadTemplates(filepath.Join(o.Root, TemplateDir))
+	if err != nil {
+		return nil, err
+	}
+	assets, err := s.bundleStatic(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.bundleMeasure(o.Root); err != nil {
+		return nil, err
+	}
+	pages, err := loadPages(o.Root)
+	if err != nil {
+		return nil, err
+	}
+	s.Pages = pages
+	r := &renderer{site: s, tmpl: tmpl, tmplSrc: tmplSrc, assets: assets}
+	errs := make([]error, len(pages))
+	outs := make([][]byte, len(pages))
+	warns := make([][]string, len(pages))
+	cites := make([][]cite.Citation, len(pages))
+	var wg sync.WaitGroup
+	for i, p := range pages {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i], cites[i], warns[i], errs[i] = r.render(p)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, p := range pages {
+		s.Files[p.Out] = outs[i]
+		s.Warnings = append(s.Warnings, warns[i]...)
+		s.Citations = append(s.Citations, cites[i]...)
+	}
+	s.writeSitemap()
+	return s, nil
+}
+
+// loadPages reads content/*.md and maps each to its output path.
+func loadPages(root string) ([]*Page, error) {
+	dir := filepath.Join(root, ContentDir)
+	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s/: no pages: add %s/index.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
+	}
+	sort.Strings(names)
+	var pages []*Page
+	var errs []error
+	byOut := map[string]*Page{}
+	for _, name := range names {
+		rel := ContentDir + "/" + filepath.Base(name)
+		src, err := os.ReadFile(name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
+			continue
+		}
+		meta, body, first, err := frontmatter.Parse(rel, src)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p := &Page{Source: rel, Meta: meta, src: body, first: first}
+		p.URL, p.Out = outPath(strings.TrimSuffix(filepath.Base(name), ".md"), meta.URL)
+		if prev, ok := byOut[p.Out]; ok {
+			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.Source, p.Out))
+			continue
+		}
+		byOut[p.Out] = p
+		pages = append(pages, p)
+	}
+	return pages, errors.Join(errs...)
+}
+
+// outPath maps a content name to its URL and output file: index is /,
+// 404 is /404.html (as Netlify serves it), NAME is /NAME/.
+func outPath(name, url string) (string, string) {
+	switch {
+	case url != "":
+		return url, strings.TrimPrefix(url, "/") + "index.html"
+	case name == "index":
+		return "/", "index.html"
+	case name == "404":
+		return "/404.html", "404.html"
+	}
+	return "/" + name + "/", name + "/index.html"
+}
+
+// locate finds the first line of the page source, or else of a template,
+// that holds needle, so that a problem found in the HTML names a line the
+// author wrote.
+func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
+	if needle != "" {
+		if n := lineOf(p.src, needle); n > 0 {
+			return fmt.Sprintf("%s:%d", p.Source, p.first+n-1)
+		}
+		names := make([]string, 0, len(tmplSrc))
+		for name := range tmplSrc {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if n := lineOf(tmplSrc[name], needle); n > 0 {
+				return fmt.Sprintf("%s:%d (rendering %s)", name, n, p.Source)
+			}
+		}
+	}
+	return p.Source + ":1"
+}
+
+func lineOf(src []byte, needle string) int {
+	i := bytes.Index(src, []byte(needle))
+	if i < 0 {
+		return 0
+	}
+	return bytes.Count(src[:i], []byte("\n")) + 1
+}
+
+// hashName puts a short content hash into a file name, style.css ->
+// style.0123abcd.css, so that the file can be cached forever.
+func hashName(name string, data []byte) string {
+	sum := sha256.Sum256(data)
+	ext := path.Ext(name)
+	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
+}
+
+// Elapsed is how long fn takes, for the summary.
+func Elapsed(fn func()) time.Duration {
+	t := time.Now()
+	fn()
+	return time.Since(t)
+}
+
+
+// CheckOut refuses an output folder that is the site folder, one of its
+// source folders, or holds one of them: a build replaces its output whole,
+// and must never replace what the author wrote.
+func CheckOut(root, out string) error {
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return err
+	}
+	for _, src := range []string{"", ContentDir, TemplateDir, StaticDir, MeasureDir, ".git"} {
+		p := filepath.Join(absRoot, src)
+		if rel, err := filepath.Rel(absOut, p); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+			return fmt.Errorf("%s: refusing to build into this folder: it is or holds %s, which the build would replace", out, p)
+		}
+	}
+	return nil
+}

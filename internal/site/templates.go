@@ -1,0 +1,123 @@
+package site
+
+import (
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"text/template/parse"
+)
+
+// The templates every site has: base.html lays out a page and calls
+// "main", which page.html defines. Files in partials/ are included by name,
+// from templates ({{template "offer" .}}) or Markdown ({{< offer >}}).
+var requiredTemplates = []string{"base", "main"}
+
+// loadTemplates parses templates/*.html and templates/partials/*.html. It
+// returns the set and each file's source, keyed by its path.
+func loadTemplates(dir string) (*template.Template, map[string][]byte, error) {
+	t := template.New("").Funcs(template.FuncMap{
+		// Replaced for each page by the real asset map; declared here so
+		// that templates parse.
+		"asset": func(string) (string, error) { return "", nil },
+	})
+	files := map[string]string{} // template name -> file path
+	srcs := map[string][]byte{}
+	for _, pattern := range []string{"*.html", "partials/*.html"} {
+		names, _ := filepath.Glob(filepath.Join(dir, pattern))
+		sort.Strings(names)
+		for _, name := range names {
+			rel := TemplateDir + "/" + filepath.ToSlash(strings.TrimPrefix(name, dir+string(filepath.Separator)))
+			src, err := os.ReadFile(name)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", rel, err)
+			}
+			tname := strings.TrimSuffix(filepath.Base(name), ".html")
+			if prev, ok := files[tname]; ok {
+				return nil, nil, fmt.Errorf("%s:1: the template name %q is taken by %s", rel, tname, prev)
+			}
+			files[tname] = rel
+			srcs[rel] = src
+			if _, err := t.New(tname).Parse(string(src)); err != nil {
+				return nil, nil, templateError(err, files)
+			}
+		}
+	}
+	for _, name := range requiredTemplates {
+		if t.Lookup(name) == nil {
+			return nil, nil, fmt.Errorf("%s/: no template defines %q: base.html lays out the page and page.html defines {{define \"main\"}}", TemplateDir, name)
+		}
+	}
+	// A call of a missing template fails only when it runs; find it now,
+	// with its line.
+	for _, tt := range t.Templates() {
+		if tt.Tree == nil {
+			continue
+		}
+		var err error
+		walk(tt.Tree.Root, func(n parse.Node) {
+			tn, ok := n.(*parse.TemplateNode)
+			if !ok || err != nil || t.Lookup(tn.Name) != nil {
+				return
+			}
+			loc, _ := tt.Tree.ErrorContext(tn)
+			err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(sortedKeys(files), ", ")), files)
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return t, srcs, nil
+}
+
+var tmplLocRE = regexp.MustCompile(`template: ([A-Za-z0-9_-]+):(\d+)(?::\d+)?:`)
+
+// templateError rewrites the template package's "template: NAME:LINE:"
+// into "templates/FILE.html:LINE:".
+func templateError(err error, files map[string]string) error {
+	msg := err.Error()
+	if m := tmplLocRE.FindStringSubmatchIndex(msg); m != nil {
+		name, line := msg[m[2]:m[3]], msg[m[4]:m[5]]
+		if file, ok := files[name]; ok {
+			return fmt.Errorf("%s:%s:%s", file, line, msg[m[1]:])
+		}
+	}
+	return fmt.Errorf("%s/: %v", TemplateDir, err)
+}
+
+func walk(n parse.Node, fn func(parse.Node)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			walk(c, fn)
+		}
+	case *parse.IfNode:
+		walk(n.List, fn)
+		walk(n.ElseList, fn)
+	case *parse.RangeNode:
+		walk(n.List, fn)
+		walk(n.ElseList, fn)
+	case *parse.WithNode:
+		walk(n.List, fn)
+		walk(n.ElseList, fn)
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

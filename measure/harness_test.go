@@ -1,0 +1,321 @@
+// The tests in this folder hold measure.js to its contract
+// (measure-protocol.md) in Debian's Chromium: the real page, built by the
+// real build, served on 127.0.0.1 with the real receiver at /api/event,
+// driven with trusted CDP input and Chromium's virtual time.
+package measure_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"errref/internal/browsertest"
+	"errref/internal/event"
+	"errref/internal/site"
+)
+
+const storefront = "https://storefront.invalid/l/guide"
+
+var (
+	buildOnce sync.Once
+	built     *site.Site
+	buildErr  error
+)
+
+func files(t *testing.T) map[string][]byte {
+	buildOnce.Do(func() {
+		built, buildErr = site.Build(site.Options{Root: "..", Getenv: func(k string) string {
+			switch k {
+			case "SITE_STOREFRONT_URL":
+				return storefront
+			case "SITE_WALLET_ADDRESS":
+				return "0x0000000000000000000000000000000000000000"
+			}
+			return ""
+		}})
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return built.Files
+}
+
+// posted is one request to the endpoint, as the server saw it.
+type posted struct {
+	Body    map[string]any
+	Raw     string
+	Header  http.Header
+	Handled bool // the receiver accepted it
+}
+
+type harness struct {
+	t      *testing.T
+	ctx    context.Context
+	srv    *httptest.Server
+	mu     sync.Mutex
+	posts  []posted
+	paths  []string // every request the server got
+	fail   bool     // the endpoint answers 500
+	errors []string // exceptions thrown in the page
+}
+
+type opts struct {
+	webdriver bool
+	fail      bool
+	preload   string // script run in every document before the page's own
+}
+
+func newHarness(t *testing.T, o opts) *harness {
+	h := &harness{t: t, fail: o.fail}
+	fs := files(t)
+	recv := &event.Handler{Sink: func(event.Event, time.Time) {}}
+	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.paths = append(h.paths, r.URL.Path)
+		h.mu.Unlock()
+		if r.URL.Path == "/api/event" {
+			raw, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			r.Body = io.NopCloser(bytes.NewReader(raw))
+			rec := httptest.NewRecorder()
+			if h.fail {
+				http.Error(w, "down", 500)
+			} else {
+				recv.ServeHTTP(rec, r)
+				for k, v := range rec.Header() {
+					w.Header()[k] = v
+				}
+				w.WriteHeader(rec.Code)
+			}
+			p := posted{Raw: string(raw), Header: r.Header.Clone(), Handled: rec.Code == 204}
+			json.Unmarshal([]byte(p.Raw), &p.Body)
+			h.mu.Lock()
+			h.posts = append(h.posts, p)
+			h.mu.Unlock()
+			return
+		}
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" || strings.HasSuffix(name, "/") {
+			name += "index.html"
+		}
+		data, ok := fs[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		switch {
+		case strings.HasSuffix(name, ".html"):
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		case strings.HasSuffix(name, ".js"):
+			w.Header().Set("Content-Type", "text/javascript")
+		case strings.HasSuffix(name, ".css"):
+			w.Header().Set("Content-Type", "text/css")
+		case strings.HasSuffix(name, ".svg"):
+			w.Header().Set("Content-Type", "image/svg+xml")
+		}
+		w.Write(data)
+	}))
+	t.Cleanup(h.srv.Close)
+	h.ctx = browsertest.New(t, browsertest.Options{Webdriver: o.webdriver})
+	if err := chromedp.Listen(h.ctx, func(ev any) {
+		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+			h.mu.Lock()
+			h.errors = append(h.errors, e.ExceptionDetails.Text+" "+fmt.Sprint(e.ExceptionDetails.Exception))
+			h.mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(h.ctx, runtime.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if o.preload != "" {
+		if _, err := chromedp.Call(h.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: o.preload}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if len(h.errors) > 0 {
+			t.Errorf("the page threw: %v", h.errors)
+		}
+	})
+	return h
+}
+
+// open loads the page at path (with its query) and waits for it to load.
+func (h *harness) open(path, referrer string) {
+	h.t.Helper()
+	// unsafe-url hands the page the referrer's whole address, so that the
+	// test sees the counter cut it down to the host.
+	if _, err := chromedp.Call(h.ctx, page.Navigate, page.NavigateParams{URL: h.srv.URL + path, Referrer: referrer, ReferrerPolicy: page.ReferrerPolicyUnsafeURL}); err != nil {
+		h.t.Fatal(err)
+	}
+	h.loaded(path)
+}
+
+// loaded waits for the page at path to finish loading.
+func (h *harness) loaded(path string) {
+	h.t.Helper()
+	want := strings.SplitN(path, "?", 2)[0]
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		v, err := chromedp.Run(h.ctx, chromedp.Evaluate[string](`location.pathname + " " + document.readyState`))
+		if err == nil && v == want+" complete" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.t.Fatalf("%s did not load", path)
+}
+
+// pause stops the page's clock: from here on, only advance moves it.
+func (h *harness) pause() {
+	h.t.Helper()
+	if _, err := chromedp.Call(h.ctx, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{Policy: emulation.VirtualTimePolicyPause}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// advance runs the page's clock forward by ms virtual milliseconds, timers
+// and all, in a few real ones, and leaves it paused.
+func (h *harness) advance(ms float64) {
+	h.t.Helper()
+	// In steps of at most 5 s. Now and then, after a wheel event, Chromium
+	// never reports a budget as spent; the step is then asked for again,
+	// which can only move the clock further, never less far.
+	for ms > 0 {
+		step := min(ms, 5000)
+		ms -= step
+		for try := 0; ; try++ {
+			if try == 5 {
+				h.t.Fatal("Chromium's virtual time does not advance")
+			}
+			ctx, cancel := context.WithCancel(h.ctx)
+			expired := chromedp.Events(ctx, emulation.VirtualTimeBudgetExpired)
+			done := make(chan error, 1)
+			go func() {
+				for _, err := range expired {
+					done <- err
+					return
+				}
+			}()
+			if _, err := chromedp.Call(h.ctx, emulation.SetVirtualTimePolicy, emulation.SetVirtualTimePolicyParams{Policy: emulation.VirtualTimePolicyAdvance, Budget: &step}); err != nil {
+				cancel()
+				h.t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				cancel()
+				if err != nil {
+					h.t.Fatal(err)
+				}
+			case <-time.After(3 * time.Second):
+				cancel()
+				continue
+			}
+			break
+		}
+	}
+}
+
+func (h *harness) mouse(typ input.DispatchMouseEventType, x, y float64, opts ...chromedp.MouseOption) {
+	h.t.Helper()
+	if err := chromedp.Do(h.ctx, chromedp.MouseEvent(typ, x, y, opts...)); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// wheel scrolls with a trusted mouse wheel event.
+func (h *harness) wheel(dy float64) {
+	h.mouse(input.DispatchMouseEventTypeMouseWheel, 200, 300, func(p *input.DispatchMouseEventParams) {
+		// CDP wants both deltas, and drops a zero one.
+		p.DeltaX, p.DeltaY = 0.01, dy
+	})
+}
+
+func (h *harness) eval(js string) any {
+	h.t.Helper()
+	v, err := chromedp.Run(h.ctx, chromedp.Evaluate[any](js))
+	if err != nil {
+		h.t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// named returns the events the endpoint got with that name.
+func (h *harness) named(name string) []posted {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []posted
+	for _, p := range h.posts {
+		if p.Body["name"] == name {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (h *harness) all() []posted {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]posted(nil), h.posts...)
+}
+
+// waitFor waits, in real time, for the first event with that name.
+func (h *harness) waitFor(name string) posted {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if ps := h.named(name); len(ps) > 0 {
+			return ps[0]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	h.t.Fatalf("no %q event arrived; got %v", name, h.names())
+	return posted{}
+}
+
+// settle gives requests the page may have started time to arrive.
+func (h *harness) settle() { time.Sleep(300 * time.Millisecond) }
+
+func (h *harness) names() []string {
+	var n []string
+	for _, p := range h.all() {
+		n = append(n, fmt.Sprint(p.Body["name"]))
+	}
+	return n
+}
+
+func (h *harness) none(name string) {
+	h.t.Helper()
+	h.settle()
+	if ps := h.named(name); len(ps) > 0 {
+		h.t.Fatalf("a %q event was sent: %s", name, ps[0].Raw)
+	}
+}
+
+func keys(m map[string]any) []string {
+	var k []string
+	for key := range m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}
