@@ -264,7 +264,8 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		code.Write(seg.Value(src))
 	}
 	if lang != "" && !highlight.Known(lang) {
-		r.warn(n, "unknown code language %q: rendered as plain text", lang)
+		// The fence line is the one before the first line of code.
+		r.warnings = append(r.warnings, fmt.Sprintf("line %d: unknown code language %q: rendered as plain text", r.line(n)-1, lang))
 	}
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)

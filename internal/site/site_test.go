@@ -1,0 +1,285 @@
+package site
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// copySite copies the real site folder into a temp dir, for a test to break.
+func copySite(t testing.TB) string {
+	t.Helper()
+	dst := t.TempDir()
+	for _, dir := range []string{ContentDir, TemplateDir, StaticDir, MeasureDir} {
+		src := filepath.Join("..", "..", dir)
+		filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(filepath.Join("..", ".."), p)
+			if fi.IsDir() {
+				return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+			}
+			if strings.HasSuffix(p, "_test.go") {
+				return nil
+			}
+			data, _ := os.ReadFile(p)
+			return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+		})
+	}
+	data, _ := os.ReadFile(filepath.Join("..", "..", "site.toml"))
+	os.WriteFile(filepath.Join(dst, "site.toml"), data, 0o644)
+	return dst
+}
+
+func noEnv(string) string { return "" }
+
+func edit(t *testing.T, root, name, old, new string) {
+	t.Helper()
+	p := filepath.Join(root, name)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old != "" && !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s does not hold %q", name, old)
+	}
+	out := strings.Replace(string(data), old, new, 1)
+	if old == "" {
+		out = new
+	}
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		break_ func(t *testing.T, root string)
+		want  string // in the error
+	}{
+		{"front matter not closed", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "counter = false\n+++\n", "counter = false\n")
+		}, "content/404.md:1: front matter is not closed"},
+		{"front matter not TOML", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", `noindex = true`, `noindex = = true`)
+		}, "content/404.md:4: front matter is not valid TOML"},
+		{"missing required key", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "description = \"This address does not hold a page.\"\n", "")
+		}, `content/404.md:5: front matter lacks the required key "description"`},
+		{"unknown key", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", `noindex = true`, `noindx = true`)
+		}, `content/404.md:4: unknown front-matter key "noindx": the keys are title, description`},
+		{"template does not parse", func(t *testing.T, r string) {
+			edit(t, r, "templates/page.html", "{{.Page.Body}}", "{{.Page.Body")
+		}, "templates/page.html:4: unexpected"},
+		{"missing partial", func(t *testing.T, r string) {
+			edit(t, r, "templates/base.html", `{{template "footer" .}}`, `{{template "footr" .}}`)
+		}, `templates/base.html:36: names the partial "footr"`},
+		{"partial missing from Markdown", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "{{< offer >}}", "{{< ofer >}}")
+		}, `content/index.md:`},
+		{"empty content", func(t *testing.T, r string) {
+			for _, n := range []string{"index.md", "pay.md", "404.md"} {
+				os.Remove(filepath.Join(r, "content", n))
+			}
+		}, "content/: no pages"},
+		{"broken anchor", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "[the McpError page](/)", "[the McpError page](#nowhere)")
+		}, "content/404.md:8: the link to #nowhere names no id"},
+		{"two pages, one output", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "noindex = true", "noindex = true\nurl = \"/pay/\"")
+		}, "both map to public/pay/index.html"},
+		{"click control that does not say so", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "```python copy=copy-sketch", "```python copy=copy-sketch label=\"Copy\"")
+		}, `content/index.md:178: the click control "copy-sketch" reads "Copy"`},
+		{"reserved click name", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=engaged")
+		}, `the click name "engaged" is reserved`},
+		{"checkout word, Markdown", func(t *testing.T, r string) {
+			edit(t, r, "content/pay.md", "(checkout:gumroad)", "(checkout:paypal)")
+		}, `content/pay.md:16: checkout word "paypal"`},
+		{"checkout word, template", func(t *testing.T, r string) {
+			edit(t, r, "templates/partials/offer.html", `data-checkout="site"`, `data-checkout="stripe"`)
+		}, `templates/partials/offer.html:12 (rendering content/index.md): the checkout word "stripe"`},
+		{"counter without marker", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "{{< marker >}}", "")
+		}, "content/index.md:1: the page loads /measure.js and has 0 elements with data-measure-marker"},
+		{"two markers", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "{{< offer >}}", "{{< marker >}}\n\n{{< offer >}}")
+		}, "has 2 elements with data-measure-marker"},
+		{"another script", func(t *testing.T, r string) {
+			edit(t, r, "templates/base.html", "</body>", `<script src="/x.js"></script></body>`)
+		}, `a <script> other than <script src="/measure.js" defer>`},
+		{"a script in static", func(t *testing.T, r string) {
+			os.WriteFile(filepath.Join(r, "static", "x.js"), []byte("1"), 0o644)
+		}, "static/x.js: scripts are not copied"},
+		{"an h1 in Markdown", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "# Title\n\nNothing lives")
+		}, "content/404.md:8: a page has one h1"},
+		{"publish with settings unset", nil, "refusing to publish while these settings are unset: base_url"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := copySite(t)
+			publish := tc.break_ == nil
+			if tc.break_ != nil {
+				tc.break_(t, root)
+			}
+			_, err := Build(Options{Root: root, Getenv: noEnv, Publish: publish})
+			if err == nil {
+				t.Fatalf("the build passed; want an error with %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error:\n%v\nwant it to hold %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestUnknownFenceLanguageWarns(t *testing.T) {
+	root := copySite(t)
+	edit(t, root, "content/404.md", "Nothing lives", "```klingon\nqapla'\n```\n\nNothing lives")
+	s, err := Build(Options{Root: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range s.Warnings {
+		found = found || strings.Contains(w, `content/404.md:8: unknown code language "klingon": rendered as plain text`)
+	}
+	if !found {
+		t.Errorf("warnings = %q", s.Warnings)
+	}
+	if !bytes.Contains(s.Files["404.html"], []byte("qapla")) {
+		t.Error("the code was not rendered as plain text")
+	}
+}
+
+func build(t testing.TB, env map[string]string) *Site {
+	t.Helper()
+	s, err := Build(Options{Root: filepath.Join("..", ".."), Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+var publishEnv = map[string]string{
+	"URL":                 "https://errors.example.org",
+	"SITE_STOREFRONT_URL": "https://store.example.org/l/guide",
+	"SITE_WALLET_ADDRESS": "0x1111111111111111111111111111111111111111",
+}
+
+// TestGolden holds the rendered pages to testdata/: go test -update rewrites them.
+func TestGolden(t *testing.T) {
+	s := build(t, publishEnv)
+	for _, name := range []string{"index.html", "pay/index.html", "404.html", "sitemap.xml", "robots.txt"} {
+		golden := filepath.Join("testdata", "golden", strings.ReplaceAll(name, "/", "_"))
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			os.WriteFile(golden, s.Files[name], 0o644)
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./internal/site -update)", err)
+		}
+		if !bytes.Equal(s.Files[name], want) {
+			t.Errorf("%s differs from %s: run go test ./internal/site -update and read the diff", name, golden)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := build(t, publishEnv), build(t, publishEnv)
+	if len(a.Files) != len(b.Files) {
+		t.Fatalf("%d files, then %d", len(a.Files), len(b.Files))
+	}
+	for name, data := range a.Files {
+		if !bytes.Equal(data, b.Files[name]) {
+			t.Errorf("%s differs between two builds", name)
+		}
+	}
+}
+
+func TestPageFacts(t *testing.T) {
+	html := string(build(t, publishEnv).Files["index.html"])
+	for _, want := range []string{
+		"<title>mcp.shared.exceptions.McpError: Connection closed</title>",
+		`<link rel=canonical href=https://errors.example.org/>`,
+		`"@type":"TechArticle"`,
+		`https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/client/session.py#L548`,
+		`https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/shared/session.py#L305-L306`,
+		`data-checkout=gumroad`, `data-checkout=site`, `data-measure-marker`,
+		`Copy the code (records a click)`, "30-day money-back guarantee", "19 USDC on Base",
+		"7 October 2026", "26 September 2026", "llab_attr", "/_vercel/insights/script.js",
+		`<a href=mailto:lilu@ability.ai>lilu@ability.ai</a>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"session.py#L555", "\u201c", "\u201d", "\u2019", "\u2013", "style="} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the page holds %q", bad)
+		}
+	}
+	if n := strings.Count(html, "<h1"); n != 1 {
+		t.Errorf("%d h1 elements", n)
+	}
+}
+
+func TestCheckOutRefusesSourceFolders(t *testing.T) {
+	for _, out := range []string{".", "content", "static", "..", "templates/x/.."} {
+		if err := CheckOut(".", out); err == nil {
+			t.Errorf("CheckOut(., %q) passed", out)
+		}
+	}
+	if err := CheckOut(".", "public"); err != nil {
+		t.Error(err)
+	}
+}
+
+func BenchmarkBuildOnePage(b *testing.B) {
+	root := copySite(b)
+	for _, n := range []string{"pay.md", "404.md"} {
+		os.Remove(filepath.Join(root, "content", n))
+	}
+	for b.Loop() {
+		if _, err := Build(Options{Root: root, Getenv: noEnv}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBuild1000Pages(b *testing.B) {
+	root := copySite(b)
+	src, _ := os.ReadFile(filepath.Join(root, "content", "index.md"))
+	for i := 0; i < 999; i++ {
+		os.WriteFile(filepath.Join(root, "content", "page"+strings.Repeat("0", 4-len(itoa(i)))+itoa(i)+".md"), src, 0o644)
+	}
+	for b.Loop() {
+		if _, err := Build(Options{Root: root, Getenv: noEnv}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + func() string { return fmtInt(i) }()) }
+
+func fmtInt(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
