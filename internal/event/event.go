@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 )
@@ -314,4 +315,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func sameHost(origin, host string) bool {
 	_, rest, ok := strings.Cut(origin, "://")
 	return ok && strings.EqualFold(rest, host)
+}
+
+// JSONLines is a sink that writes each event to w as one JSON line, whole,
+// even when events arrive at once.
+func JSONLines(w io.Writer) func(Event, time.Time) {
+	var mu sync.Mutex
+	return func(e Event, t time.Time) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write(e.JSON(t))
+	}
 }

@@ -1,14 +1,335 @@
+// Package preview is the local preview: it builds the site, serves it on
+// loopback, rebuilds on every save, reloads the browser over Server-Sent
+// Events, shows a failed build in the page and the terminal, and prints
+// each event the page's counter sends.
 package preview
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/fsnotify/fsnotify"
+
+	"errref/internal/event"
+	"errref/internal/output"
+	"errref/internal/site"
 )
 
+// Options configure the preview.
 type Options struct {
 	Root, Out, Addr string
 	Log             io.Writer
+	Debounce        time.Duration // 30 ms when zero
 }
 
-func Serve(ctx context.Context, o Options) error { return errors.New("todo") }
+// Server serves one site folder's preview.
+type Server struct {
+	o       Options
+	headers []headerRule
+	recv    *event.Handler
+	mu      sync.Mutex
+	failure string // the last build's error, or ""
+	subs    map[chan string]bool
+	logMu   sync.Mutex
+	builds  int
+}
+
+type headerRule struct {
+	For    string            `toml:"for"`
+	Values map[string]string `toml:"values"`
+}
+
+// New builds the site once and returns its server. A failed first build is
+// shown, not fatal: the author fixes it and saves.
+func New(o Options) (*Server, error) {
+	if o.Debounce == 0 {
+		o.Debounce = 30 * time.Millisecond
+	}
+	s := &Server{o: o, subs: map[chan string]bool{}}
+	var cfg struct {
+		Headers []headerRule `toml:"headers"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &cfg); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("netlify.toml: %w", err)
+	}
+	s.headers = cfg.Headers
+	s.recv = &event.Handler{Sink: func(e event.Event, t time.Time) { s.logf("%s", e.Line(t)) }}
+	s.rebuild()
+	return s, nil
+}
+
+func (s *Server) logf(format string, args ...any) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.o.Log, format+"\n", args...)
+}
+
+// rebuild builds and, when the build is good, swaps the output in and
+// reloads the browsers; when it fails, keeps the last good output and
+// shows the error.
+func (s *Server) rebuild() {
+	start := time.Now()
+	b, err := site.Build(site.Options{Root: s.o.Root})
+	if err == nil {
+		err = output.Write(s.o.Out, b.Files)
+	}
+	s.mu.Lock()
+	s.builds++
+	if err != nil {
+		s.failure = err.Error()
+	} else {
+		s.failure = ""
+	}
+	msg := "reload"
+	if err != nil {
+		msg = "error\n" + err.Error()
+	}
+	for ch := range s.subs {
+		select {
+		case ch <- msg:
+		default:
+		}
+	}
+	s.mu.Unlock()
+	if err != nil {
+		s.logf("build failed, still serving the last good site:\n%s", err)
+		return
+	}
+	s.logf("%s built %d pages in %v", time.Now().Format("15:04:05"), len(b.Pages), time.Since(start).Round(time.Millisecond))
+}
+
+// Watch rebuilds on every change below the site's source folders, new
+// folders included, until ctx ends.
+func (s *Server) Watch(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	add := func(dir string) {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				w.Add(p)
+			}
+			return nil
+		})
+	}
+	for _, d := range []string{site.ContentDir, site.TemplateDir, site.StaticDir, site.MeasureDir} {
+		add(filepath.Join(s.o.Root, d))
+	}
+	w.Add(s.o.Root) // site.toml and netlify.toml
+	var timer <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev := <-w.Events:
+			if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && ev.Has(fsnotify.Create) {
+				add(ev.Name)
+			}
+			if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
+				continue // public/ and its swaps live here
+			}
+			// Editors write in bursts (a temp file, a rename): wait for quiet.
+			timer = time.After(s.o.Debounce)
+		case err := <-w.Errors:
+			s.logf("watch: %v", err)
+		case <-timer:
+			timer = nil
+			s.rebuild()
+		}
+	}
+}
+
+const reloadJS = `(function () {
+  var es = new EventSource("/_preview/events"), box;
+  es.addEventListener("reload", function () { location.reload(); });
+  es.addEventListener("failed", function (e) {
+    if (!box) {
+      box = document.createElement("pre");
+      box.setAttribute("role", "alert");
+      var s = box.style;
+      s.position = "fixed"; s.inset = "0 0 auto 0"; s.zIndex = "2147483647"; s.margin = "0";
+      s.padding = "1rem"; s.background = "#7f1d1d"; s.color = "#fff"; s.whiteSpace = "pre-wrap";
+      s.maxHeight = "60vh"; s.overflow = "auto"; s.font = "14px/1.4 monospace";
+      document.body.appendChild(box);
+    }
+    box.textContent = "Build failed; this is the last good page.\n\n" + e.data;
+  });
+})();
+`
+
+// ServeHTTP serves the preview: the output folder, the counter's
+// receiver, the reload script and its event stream.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.setHeaders(w, r.URL.Path)
+	switch r.URL.Path {
+	case "/api/event":
+		s.recv.ServeHTTP(w, r)
+		return
+	case "/_preview/reload.js":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		io.WriteString(w, reloadJS)
+		return
+	case "/_preview/events":
+		s.events(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	s.file(w, r)
+}
+
+func (s *Server) setHeaders(w http.ResponseWriter, p string) {
+	for _, h := range s.headers {
+		if match(h.For, p) {
+			for k, v := range h.Values {
+				w.Header().Set(k, v)
+			}
+		}
+	}
+}
+
+// match is Netlify's path pattern, as far as netlify.toml uses it: an exact
+// path, or * standing for any run of characters.
+func match(pattern, p string) bool {
+	ok, _ := path.Match(strings.ReplaceAll(pattern, "*", "\x00"), p)
+	if ok {
+		return true
+	}
+	prefix, suffix, star := strings.Cut(pattern, "*")
+	return star && strings.HasPrefix(p, prefix) && strings.HasSuffix(p, suffix) && len(p) >= len(prefix)+len(suffix)
+}
+
+// file serves from the output folder through os.Root, which refuses ..
+// and links that lead outside it.
+func (s *Server) file(w http.ResponseWriter, r *http.Request) {
+	name := path.Clean("/" + r.URL.Path)
+	if strings.HasSuffix(r.URL.Path, "/") {
+		name = path.Join(name, "index.html")
+	}
+	root, err := os.OpenRoot(s.o.Out)
+	if err != nil {
+		http.Error(w, "no build yet", http.StatusServiceUnavailable)
+		return
+	}
+	defer root.Close()
+	rel := strings.TrimPrefix(name, "/")
+	status := http.StatusOK
+	data, err := root.ReadFile(rel)
+	if err != nil {
+		if fi, serr := root.Stat(rel); serr == nil && fi.IsDir() {
+			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			return
+		}
+		status, rel = http.StatusNotFound, "404.html"
+		if data, err = root.ReadFile(rel); err != nil {
+			http.NotFound(w, r)
+			return
+		}
+	}
+	ct := mime.TypeByExtension(path.Ext(rel))
+	if strings.HasSuffix(rel, ".html") {
+		ct = "text/html; charset=utf-8"
+		// The reload script goes in at serving time, as an external file:
+		// the build's output never holds it, and the CSP still holds.
+		data = bytes.Replace(data, []byte("</head>"), []byte(`<script src="/_preview/reload.js" defer></script></head>`), 1)
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
+}
+
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	ch := make(chan string, 4)
+	s.mu.Lock()
+	s.subs[ch] = true
+	failure := s.failure
+	s.mu.Unlock()
+	defer func() { s.mu.Lock(); delete(s.subs, ch); s.mu.Unlock() }()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	send := func(msg string) {
+		kind, data, _ := strings.Cut(msg, "\n")
+		if kind == "error" {
+			kind = "failed"
+		}
+		fmt.Fprintf(w, "event: %s\n", kind)
+		for _, line := range strings.Split(data, "\n") {
+			fmt.Fprintf(w, "data: %s\n", line)
+		}
+		fmt.Fprint(w, "\n")
+		fl.Flush()
+	}
+	fmt.Fprint(w, ": connected\n\n")
+	fl.Flush()
+	if failure != "" {
+		send("error\n" + failure)
+	}
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case msg := <-ch:
+			send(msg)
+		}
+	}
+}
+
+// Serve runs the preview at o.Addr until ctx ends.
+func Serve(ctx context.Context, o Options) error {
+	host, _, err := net.SplitHostPort(o.Addr)
+	if err != nil {
+		return fmt.Errorf("-addr %q: %v", o.Addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(o.Log, "WARNING: -addr %s is not a loopback address: anyone who can reach this machine can read the preview and post events to it\n", o.Addr)
+	}
+	s, err := New(o)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
+	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	go s.Watch(ctx)
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintln(o.Log, "preview stopped")
+	return nil
+}

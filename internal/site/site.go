@@ -216,7 +216,6 @@ func Elapsed(fn func()) time.Duration {
 	return time.Since(t)
 }
 
-
 // CheckOut refuses an output folder that is the site folder, one of its
 // source folders, or holds one of them: a build replaces its output whole,
 // and must never replace what the author wrote.

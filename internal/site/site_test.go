@@ -60,9 +60,9 @@ func edit(t *testing.T, root, name, old, new string) {
 
 func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
+		name   string
 		break_ func(t *testing.T, root string)
-		want  string // in the error
+		want   string // in the error
 	}{
 		{"front matter not closed", func(t *testing.T, r string) {
 			edit(t, r, "content/404.md", "counter = false\n+++\n", "counter = false\n")
@@ -271,7 +271,9 @@ func BenchmarkBuild1000Pages(b *testing.B) {
 	}
 }
 
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + func() string { return fmtInt(i) }()) }
+func itoa(i int) string {
+	return strings.TrimSpace(strings.Repeat(" ", 0) + func() string { return fmtInt(i) }())
+}
 
 func fmtInt(i int) string {
 	if i == 0 {

@@ -1,0 +1,266 @@
+package preview
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// start copies the real site into a temp folder and serves its preview.
+func start(t testing.TB) (root string, srv *httptest.Server, log *syncBuffer) {
+	t.Helper()
+	root = t.TempDir()
+	for _, d := range []string{"content", "templates", "static", "measure"} {
+		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", "..", d))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"site.toml", "netlify.toml"} {
+		data, _ := os.ReadFile(filepath.Join("..", "..", f))
+		os.WriteFile(filepath.Join(root, f), data, 0o644)
+	}
+	log = &syncBuffer{}
+	s, err := New(Options{Root: root, Out: filepath.Join(root, "public"), Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go s.Watch(ctx)
+	srv = httptest.NewServer(s)
+	t.Cleanup(func() { cancel(); srv.Close() })
+	time.Sleep(50 * time.Millisecond) // let the watcher start
+	return root, srv, log
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// stream subscribes to the reload stream and returns its events, each
+// "kind: data".
+func stream(t testing.TB, srv *httptest.Server) <-chan string {
+	t.Helper()
+	resp, err := http.Get(srv.URL + "/_preview/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	out := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		var kind, data string
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				kind = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				data += strings.TrimPrefix(line, "data: ") + "\n"
+			case line == "" && kind != "":
+				out <- kind + ": " + data
+				kind, data = "", ""
+			}
+		}
+	}()
+	return out
+}
+
+func next(t testing.TB, events <-chan string) string {
+	t.Helper()
+	select {
+	case e := <-events:
+		return e
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event on the reload stream")
+		return ""
+	}
+}
+
+func get(t testing.TB, url string) (int, string, http.Header) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+// save writes a file as editors do: a temp file, then a rename over it.
+func save(t testing.TB, path, content string) {
+	t.Helper()
+	tmp := path + ".swp~"
+	if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const page404 = "+++\ntitle = \"Page not found\"\ndescription = \"x\"\nnoindex = true\ncounter = false\n+++\n\n"
+
+func TestEditReloadsBreakShowsErrorRepairRecovers(t *testing.T) {
+	root, srv, log := start(t)
+	code, body, h := get(t, srv.URL+"/")
+	if code != 200 || !strings.Contains(body, `<script src="/_preview/reload.js" defer></script>`) {
+		t.Fatalf("GET / = %d, without the reload script", code)
+	}
+	if !strings.Contains(h.Get("Content-Security-Policy"), "default-src 'none'") || h.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("the preview lacks the production headers: %v", h)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "public", "index.html")); bytes.Contains(data, []byte("_preview")) {
+		t.Error("the built output holds the reload script")
+	}
+	events := stream(t, srv)
+	md := filepath.Join(root, "content", "404.md")
+
+	save(t, md, page404+"First edit.\n")
+	if e := next(t, events); e != "reload: \n" {
+		t.Fatalf("event = %q, want reload", e)
+	}
+	if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, "First edit.") {
+		t.Error("the edit is not served")
+	}
+
+	save(t, md, "+++\ntitle = \"x\"\n")
+	e := next(t, events)
+	if !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "content/404.md:1: front matter is not closed") {
+		t.Fatalf("event = %q, want the error with file:line", e)
+	}
+	if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, "First edit.") {
+		t.Error("after a failed build the last good page is not served")
+	}
+	if !strings.Contains(log.String(), "content/404.md:1: front matter is not closed") {
+		t.Errorf("the terminal does not show the error: %s", log.String())
+	}
+	// A browser that loads now is told of the failure at once.
+	if e := next(t, stream(t, srv)); !strings.HasPrefix(e, "failed: ") {
+		t.Errorf("a new subscriber got %q, want the failure", e)
+	}
+
+	save(t, md, page404+"Repaired.\n")
+	if e := next(t, events); e != "reload: \n" {
+		t.Fatalf("event = %q, want reload after the repair", e)
+	}
+	if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, "Repaired.") {
+		t.Error("the repair is not served")
+	}
+}
+
+func TestNewFolderIsWatched(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	dir := filepath.Join(root, "static", "img")
+	os.Mkdir(dir, 0o755)
+	time.Sleep(100 * time.Millisecond)
+	next(t, events) // the new folder itself
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello"), 0o644)
+	for {
+		if e := next(t, events); e == "reload: \n" {
+			if code, body, _ := get(t, srv.URL+"/img/a.txt"); code == 200 && body == "hello" {
+				return
+			}
+		}
+	}
+}
+
+func TestNothingOutsideTheOutputIsServed(t *testing.T) {
+	root, srv, _ := start(t)
+	os.WriteFile(filepath.Join(root, "secret.txt"), []byte("secret"), 0o644)
+	os.Symlink(filepath.Join(root, "secret.txt"), filepath.Join(root, "public", "link.txt"))
+	for _, p := range []string{"/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt", "/link.txt", "/%2e%2e%2f%2e%2e%2fetc/passwd", "/../site.toml"} {
+		req, _ := http.NewRequest("GET", srv.URL+p, nil)
+		req.URL.Opaque = p // send the path as written, not cleaned by the client
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if strings.Contains(string(b), "secret") || strings.Contains(string(b), "root:") || strings.Contains(string(b), "base_url") {
+			t.Errorf("GET %s served a file outside the output folder", p)
+		}
+	}
+}
+
+func TestReceiver(t *testing.T) {
+	_, srv, log := start(t)
+	for _, tc := range []struct {
+		method, body string
+		want         int
+	}{
+		{"POST", `{"name":"human-candidate","path":"/","visible_ms":10012,"scrolled":true,"ref":"news.ycombinator.com"}`, 204},
+		{"POST", `{"name":"copy-sketch"}`, 204},
+		{"POST", `{"name":"checkout","checkout":"site"}`, 204},
+		{"POST", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"extra":1}`, 400},
+		{"POST", `not json`, 400},
+		{"POST", `{"name":"checkout","checkout":"paypal"}`, 400},
+		{"POST", `{"name":"copy-sketch","path":"/"}`, 400},
+		{"POST", `{"name":"view","path":"/","visible_ms":"1","scrolled":false}`, 400},
+		{"POST", `{"name":"x","pad":"` + strings.Repeat("a", 1100) + `"}`, 400},
+		{"GET", ``, 405},
+		{"PUT", `{"name":"x"}`, 405},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+"/api/event", strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s %.60s = %d %s, want %d", tc.method, tc.body, resp.StatusCode, b, tc.want)
+		}
+		if tc.want == 400 && len(bytes.TrimSpace(b)) == 0 {
+			t.Errorf("400 without a reason for %.60s", tc.body)
+		}
+	}
+	if !strings.Contains(log.String(), " human-candidate / visible_ms=10012 scrolled=true ref=news.ycombinator.com\n") {
+		t.Errorf("terminal:\n%s", log.String())
+	}
+}
+
+func TestNonLoopbackAddressWarns(t *testing.T) {
+	var log syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	Serve(ctx, Options{Root: t.TempDir(), Out: filepath.Join(t.TempDir(), "public"), Addr: "0.0.0.0:0", Log: &log})
+	if !strings.Contains(log.String(), "WARNING: -addr 0.0.0.0:0 is not a loopback address") {
+		t.Errorf("log = %q", log.String())
+	}
+}
+
+// BenchmarkSaveToReload measures one edit, saved, to the reload event
+// that tells the browser to fetch the new page.
+func BenchmarkSaveToReload(b *testing.B) {
+	root, srv, _ := start(b)
+	events := stream(b, srv)
+	md := filepath.Join(root, "content", "404.md")
+	i := 0
+	for b.Loop() {
+		i++
+		save(b, md, page404+"Edit "+strings.Repeat("x", i%7)+".\n")
+		for next(b, events) != "reload: \n" {
+		}
+	}
+}
