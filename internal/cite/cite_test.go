@@ -1,0 +1,64 @@
+package cite
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	v1, _ := ParseSource("acme/lib@v1=testdata/upstream/v1")
+	v2, _ := ParseSource("acme/lib@v2=testdata/upstream/v2")
+	for _, tc := range []struct {
+		name  string
+		src   Source
+		spec  string
+		quote string
+		want  string
+	}{
+		{"exact", v1, "acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)", "ok x.md:3: src/mod.py#6-8"},
+		{"substring of a line", v1, "acme/lib@v1:src/mod.py#5", "def raise_it", "ok "},
+		{"elided", v1, "acme/lib@v1:src/mod.py#5-8", "def raise_it(): ... \"x\"", "ok "},
+		{"elided with …", v1, "acme/lib@v1:src/mod.py#5-8", "def raise_it(): … )", "ok "},
+		{"moved", v2, "acme/lib@v2:src/mod.py#6-8", "raise Boom(\n\"x\"\n)", `MISMATCH x.md:3: src/mod.py#6-8 does not hold "raise Boom( \"x\" )"; found at 9-11`},
+		{"moved, one line", v2, "acme/lib@v2:src/mod.py#5", "def raise_it():", "found at 8"},
+		{"gone", v1, "acme/lib@v1:src/mod.py#5", "def vanished():", "not found anywhere in the file"},
+		{"no such file", v1, "acme/lib@v1:src/nope.py#1", "x", "no such file"},
+		{"past the end", v1, "acme/lib@v1:src/mod.py#40", "x", "past the end"},
+		{"version mismatch", v1, "acme/lib@v2:src/mod.py#6", "raise Boom(", "VERSION MISMATCH x.md:3: src/mod.py#6 cites v2, but testdata/upstream/v1 holds v1: not checked"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Quote, c.Source = tc.quote, "x.md:3"
+			if got := tc.src.Check(c).Message; !strings.Contains(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseAndURL(t *testing.T) {
+	for _, tc := range []struct{ spec, url, label string }{
+		{"modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306",
+			"https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/shared/session.py#L305-L306",
+			"src/mcp/shared/session.py, lines 305-306"},
+		{"encode/httpx@0.28.1:httpx/_status_codes.py#124",
+			"https://github.com/encode/httpx/blob/0.28.1/httpx/_status_codes.py#L124",
+			"httpx/_status_codes.py, line 124"},
+	} {
+		c, err := Parse(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.URL() != tc.url || c.Label() != tc.label || c.Spec() != tc.spec {
+			t.Errorf("%s: %s %q %s", tc.spec, c.URL(), c.Label(), c.Spec())
+		}
+	}
+	for _, bad := range []string{"x", "a/b@v1:../etc/passwd#1", "a/b@v1:p#0", "a/b@v1:p#5-3", "a/b:p#1"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) passed", bad)
+		}
+	}
+}

@@ -1,0 +1,8 @@
+def a():
+    pass
+
+
+def raise_it():
+    raise Boom(
+        "x"
+    )

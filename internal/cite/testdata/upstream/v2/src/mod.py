@@ -1,0 +1,11 @@
+# moved down
+
+
+def a():
+    pass
+
+
+def raise_it():
+    raise Boom(
+        "x"
+    )
