@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"bytes"
 	"flag"
 	"os"
@@ -262,7 +263,7 @@ func BenchmarkBuild1000Pages(b *testing.B) {
 	root := copySite(b)
 	src, _ := os.ReadFile(filepath.Join(root, "content", "index.md"))
 	for i := 0; i < 999; i++ {
-		os.WriteFile(filepath.Join(root, "content", "page"+strings.Repeat("0", 4-len(itoa(i)))+itoa(i)+".md"), src, 0o644)
+		os.WriteFile(filepath.Join(root, "content", fmt.Sprintf("page%04d.md", i)), src, 0o644)
 	}
 	for b.Loop() {
 		if _, err := Build(Options{Root: root, Getenv: noEnv}); err != nil {
@@ -271,17 +272,3 @@ func BenchmarkBuild1000Pages(b *testing.B) {
 	}
 }
 
-func itoa(i int) string {
-	return strings.TrimSpace(strings.Repeat(" ", 0) + func() string { return fmtInt(i) }())
-}
-
-func fmtInt(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
-}
