@@ -1,9 +1,9 @@
 package site
 
 import (
-	"fmt"
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -271,4 +271,3 @@ func BenchmarkBuild1000Pages(b *testing.B) {
 		}
 	}
 }
-
