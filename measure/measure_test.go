@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/input"
+
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -380,8 +382,16 @@ func TestBackForwardRestoreSendsNothingAgain(t *testing.T) {
 	}
 }
 
-func TestCopyControlSendsItsNameOnlyOnce(t *testing.T) {
+func TestCopyControlCopiesAndSendsItsNameOnlyOnce(t *testing.T) {
 	h := newHarness(t, opts{})
+	// The test reads the clipboard back; the page itself only writes.
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.Call(h.ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: h.srv.URL,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	h.open("/", "")
 	h.waitFor("view")
 	if text := h.eval(`document.querySelector("[data-measure-click]").textContent`).(string); !strings.Contains(text, "records a click") {
@@ -393,6 +403,14 @@ func TestCopyControlSendsItsNameOnlyOnce(t *testing.T) {
 		}
 	}
 	h.settle()
+	want := h.eval(`document.getElementById(document.querySelector('[data-measure-click="copy-sketch"]').dataset.copy).textContent`).(string)
+	got, err := chromedp.Run(h.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || !strings.Contains(got, "McpError") {
+		t.Errorf("the clipboard holds %q, want the sketch, byte for byte: %q", got, want)
+	}
 	clicks := h.named("copy-sketch")
 	if len(clicks) != 1 {
 		t.Fatalf("%d copy-sketch events after two presses, want 1", len(clicks))
@@ -462,5 +480,44 @@ func TestTheRealReceiverRefusesAnotherOrigin(t *testing.T) {
 		if p.Handled {
 			t.Errorf("the receiver took an event from another origin: %v", p.Header)
 		}
+	}
+}
+
+// prerender holds the page in a simulated prerender until __activate().
+// Chromium under DevTools refuses to prerender (PrerenderingDisabledByDevTools,
+// even with Page.setPrerenderingAllowed), so this does what activation does:
+// document.prerendering turns false and prerenderingchange fires at the
+// document, while performance.now() has been running all along.
+const prerender = `(() => {
+  let pre = true;
+  Object.defineProperty(Document.prototype, "prerendering", {configurable: true, get() { return pre; }});
+  window.__activate = () => { pre = false; document.dispatchEvent(new Event("prerenderingchange")); return 1; };
+})();`
+
+func TestPrerenderedPageSendsOnActivationAndCountsFromThere_SimulatedPrerender(t *testing.T) {
+	h := newHarness(t, opts{preload: prerender})
+	h.open("/", "")
+	h.pause()
+	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
+	h.advance(20000) // prerendered, not shown, for 20 s
+	h.settle()
+	if n := len(h.all()); n != 0 {
+		t.Fatalf("%d events sent while the page was prerendering: %v", n, h.names())
+	}
+	h.eval(`__activate()`)
+	v := h.waitFor("view")
+	if ms := v.Body["visible_ms"].(float64); ms > 500 {
+		t.Errorf("view at visible_ms=%v: the time spent prerendering was counted", ms)
+	}
+	h.mouse(input.DispatchMouseEventTypeMouseMoved, 60, 60)
+	h.advance(9500)
+	h.none("human-candidate")
+	h.advance(600)
+	hc := h.waitFor("human-candidate")
+	if ms := hc.Body["visible_ms"].(float64); ms < 10000 || ms > 11000 {
+		t.Errorf("human-candidate at visible_ms=%v, want about 10000 counted from activation", ms)
+	}
+	if n := len(h.named("view")); n != 1 {
+		t.Errorf("%d view events, want 1", n)
 	}
 }

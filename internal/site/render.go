@@ -24,7 +24,9 @@ var minifier = func() *minify.M {
 	m := minify.New()
 	m.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepDefaultAttrVals: true})
 	m.AddFunc("text/css", mincss.Minify)
-	m.AddFunc("application/javascript", minjs.Minify)
+	// ES5 (Version 2009): the minifier may not add newer syntax, such as an
+	// optional catch binding, that an old browser would fail to parse.
+	m.Add("application/javascript", &minjs.Minifier{Version: 2009})
 	m.AddFuncRegexp(regexp.MustCompile(`[/+]json$`), minjson.Minify)
 	return m
 }()
