@@ -40,8 +40,9 @@
   // it. once() keeps each event to one send, so only a threshold still ahead
   // needs a timer.
   function check() {
-    // hidden is true exactly when visibilityState is not "visible".
-    var on = ready && !d.hidden && !d.prerendering, t, next;
+    // hidden is true exactly when visibilityState is not "visible"; ready
+    // comes only once the page is not (or no longer) prerendering.
+    var on = ready && !d.hidden, t, next;
     if (on && shownAt < 0) shownAt = performance.now();
     if (!on && shownAt >= 0) { banked += performance.now() - shownAt; shownAt = -1; }
     clearTimeout(timer);

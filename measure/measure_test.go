@@ -111,8 +111,9 @@ func TestNoCookieOrStorageIsTouchedAndLlabAttrStays(t *testing.T) {
 	h := newHarness(t, opts{preload: strings.Replace(spy, "wrap(window, p)", "Object.getOwnPropertyDescriptor(window, p) ? wrap(window, p) : wrap(Window.prototype, p)", 1)})
 	h.open("/robots.txt", "")
 	h.eval(`localStorage.setItem("llab_attr", '{"utm_source":"old"}'); 1`)
+	// The seeding above was in another document, with its own spy; this
+	// page's spy has counted from before the first script ran.
 	h.open("/?utm_source=x", "")
-	h.eval(`window.__touches = []; 1`) // the seeding above is the test's own
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 100, 100)
 	h.advance(11000)
@@ -432,7 +433,7 @@ func TestCheckoutOnceWithItsWordOnlyAndTheNavigationHappens(t *testing.T) {
 	x, y := box[0].(float64), box[1].(float64)
 	h.mouse(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonType(input.MouseButtonMiddle), chromedp.ClickCount(1))
 	h.mouse(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonType(input.MouseButtonMiddle), chromedp.ClickCount(1))
-	h.settle()
+	h.waitFor("checkout") // the middle click counts
 	h.mouse(input.DispatchMouseEventTypeMousePressed, x, y, chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
 	h.mouse(input.DispatchMouseEventTypeMouseReleased, x, y, chromedp.ButtonType(input.MouseButtonLeft), chromedp.ClickCount(1))
 	h.loaded("/pay/") // the navigation happened, undelayed by the counter

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tdewolff/parse/v2"
@@ -163,7 +164,7 @@ func checkElement(p *Page, e *element, ids map[string]bool, frags *[]string, add
 			add(name, "data-measure-click=%q belongs on a <button type=\"button\">", name)
 		case !nameRE.MatchString(name):
 			add(name, "the click name %q must be lowercase letters, digits and -", name)
-		case contains(Reserved, name):
+		case slices.Contains(Reserved, name):
 			add(name, "the click name %q is reserved for the counter's own events (%s)", name, strings.Join(Reserved, ", "))
 		}
 	}
@@ -171,19 +172,10 @@ func checkElement(p *Page, e *element, ids map[string]bool, frags *[]string, add
 		switch {
 		case e.name != "a" || a["href"] == "":
 			add(word, "data-checkout=%q belongs on a link, <a href=...>", word)
-		case !contains(Checkouts, word):
+		case !slices.Contains(Checkouts, word):
 			add(word, "the checkout word %q must be gumroad or site", word)
 		}
 	}
 }
 
 func has(a map[string]string, k string) bool { _, ok := a[k]; return ok }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

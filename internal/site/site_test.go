@@ -103,6 +103,9 @@ func TestBadInput(t *testing.T) {
 		{"reserved click name", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=engaged")
 		}, `the click name "engaged" is reserved`},
+		{"malformed click name", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=Copy_Sketch")
+		}, `the click name "Copy_Sketch" must be lowercase letters, digits and -`},
 		{"checkout word, Markdown", func(t *testing.T, r string) {
 			edit(t, r, "content/pay.md", "(checkout:gumroad)", "(checkout:paypal)")
 		}, `content/pay.md:16: checkout word "paypal"`},
