@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -213,8 +215,8 @@ func CheckAll(w io.Writer, cites []Citation, args []string) (bool, error) {
 		fmt.Fprintln(&out, r.Message)
 	}
 	fmt.Fprintf(&out, "%d ok, %d mismatched, %d at another version", counts[OK], counts[Mismatch], counts[VersionMismatch])
-	for repo, n := range unchecked {
-		fmt.Fprintf(&out, "; %d of %s not checked (no source given)", n, repo)
+	for _, repo := range slices.Sorted(maps.Keys(unchecked)) {
+		fmt.Fprintf(&out, "; %d of %s not checked (no source given)", unchecked[repo], repo)
 	}
 	out.WriteString("\n")
 	_, err := w.Write(out.Bytes())

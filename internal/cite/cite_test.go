@@ -62,3 +62,38 @@ func TestParseAndURL(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckAll(t *testing.T) {
+	var cites []Citation
+	for _, s := range []struct{ spec, quote string }{
+		{"acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)"},
+		{"acme/lib@v1:src/mod.py#5", "def vanished():"},
+		{"zeta/z@1:a.py#1", "x"},
+		{"beta/b@1:a.py#1", "x"},
+		{"beta/b@1:a.py#2", "y"},
+	} {
+		c, err := Parse(s.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Quote, c.Source = s.quote, "x.md:1"
+		cites = append(cites, c)
+	}
+	var out strings.Builder
+	ok, err := CheckAll(&out, cites, []string{"acme/lib@v1=testdata/upstream/v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok {
+		t.Error("CheckAll reported success with a quote that is gone")
+	}
+	// The repositories without a source come in name order, so that two
+	// runs print the same summary.
+	want := "1 ok, 1 mismatched, 0 at another version; 2 of beta/b not checked (no source given); 1 of zeta/z not checked (no source given)\n"
+	if !strings.HasSuffix(out.String(), want) {
+		t.Errorf("summary:\n%s\nwant it to end with:\n%s", out.String(), want)
+	}
+	if _, err := CheckAll(&out, cites, []string{"acme/lib"}); err == nil || !strings.Contains(err.Error(), "write REPO=DIR") {
+		t.Errorf("a malformed -check-sources argument: err = %v", err)
+	}
+}

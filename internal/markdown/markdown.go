@@ -46,7 +46,6 @@ type Result struct {
 	HTML      []byte
 	Citations []cite.Citation // in document order, Source unset
 	Warnings  []string        // "line N: what"; the caller adds the file
-	Unset     []string        // settings the page uses that are not set
 }
 
 // Render converts src, whose first line is line firstLine of its file.
@@ -72,7 +71,7 @@ func Render(src []byte, firstLine int, s Settings) (Result, error) {
 	if r.err != nil {
 		return Result{}, r.err
 	}
-	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings, Unset: r.unset}, nil
+	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings}, nil
 }
 
 type pageRenderer struct {
@@ -81,7 +80,6 @@ type pageRenderer struct {
 	set      Settings
 	cites    []cite.Citation
 	warnings []string
-	unset    []string
 	err      error // the first error found while rendering
 	codes    int
 }
@@ -333,7 +331,6 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		case "gumroad":
 			href = r.set.Storefront
 			if href == "" {
-				r.unset = append(r.unset, "storefront_url")
 			}
 		case "site":
 			href = r.set.PayPage
@@ -397,7 +394,6 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 			return ast.WalkSkipChildren, nil
 		}
 		if val == "" {
-			r.unset = append(r.unset, name)
 			fmt.Fprintf(w, `<strong class="unset">[%s is not set]</strong>`, name)
 			return ast.WalkSkipChildren, nil
 		}

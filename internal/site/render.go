@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"regexp"
@@ -139,6 +138,3 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	}
 	return out, res.Citations, warns, nil
 }
-
-// JSON is a helper for tests and tools that want the structured data.
-func JSON(v any) string { b, _ := json.Marshal(v); return string(b) }

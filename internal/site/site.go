@@ -16,7 +16,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"errref/internal/cite"
 	"errref/internal/frontmatter"
@@ -207,13 +206,6 @@ func hashName(name string, data []byte) string {
 	sum := sha256.Sum256(data)
 	ext := path.Ext(name)
 	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
-}
-
-// Elapsed is how long fn takes, for the summary.
-func Elapsed(fn func()) time.Duration {
-	t := time.Now()
-	fn()
-	return time.Since(t)
 }
 
 // CheckOut refuses an output folder that is the site folder, one of its
