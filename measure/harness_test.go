@@ -72,6 +72,7 @@ type harness struct {
 	posts  []posted
 	paths  []string // every request the server got
 	fail   bool     // the endpoint answers 500
+	wd     bool     // navigator.webdriver is true in this browser
 	errors []string // exceptions thrown in the page
 }
 
@@ -82,7 +83,7 @@ type opts struct {
 }
 
 func newHarness(t *testing.T, o opts) *harness {
-	h := &harness{t: t, fail: o.fail}
+	h := &harness{t: t, fail: o.fail, wd: o.webdriver}
 	fs := files(t)
 	recv := &event.Handler{Sink: func(event.Event, time.Time) {}}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -178,6 +179,11 @@ func (h *harness) loaded(path string) {
 	for time.Now().Before(deadline) {
 		v, err := chromedp.Run(h.ctx, chromedp.Evaluate[string](`location.pathname + " " + document.readyState`))
 		if err == nil && v == want+" complete" {
+			// Every test runs where navigator.webdriver is what it
+			// expects: false without the automation flag.
+			if wd := h.eval(`navigator.webdriver`); wd != h.wd {
+				h.t.Fatalf("navigator.webdriver = %v, want %v", wd, h.wd)
+			}
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
