@@ -23,6 +23,9 @@
   function once(key, payload) {
     if (sent[key]) return;
     sent[key] = 1;
+    // A failed send is dropped: elapsed, which has no side effect, serves
+    // as the rejection handler, so that nothing reaches the page's console
+    // as an unhandled rejection and no retry is made.
     fetch(ENDPOINT, { method: "POST", body: JSON.stringify(payload), keepalive: true,
       credentials: "omit", referrerPolicy: "no-referrer" })["catch"](elapsed);
   }

@@ -98,7 +98,12 @@ func (r *pageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 func (r *pageRenderer) line(n ast.Node) int {
 	off := -1
 	for c := n; c != nil && off < 0; c = c.Parent() {
-		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
+		// A fence's lines are its code; its info string, which is all a
+		// fence can get wrong, is on the ``` line.
+		if f, ok := c.(*ast.FencedCodeBlock); ok && f.Info != nil {
+			off = f.Info.Segment.Start
+		}
+		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 && off < 0 {
 			off = c.Lines().At(0).Start
 		}
 		if t, ok := c.(*ast.Text); ok {
@@ -262,8 +267,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		code.Write(seg.Value(src))
 	}
 	if lang != "" && !highlight.Known(lang) {
-		// The fence line is the one before the first line of code.
-		r.warnings = append(r.warnings, fmt.Sprintf("line %d: unknown code language %q: rendered as plain text", r.line(n)-1, lang))
+		r.warn(n, "unknown code language %q: rendered as plain text", lang)
 	}
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)
@@ -330,8 +334,6 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		switch word {
 		case "gumroad":
 			href = r.set.Storefront
-			if href == "" {
-			}
 		case "site":
 			href = r.set.PayPage
 		default:

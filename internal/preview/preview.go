@@ -45,7 +45,6 @@ type Server struct {
 	failure string // the last build's error, or ""
 	subs    map[chan string]bool
 	logMu   sync.Mutex
-	builds  int
 }
 
 type headerRule struct {
@@ -87,17 +86,14 @@ func (s *Server) rebuild() {
 	if err == nil {
 		err = output.Write(s.o.Out, b.Files)
 	}
+	// msg is an event for the page: its kind, a line break, its data.
+	msg, failure := "reload", ""
+	if err != nil {
+		failure = err.Error()
+		msg = "failed\n" + failure
+	}
 	s.mu.Lock()
-	s.builds++
-	if err != nil {
-		s.failure = err.Error()
-	} else {
-		s.failure = ""
-	}
-	msg := "reload"
-	if err != nil {
-		msg = "error\n" + err.Error()
-	}
+	s.failure = failure
 	for ch := range s.subs {
 		select {
 		case ch <- msg:
@@ -210,12 +206,11 @@ func (s *Server) setHeaders(w http.ResponseWriter, p string) {
 // match is Netlify's path pattern, as far as netlify.toml uses it: an exact
 // path, or * standing for any run of characters.
 func match(pattern, p string) bool {
-	ok, _ := path.Match(strings.ReplaceAll(pattern, "*", "\x00"), p)
-	if ok {
-		return true
-	}
 	prefix, suffix, star := strings.Cut(pattern, "*")
-	return star && strings.HasPrefix(p, prefix) && strings.HasSuffix(p, suffix) && len(p) >= len(prefix)+len(suffix)
+	if !star {
+		return p == pattern
+	}
+	return len(p) >= len(prefix)+len(suffix) && strings.HasPrefix(p, prefix) && strings.HasSuffix(p, suffix)
 }
 
 // file serves from the output folder through os.Root, which refuses ..
@@ -276,9 +271,6 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	send := func(msg string) {
 		kind, data, _ := strings.Cut(msg, "\n")
-		if kind == "error" {
-			kind = "failed"
-		}
 		fmt.Fprintf(w, "event: %s\n", kind)
 		for _, line := range strings.Split(data, "\n") {
 			fmt.Fprintf(w, "data: %s\n", line)
@@ -289,7 +281,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, ": connected\n\n")
 	fl.Flush()
 	if failure != "" {
-		send("error\n" + failure)
+		send("failed\n" + failure)
 	}
 	for {
 		select {

@@ -264,3 +264,23 @@ func BenchmarkSaveToReload(b *testing.B) {
 		}
 	}
 }
+
+func TestMatch(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"/*", "/", true},
+		{"/*", "/pay/", true},
+		{"/*.css", "/style.0123456789.css", true},
+		{"/*.css", "/measure.js", false},
+		{"/*.css", "/.css", true},
+		{"/measure.js", "/measure.js", true},
+		{"/measure.js", "/measure.jsx", false},
+		{"/a*a", "/a", false}, // prefix and suffix may not overlap
+	} {
+		if got := match(tc.pattern, tc.path); got != tc.want {
+			t.Errorf("match(%q, %q) = %v, want %v", tc.pattern, tc.path, got, tc.want)
+		}
+	}
+}

@@ -103,6 +103,9 @@ func TestBadInput(t *testing.T) {
 		{"reserved click name", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=engaged")
 		}, `the click name "engaged" is reserved`},
+		{"fence error names the fence line", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "```text label=\"Copy (records a click)\"\nx\n```\n\nNothing lives")
+		}, "content/404.md:8: label= names the copy control's text"},
 		{"malformed click name", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=Copy_Sketch")
 		}, `the click name "Copy_Sketch" must be lowercase letters, digits and -`},
