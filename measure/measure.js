@@ -25,9 +25,13 @@
     sent[key] = 1;
     // A failed send is dropped: elapsed, which has no side effect, serves
     // as the rejection handler, so that nothing reaches the page's console
-    // as an unhandled rejection and no retry is made.
-    fetch(ENDPOINT, { method: "POST", body: JSON.stringify(payload), keepalive: true,
-      credentials: "omit", referrerPolicy: "no-referrer" })["catch"](elapsed);
+    // as an unhandled rejection and no retry is made. A fetch that throws
+    // instead (a wrapped or polyfilled one) is caught here, since once runs
+    // from timers and the marker's observer as well as from the listener.
+    try {
+      fetch(ENDPOINT, { method: "POST", body: JSON.stringify(payload), keepalive: true,
+        credentials: "omit", referrerPolicy: "no-referrer" })["catch"](elapsed);
+    } catch (_) {}
   }
 
   function send(name) {

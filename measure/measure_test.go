@@ -522,3 +522,22 @@ func TestPrerenderedPageSendsOnActivationAndCountsFromThere_SimulatedPrerender(t
 		t.Errorf("%d view events, want 1", n)
 	}
 }
+
+func TestFetchThatThrowsSynchronouslyNeverReachesThePage(t *testing.T) {
+	// A wrapped or polyfilled fetch may throw instead of rejecting. The
+	// counter must swallow that on every path: the load listener (view),
+	// the timer (human-candidate, engaged) and the marker's observer.
+	h := newHarness(t, opts{preload: `window.__calls = 0; window.fetch = function () { window.__calls++; throw new TypeError("wrapped fetch refuses"); };`})
+	h.open("/", "")
+	h.pause()
+	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
+	h.advance(11000) // human-candidate falls due on the timer
+	h.eval(`document.querySelector("[data-measure-marker]").scrollIntoView(); 1`)
+	h.wheel(200)
+	h.advance(90000) // engaged falls due on the timer or the observer
+	// The fetch was tried for each event, and each throw was swallowed:
+	// the harness's cleanup fails the test on any page error.
+	if n := h.eval(`window.__calls`).(float64); n < 3 {
+		t.Errorf("fetch was called %v times, want view, human-candidate and engaged tried", n)
+	}
+}

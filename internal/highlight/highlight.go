@@ -20,12 +20,20 @@ const (
 	DarkStyle  = "github-dark"
 )
 
-func formatter() *chromahtml.Formatter {
-	// No <pre> wrapper: the Markdown renderer writes its own, so that it can
-	// carry an id for the copy control. Classes are prefixed to keep them
-	// apart from the site's own.
-	return chromahtml.New(chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(true), chromahtml.ClassPrefix("c-"))
-}
+// WrapperClass is the class chroma's stylesheet scopes every rule to
+// (".c-chroma .c-k{...}"). The element around highlighted code must carry
+// it, or no token is coloured.
+const WrapperClass = "c-chroma"
+
+// The formatter is set up once: it holds no state between calls.
+var formatter = chromahtml.New(
+	chromahtml.WithClasses(true),
+	// No <pre> wrapper: the Markdown renderer writes its own, with an id
+	// for the copy control and WrapperClass. Classes are prefixed to keep
+	// them apart from the site's own.
+	chromahtml.PreventSurroundingPre(true),
+	chromahtml.ClassPrefix("c-"),
+)
 
 // Known reports whether lang names a language chroma can highlight.
 func Known(lang string) bool { return lang != "" && lexers.Get(lang) != nil }
@@ -41,21 +49,24 @@ func Code(w io.Writer, lang, code string) error {
 	if err != nil {
 		return fmt.Errorf("highlight %s: %w", lang, err)
 	}
-	return formatter().Format(w, styles.Get(LightStyle), it)
+	return formatter.Format(w, styles.Get(LightStyle), it)
 }
 
-// CSS returns the stylesheet for highlighted code: the light style by
-// default and the dark style under prefers-color-scheme: dark.
+// CSS returns the stylesheet for highlighted code, each theme under its own
+// prefers-color-scheme. Neither may leak into the other: a class that only
+// the light theme colours (github's punctuation, #1f2328) would otherwise
+// stay near-black on the dark background.
 func CSS() ([]byte, error) {
 	var b bytes.Buffer
-	f := formatter()
-	if err := f.WriteCSS(&b, styles.Get(LightStyle)); err != nil {
-		return nil, err
+	for _, scheme := range []struct{ media, style string }{
+		{"light", LightStyle},
+		{"dark", DarkStyle},
+	} {
+		fmt.Fprintf(&b, "@media (prefers-color-scheme: %s){\n", scheme.media)
+		if err := formatter.WriteCSS(&b, styles.Get(scheme.style)); err != nil {
+			return nil, err
+		}
+		b.WriteString("}\n")
 	}
-	b.WriteString("@media (prefers-color-scheme: dark){\n")
-	if err := f.WriteCSS(&b, styles.Get(DarkStyle)); err != nil {
-		return nil, err
-	}
-	b.WriteString("}\n")
 	return b.Bytes(), nil
 }

@@ -272,7 +272,10 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)
 	w.WriteString(`<figure class="code">`)
-	fmt.Fprintf(w, `<pre id="%s" tabindex="0"><code`, id)
+	// c-chroma is the wrapper class that every rule of highlight.CSS hangs
+	// from (".c-chroma .c-k"); chroma's own wrapper is turned off so that
+	// this <pre> can carry the id the copy control names.
+	fmt.Fprintf(w, `<pre id="%s" class="%s" tabindex="0"><code`, id, highlight.WrapperClass)
 	if lang != "" {
 		fmt.Fprintf(w, ` class="language-%s"`, html.EscapeString(lang))
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/BurntSushi/toml"
 )
 
 // start copies the real site into a temp folder and serves its preview.
@@ -281,6 +283,34 @@ func TestMatch(t *testing.T) {
 	} {
 		if got := match(tc.pattern, tc.path); got != tc.want {
 			t.Errorf("match(%q, %q) = %v, want %v", tc.pattern, tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestOneCacheControlPerPath holds the real netlify.toml to one rule per
+// header per path: two matching rules for one header leave the value to
+// however Netlify merges them.
+func TestOneCacheControlPerPath(t *testing.T) {
+	var cfg struct {
+		Headers []headerRule `toml:"headers"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join("..", "..", "netlify.toml"), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/", "/pay/", "/404.html", "/measure.js", "/style.0123456789.css", "/favicon.svg", "/noscript.0123456789.css"} {
+		seen := map[string][]string{}
+		for _, h := range cfg.Headers {
+			if !match(h.For, p) {
+				continue
+			}
+			for k := range h.Values {
+				seen[k] = append(seen[k], h.For)
+			}
+		}
+		for k, rules := range seen {
+			if len(rules) > 1 {
+				t.Errorf("%s: %s is set by %d rules: %q", p, k, len(rules), rules)
+			}
 		}
 	}
 }

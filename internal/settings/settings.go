@@ -117,3 +117,47 @@ func (s Settings) Missing() []string {
 	}
 	return m
 }
+
+// Placeholders lists the settings whose values are evidently stand-ins:
+// a host under a name reserved for examples and tests (RFC 2606: example.*,
+// *.example, .invalid, .test, .localhost), or a wallet whose 40 digits are
+// one digit repeated. A published page would show them to readers as real.
+// Each entry names the setting and what to fix.
+func (s Settings) Placeholders() []string {
+	var p []string
+	for _, u := range []struct{ name, value string }{
+		{"base_url", s.BaseURL},
+		{"storefront_url", s.Storefront},
+	} {
+		if u.value == "" {
+			continue
+		}
+		if parsed, err := url.Parse(u.value); err == nil && reservedHost(parsed.Hostname()) {
+			p = append(p, fmt.Sprintf("%s %q is on a host reserved for examples: set the real address", u.name, u.value))
+		}
+	}
+	if _, domain, ok := strings.Cut(s.Contact, "@"); ok && reservedHost(domain) {
+		p = append(p, fmt.Sprintf("contact %q is at a domain reserved for examples: set a real address", s.Contact))
+	}
+	if walletRE.MatchString(s.Wallet) && strings.Count(strings.ToLower(s.Wallet[2:]), strings.ToLower(s.Wallet[2:3])) == 40 {
+		p = append(p, fmt.Sprintf("wallet_address %q repeats one digit: set the address the payments go to", s.Wallet))
+	}
+	return p
+}
+
+// reservedHost reports whether host is a name RFC 2606 reserves for
+// documentation and tests.
+func reservedHost(host string) bool {
+	h := strings.TrimSuffix(strings.ToLower(host), ".")
+	labels := strings.Split(h, ".")
+	// example.com, store.example.org, example.co.uk: evidently stand-ins.
+	if labels[0] == "example" || len(labels) >= 2 && labels[len(labels)-2] == "example" {
+		return true
+	}
+	for _, tld := range []string{".example", ".invalid", ".test", ".localhost"} {
+		if strings.HasSuffix(h, tld) || h == tld[1:] {
+			return true
+		}
+	}
+	return false
+}

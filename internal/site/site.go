@@ -76,6 +76,14 @@ func Build(o Options) (*Site, error) {
 			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))
 		}
 	}
+	if stand := set.Placeholders(); len(stand) > 0 {
+		if o.Publish {
+			return nil, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
+		}
+		for _, p := range stand {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s; -publish refuses to build", settings.File, p))
+		}
+	}
 	tmpl, tmplSrc, err := loadTemplates(filepath.Join(o.Root, TemplateDir))
 	if err != nil {
 		return nil, err

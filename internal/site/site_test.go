@@ -277,3 +277,17 @@ func BenchmarkBuild1000Pages(b *testing.B) {
 		}
 	}
 }
+
+// TestPublishRefusesPlaceholders: the settings the tests build with are
+// stand-ins; a publishing build refuses each by name.
+func TestPublishRefusesPlaceholders(t *testing.T) {
+	_, err := Build(Options{Root: filepath.Join("..", ".."), Publish: true, Getenv: func(k string) string { return publishEnv[k] }})
+	if err == nil {
+		t.Fatal("-publish built a site with placeholder settings")
+	}
+	for _, want := range []string{"refusing to publish placeholder settings", `base_url "https://errors.example.org"`, `storefront_url "https://store.example.org/l/guide"`, `wallet_address "0x1111111111111111111111111111111111111111" repeats one digit`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error:\n%v\nwant it to hold %q", err, want)
+		}
+	}
+}
