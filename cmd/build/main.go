@@ -4,6 +4,7 @@
 //	go run ./cmd/build                  build public/
 //	go run ./cmd/build -publish         the same, refusing while a setting is unset (Netlify runs this)
 //	go run ./cmd/build -serve           preview on 127.0.0.1:8080, rebuilt on save
+//	go run ./cmd/build -quiet           print only warnings and errors
 //	go run ./cmd/build -check-sources modelcontextprotocol/python-sdk=../python-sdk
 package main
 
@@ -32,6 +33,7 @@ func main() {
 	out := flag.String("out", "public", "the output folder, replaced whole by each good build")
 	publish := flag.Bool("publish", false, "refuse to build while a setting a published site needs is unset")
 	serve := flag.Bool("serve", false, "serve a live preview that rebuilds on save")
+	quiet := flag.Bool("quiet", false, "print only warnings and errors, and skip the size summary")
 	addr := flag.String("addr", "127.0.0.1:8080", "the preview's address")
 	var checks sources
 	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
@@ -66,15 +68,21 @@ func main() {
 		}
 		return
 	}
+	// The summary is measured while the files are written.
+	report := make(chan site.Report, 1)
+	if !*quiet {
+		go func() { report <- s.Report() }()
+	}
 	if err := output.Write(*out, s.Files); err != nil {
 		fail(err)
 	}
-	r := s.Report()
-	fmt.Printf("built %d pages, %d files into %s/ in %v\n", r.Pages, len(s.Files), *out, time.Since(start).Round(time.Millisecond))
-	fmt.Printf("  all files:     %7d B raw, %6d B gzip, %6d B brotli\n", r.Total.Raw, r.Total.Gzip, r.Total.Brotli)
-	fmt.Printf("  critical path: %7d B raw, %6d B gzip, %6d B brotli (HTML+CSS+JS of /; budget %d B gzip: %s)\n",
-		r.Critical.Raw, r.Critical.Gzip, r.Critical.Brotli, site.CriticalBudget, verdict(r.Critical.Gzip <= site.CriticalBudget))
-	fmt.Printf("  measure.js:    %7d B raw, %6d B gzip, %6d B brotli\n", r.Measure.Raw, r.Measure.Gzip, r.Measure.Brotli)
+	if !*quiet {
+		r := <-report
+		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", r.Pages, r.Files, r.Raw, *out, time.Since(start).Round(time.Millisecond))
+		fmt.Printf("  critical path: %7d B raw, %6d B gzip, %6d B brotli (HTML+CSS+JS of /; budget %d B gzip: %s)\n",
+			r.Critical.Raw, r.Critical.Gzip, r.Critical.Brotli, site.CriticalBudget, verdict(r.Critical.Gzip <= site.CriticalBudget))
+		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip, %6d B brotli\n", r.Measure.Raw, r.Measure.Gzip, r.Measure.Brotli)
+	}
 	if len(s.Warnings) > 0 {
 		fmt.Fprintf(os.Stderr, "%d warnings above: the site built, but read them before you publish\n", len(s.Warnings))
 	}

@@ -253,41 +253,59 @@ func TestCheckOutRefusesSourceFolders(t *testing.T) {
 	}
 }
 
-func BenchmarkBuildOnePage(b *testing.B) {
+// benchSite writes a site of n distinct pages, each the real index page
+// with its own title and a comment line opening each code block, so that no
+// page's highlighting can be reused for another.
+func benchSite(b testing.TB, n int) string {
 	root := copySite(b)
-	for _, n := range []string{"pay.md", "404.md"} {
-		os.Remove(filepath.Join(root, "content", n))
+	for _, name := range []string{"index.md", "pay.md", "404.md"} {
+		os.Remove(filepath.Join(root, "content", name))
 	}
-	for b.Loop() {
-		if _, err := Build(Options{Root: root, Getenv: noEnv}); err != nil {
+	src, err := os.ReadFile(filepath.Join("..", "..", "content", "index.md"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		page := strings.Replace(string(src), "title = \"", fmt.Sprintf("title = \"%04d ", i), 1)
+		page = strings.ReplaceAll(page, "```python\n", fmt.Sprintf("```python\n# page %04d\n", i))
+		name := fmt.Sprintf("p%04d.md", i)
+		if i == 0 {
+			name = "index.md"
+		}
+		if err := os.WriteFile(filepath.Join(root, "content", name), []byte(page), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
+	return root
 }
 
-func BenchmarkBuild1000Pages(b *testing.B) {
-	root := copySite(b)
-	src, _ := os.ReadFile(filepath.Join(root, "content", "index.md"))
-	for i := 0; i < 999; i++ {
-		os.WriteFile(filepath.Join(root, "content", fmt.Sprintf("page%04d.md", i)), src, 0o644)
-	}
-	for b.Loop() {
-		if _, err := Build(Options{Root: root, Getenv: noEnv}); err != nil {
-			b.Fatal(err)
-		}
+// BenchmarkBuild is the build in process, without writing; the command as
+// a user runs it is timed by cmd/build's BenchmarkCommand.
+func BenchmarkBuild(b *testing.B) {
+	for _, n := range []int{1, 100, 1000} {
+		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
+			root := benchSite(b, n)
+			for b.Loop() {
+				if _, err := Build(Options{Root: root, Getenv: noEnv}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
-// TestPublishRefusesPlaceholders: the settings the tests build with are
-// stand-ins; a publishing build refuses each by name.
-func TestPublishRefusesPlaceholders(t *testing.T) {
-	_, err := Build(Options{Root: filepath.Join("..", ".."), Publish: true, Getenv: func(k string) string { return publishEnv[k] }})
-	if err == nil {
-		t.Fatal("-publish built a site with placeholder settings")
-	}
-	for _, want := range []string{"refusing to publish placeholder settings", `base_url "https://errors.example.org"`, `storefront_url "https://store.example.org/l/guide"`, `wallet_address "0x1111111111111111111111111111111111111111" repeats one digit`} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error:\n%v\nwant it to hold %q", err, want)
-		}
+// BenchmarkReport is the build's summary, which must cost little beside
+// the build itself.
+func BenchmarkReport(b *testing.B) {
+	for _, n := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
+			s, err := Build(Options{Root: benchSite(b, n), Getenv: noEnv})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				s.Report()
+			}
+		})
 	}
 }
