@@ -6,6 +6,7 @@
 package markdown
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"html"
@@ -48,24 +49,29 @@ type Result struct {
 	Warnings  []string        // "line N: what"; the caller adds the file
 }
 
+// md is set up once for the process. Its parser keeps no state between
+// documents, and its renderer finds each page's state on the writer it is
+// handed: Render passes a *pageRenderer, which is a util.BufWriter, and
+// goldmark hands that writer to every node function unchanged.
+var md = goldmark.New(
+	goldmark.WithExtensions(extension.GFM),
+	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	goldmark.WithRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
+		util.Prioritized(newHTMLRenderer(), 1000),
+		util.Prioritized(nodeFuncs{}, 100),
+	))),
+)
+
 // Render converts src, whose first line is line firstLine of its file.
 // Errors and warnings name lines of that file.
 func Render(src []byte, firstLine int, s Settings) (Result, error) {
-	r := &pageRenderer{src: src, first: firstLine, set: s}
-	md := goldmark.New(
-		goldmark.WithExtensions(extension.GFM),
-		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-		goldmark.WithRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
-			util.Prioritized(newHTMLRenderer(), 1000),
-			util.Prioritized(r, 100),
-		))),
-	)
+	var b bytes.Buffer
+	r := &pageRenderer{BufWriter: bufio.NewWriter(&b), src: src, first: firstLine, set: s}
 	doc := md.Parser().Parse(text.NewReader(src))
 	if err := r.inspect(doc); err != nil {
 		return Result{}, err
 	}
-	var b bytes.Buffer
-	if err := md.Renderer().Render(&b, src, doc); err != nil {
+	if err := md.Renderer().Render(r, src, doc); err != nil {
 		return Result{}, err
 	}
 	if r.err != nil {
@@ -74,7 +80,10 @@ func Render(src []byte, firstLine int, s Settings) (Result, error) {
 	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings}, nil
 }
 
+// pageRenderer is one page's rendering: the writer its HTML goes to and
+// what the node functions learn on the way.
 type pageRenderer struct {
+	util.BufWriter
 	src      []byte
 	first    int
 	set      Settings
@@ -84,14 +93,26 @@ type pageRenderer struct {
 	codes    int
 }
 
-func (r *pageRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindHeading, r.heading)
-	reg.Register(ast.KindFencedCodeBlock, r.fenced)
-	reg.Register(ast.KindLink, r.link)
-	reg.Register(ast.KindAutoLink, r.autoLink)
-	reg.Register(ast.KindParagraph, r.paragraph)
-	reg.Register(ast.KindRawHTML, r.rawHTML)
-	reg.Register(ast.KindHTMLBlock, r.rawHTML)
+// nodeFuncs registers, once, the node kinds this site renders itself; each
+// function runs as a method of the page being rendered.
+type nodeFuncs struct{}
+
+type nodeFunc func(r *pageRenderer, w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error)
+
+func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	for kind, f := range map[ast.NodeKind]nodeFunc{
+		ast.KindHeading:         (*pageRenderer).heading,
+		ast.KindFencedCodeBlock: (*pageRenderer).fenced,
+		ast.KindLink:            (*pageRenderer).link,
+		ast.KindAutoLink:        (*pageRenderer).autoLink,
+		ast.KindParagraph:       (*pageRenderer).paragraph,
+		ast.KindRawHTML:         (*pageRenderer).rawHTML,
+		ast.KindHTMLBlock:       (*pageRenderer).rawHTML,
+	} {
+		reg.Register(kind, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+			return f(w.(*pageRenderer), w, src, n, entering)
+		})
+	}
 }
 
 // line is the line of the file on which node starts.

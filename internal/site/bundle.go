@@ -44,11 +44,7 @@ func (s *Site) bundleStatic(root string) (map[string]string, error) {
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
 		case ".css":
 			if rel == "style.css" {
-				code, err := highlight.CSS()
-				if err != nil {
-					return err
-				}
-				data = append(append(data, '\n'), code...)
+				data = append(append(data, '\n'), highlight.CSS()...)
 			}
 			min, err := minifier.Bytes("text/css", data)
 			if err != nil {

@@ -72,12 +72,15 @@ func TestCodeShowsItsColours(t *testing.T) {
 			const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
 			const code = document.querySelector("pre code.language-python");
 			if (!code) return {Colours: [], Faint: ["no Python block"]};
-			const bg = rgb(getComputedStyle(code.closest("pre")).backgroundColor);
 			const seen = new Set(), faint = [];
-			for (const el of code.querySelectorAll("span")) {
-				const c = getComputedStyle(el).color;
-				seen.add(c);
-				if (el.textContent.trim() && contrast(rgb(c), bg) < 4.5) faint.push(el.className + " " + JSON.stringify(el.textContent) + " " + c + " " + contrast(rgb(c), bg).toFixed(2));
+			for (const el of code.querySelectorAll("span")) seen.add(getComputedStyle(el).color);
+			// Contrast: every token of every block on the page.
+			for (const pre of document.querySelectorAll("pre")) {
+				const bg = rgb(getComputedStyle(pre).backgroundColor);
+				for (const el of pre.querySelectorAll("code, code span")) {
+					const c = getComputedStyle(el).color, r = contrast(rgb(c), bg);
+					if (el.textContent.trim() && r < 4.5) faint.push(pre.id + " " + el.className + " " + JSON.stringify(el.textContent.slice(0, 20)) + " " + c + " " + r.toFixed(2));
+				}
 			}
 			return {Colours: [...seen], Faint: faint.slice(0, 5)};
 		})()`))

@@ -73,16 +73,7 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 		}
 		d.JSONLD = ld
 	}
-	t, err := r.tmpl.Clone()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	t.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
-		if a, ok := r.assets[name]; ok {
-			return a, nil
-		}
-		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
-	}})
+	t := r.tmpl
 	res, err := markdown.Render(p.src, p.first, markdown.Settings{
 		Contact:    set.Contact,
 		Wallet:     set.Wallet,

@@ -100,6 +100,14 @@ func Build(o Options) (*Site, error) {
 		return nil, err
 	}
 	s.Pages = pages
+	// The templates get this build's asset names once, before any page
+	// runs them; html/template may then execute them in parallel.
+	tmpl.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
+		if a, ok := assets[name]; ok {
+			return a, nil
+		}
+		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
+	}})
 	r := &renderer{site: s, tmpl: tmpl, tmplSrc: tmplSrc, assets: assets}
 	errs := make([]error, len(pages))
 	outs := make([][]byte, len(pages))
