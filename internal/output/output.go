@@ -5,6 +5,7 @@
 package output
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -36,9 +37,8 @@ func Write(dir string, files map[string][]byte) (err error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		clean := path.Clean(name)
-		if clean != name || strings.HasPrefix(name, "/") || name == ".." || strings.HasPrefix(name, "../") {
-			return fmt.Errorf("%s: refusing to write %q: not a plain relative path", dir, name)
+		if err := checkName(dir, name); err != nil {
+			return err
 		}
 		p := filepath.Join(tmp, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -71,4 +71,60 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
 	return os.RemoveAll(old)
+}
+
+// Update makes dir, which holds exactly prev, hold exactly next, writing
+// only the files whose bytes differ and removing those next lacks. Each
+// file is replaced in one step (a rename), but not the folder as a whole:
+// it is for the preview, where a save changes a page or two of a thousand.
+// The CLI build, which must never leave a half-written site, uses Write.
+func Update(dir string, prev, next map[string][]byte) error {
+	dir = filepath.Clean(dir)
+	names := make([]string, 0, len(next))
+	for name := range next {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if old, ok := prev[name]; ok && bytes.Equal(old, next[name]) {
+			continue
+		}
+		if err := checkName(dir, name); err != nil {
+			return err
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		f, err := os.CreateTemp(filepath.Dir(p), ".new-")
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		_, werr := f.Write(next[name])
+		cerr := f.Close()
+		if err := errors.Join(werr, cerr, os.Chmod(f.Name(), 0o644), os.Rename(f.Name(), p)); err != nil {
+			os.Remove(f.Name())
+			return fmt.Errorf("%s: cannot write %s: %w", dir, name, err)
+		}
+	}
+	for name := range prev {
+		if _, ok := next[name]; !ok {
+			if err := checkName(dir, name); err != nil {
+				return err
+			}
+			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("%s: %w", dir, err)
+			}
+		}
+	}
+	return nil
+}
+
+// checkName refuses a file name that is not a plain relative path.
+func checkName(dir, name string) error {
+	clean := path.Clean(name)
+	if clean != name || strings.HasPrefix(name, "/") || name == ".." || strings.HasPrefix(name, "../") {
+		return fmt.Errorf("%s: refusing to write %q: not a plain relative path", dir, name)
+	}
+	return nil
 }

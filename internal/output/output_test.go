@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestWriteSwapsWholeAndAFailureKeepsTheOld(t *testing.T) {
@@ -42,6 +43,38 @@ func TestUnwritableOutputFolder(t *testing.T) {
 		t.Error("writing over a file passed")
 	}
 	if err := Write(filepath.Join(t.TempDir(), "p"), map[string][]byte{"../escape": nil}); err == nil {
+		t.Error("a path out of the folder passed")
+	}
+}
+
+func TestUpdateWritesOnlyWhatChanged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "public")
+	prev := map[string][]byte{"index.html": []byte("one"), "a/b.html": []byte("b"), "gone.html": []byte("g")}
+	if err := Write(dir, prev); err != nil {
+		t.Fatal(err)
+	}
+	// Mark the unchanged file: Update must not rewrite it.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(dir, "a", "b.html"), old, old)
+	next := map[string][]byte{"index.html": []byte("two"), "a/b.html": []byte("b"), "new/c.html": []byte("c")}
+	if err := Update(dir, prev, next); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range next {
+		if got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name))); err != nil || string(got) != string(want) {
+			t.Errorf("%s = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, "a", "b.html")); !fi.ModTime().Equal(old) {
+		t.Error("an unchanged file was written again")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gone.html")); err == nil {
+		t.Error("a file the new build lacks is still there")
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".new-*")); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
+	}
+	if err := Update(dir, next, map[string][]byte{"../escape": nil}); err == nil {
 		t.Error("a path out of the folder passed")
 	}
 }

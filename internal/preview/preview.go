@@ -43,6 +43,7 @@ type Server struct {
 	recv    *event.Handler
 	mu      sync.Mutex
 	failure string // the last build's error, or ""
+	last    *site.Site // the last good build, as written to Out; nil before one
 	subs    map[chan string]bool
 	logMu   sync.Mutex
 }
@@ -77,20 +78,40 @@ func (s *Server) logf(format string, args ...any) {
 	fmt.Fprintf(s.o.Log, format+"\n", args...)
 }
 
-// rebuild builds and, when the build is good, swaps the output in and
+// rebuild builds and, when the build is good, writes the output and
 // reloads the browsers; when it fails, keeps the last good output and
-// shows the error.
+// shows the error. Only what a save changed is rendered and written: the
+// pages whose files changed, or every page when something they all share
+// changed (site.Options.Prev says which).
 func (s *Server) rebuild() {
 	start := time.Now()
-	b, err := site.Build(site.Options{Root: s.o.Root})
-	if err == nil {
-		err = output.Write(s.o.Out, b.Files)
+	b, err := site.Build(site.Options{Root: s.o.Root, Prev: s.last})
+	switch {
+	case err != nil:
+		// The output is as the last good build left it.
+	case s.last == nil:
+		// Whole, in one swap; a failure leaves the folder as it was.
+		if err = output.Write(s.o.Out, b.Files); err == nil {
+			s.last = b
+		}
+	default:
+		if err = output.Update(s.o.Out, s.last.Files, b.Files); err != nil {
+			// The folder may hold part of each build: next time, write
+			// it whole.
+			s.last = nil
+		} else {
+			s.last = b
+		}
 	}
-	// msg is an event for the page: its kind, a line break, its data.
+	// The terminal hears first, then the page: a test or a person reading
+	// both sees the line by the time the page changes.
 	msg, failure := "reload", ""
 	if err != nil {
 		failure = err.Error()
-		msg = "failed\n" + failure
+		msg = "failed\n" + failure // an event for the page: its kind, a line break, its data
+		s.logf("build failed, still serving the last good site:\n%s", err)
+	} else {
+		s.logf("%s built %d pages (%d rendered) in %v", time.Now().Format("15:04:05"), len(b.Pages), b.Rendered, time.Since(start).Round(time.Millisecond))
 	}
 	s.mu.Lock()
 	s.failure = failure
@@ -101,11 +122,6 @@ func (s *Server) rebuild() {
 		}
 	}
 	s.mu.Unlock()
-	if err != nil {
-		s.logf("build failed, still serving the last good site:\n%s", err)
-		return
-	}
-	s.logf("%s built %d pages in %v", time.Now().Format("15:04:05"), len(b.Pages), time.Since(start).Round(time.Millisecond))
 }
 
 // Watch rebuilds on every change below the site's source folders, new

@@ -142,6 +142,10 @@ func TestEditReloadsBreakShowsErrorRepairRecovers(t *testing.T) {
 	if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, "First edit.") {
 		t.Error("the edit is not served")
 	}
+	// One page saved, one page rendered; the others are kept.
+	if !strings.Contains(log.String(), "built 3 pages (1 rendered)") {
+		t.Errorf("after one page's edit the terminal says:\n%s\nwant built 3 pages (1 rendered)", log.String())
+	}
 
 	save(t, md, "+++\ntitle = \"x\"\n")
 	e := next(t, events)

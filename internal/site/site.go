@@ -35,6 +35,10 @@ type Options struct {
 	Root    string // the site folder
 	Publish bool   // refuse to build while a setting a published site needs is unset
 	Getenv  func(string) string
+	// Prev is the last good build of the same site, or nil. A page whose
+	// file is byte for byte the same, in a build whose settings, templates,
+	// static files and counter are the same, is taken from it as it was.
+	Prev *Site
 }
 
 // Site is a finished build.
@@ -44,6 +48,9 @@ type Site struct {
 	Citations []cite.Citation
 	Warnings  []string
 	Settings  settings.Settings
+	Rendered  int // pages rendered by this build; the rest were reused from Prev
+
+	inputs [sha256.Size]byte // what every page depends on besides its own file
 }
 
 // Page is one rendered page.
@@ -54,8 +61,17 @@ type Page struct {
 	Meta   frontmatter.Meta
 	Body   template.HTML
 	Loads  []string // the files the page needs to render: its critical path
-	src    []byte
+	raw    []byte   // the file as read
+	src    []byte   // its body, after the front matter
 	first  int
+	out    rendered
+}
+
+// rendered is what rendering a page gives, kept for the next build.
+type rendered struct {
+	html     []byte
+	cites    []cite.Citation
+	warnings []string
 }
 
 // Build builds the site at o.Root. Errors name the file and line to fix.
@@ -95,7 +111,15 @@ func Build(o Options) (*Site, error) {
 	if err := s.bundleMeasure(o.Root); err != nil {
 		return nil, err
 	}
-	pages, err := loadPages(o.Root)
+	s.inputs = s.fingerprint(tmplSrc)
+	var prev map[string]*Page
+	if o.Prev != nil && o.Prev.inputs == s.inputs {
+		prev = make(map[string]*Page, len(o.Prev.Pages))
+		for _, p := range o.Prev.Pages {
+			prev[p.Source] = p
+		}
+	}
+	pages, err := loadPages(o.Root, prev)
 	if err != nil {
 		return nil, err
 	}
@@ -110,32 +134,57 @@ func Build(o Options) (*Site, error) {
 	}})
 	r := &renderer{site: s, tmpl: tmpl, tmplSrc: tmplSrc, assets: assets}
 	errs := make([]error, len(pages))
-	outs := make([][]byte, len(pages))
-	warns := make([][]string, len(pages))
-	cites := make([][]cite.Citation, len(pages))
 	var wg sync.WaitGroup
 	for i, p := range pages {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outs[i], cites[i], warns[i], errs[i] = r.render(p)
-		}()
+		if p.out.html != nil {
+			continue // reused from Prev
+		}
+		s.Rendered++
+		wg.Go(func() {
+			var out rendered
+			out.html, out.cites, out.warnings, errs[i] = r.render(p)
+			p.out = out
+		})
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	for i, p := range pages {
-		s.Files[p.Out] = outs[i]
-		s.Warnings = append(s.Warnings, warns[i]...)
-		s.Citations = append(s.Citations, cites[i]...)
+	for _, p := range pages {
+		s.Files[p.Out] = p.out.html
+		s.Warnings = append(s.Warnings, p.out.warnings...)
+		s.Citations = append(s.Citations, p.out.cites...)
 	}
 	s.writeSitemap()
 	return s, nil
 }
 
-// loadPages reads content/*.md and maps each to its output path.
-func loadPages(root string) ([]*Page, error) {
+// fingerprint hashes what every page's output depends on besides its own
+// file: the settings, the templates' sources, and the static and counter
+// files bundled so far (whose names the pages link to).
+func (s *Site) fingerprint(tmplSrc map[string][]byte) [sha256.Size]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%#v\n", s.Settings)
+	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
+			h.Write(m[n])
+		}
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
+// loadPages reads content/*.md and maps each to its output path. A file
+// whose bytes equal those of its page in prev is that page again, rendered
+// output and all.
+func loadPages(root string, prev map[string]*Page) ([]*Page, error) {
 	dir := filepath.Join(root, ContentDir)
 	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
@@ -155,13 +204,18 @@ func loadPages(root string) ([]*Page, error) {
 			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
 			continue
 		}
-		meta, body, first, err := frontmatter.Parse(rel, src)
-		if err != nil {
-			errs = append(errs, err)
-			continue
+		var p *Page
+		if old, ok := prev[rel]; ok && bytes.Equal(old.raw, src) {
+			p = old
+		} else {
+			meta, body, first, err := frontmatter.Parse(rel, src)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			p = &Page{Source: rel, Meta: meta, raw: src, src: body, first: first}
+			p.URL, p.Out = outPath(strings.TrimSuffix(filepath.Base(name), ".md"), meta.URL)
 		}
-		p := &Page{Source: rel, Meta: meta, src: body, first: first}
-		p.URL, p.Out = outPath(strings.TrimSuffix(filepath.Base(name), ".md"), meta.URL)
 		if prev, ok := byOut[p.Out]; ok {
 			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.Source, p.Out))
 			continue

@@ -309,3 +309,53 @@ func BenchmarkReport(b *testing.B) {
 		})
 	}
 }
+
+// TestPrevReusesOnlyUnchangedPages: with the last good build given, a build
+// renders only the pages whose files changed, and everything again when
+// what all pages share changes. Its files equal a build from scratch.
+func TestPrevReusesOnlyUnchangedPages(t *testing.T) {
+	root := benchSite(t, 20)
+	first, err := Build(Options{Root: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		change   func()
+		rendered int
+	}{
+		{"nothing changed", func() {}, 0},
+		{"one page edited", func() { edit(t, root, "content/p0007.md", "## What raises it", "## What raises it, edited") }, 1},
+		{"a page added", func() {
+			os.WriteFile(filepath.Join(root, "content", "new.md"), []byte("+++\ntitle = \"New\"\ndescription = \"d\"\ncounter = false\n+++\n\nHello.\n"), 0o644)
+		}, 1},
+		{"a page removed", func() { os.Remove(filepath.Join(root, "content", "new.md")) }, 0},
+		{"a template edited", func() { edit(t, root, "templates/page.html", "<article>", "<article class=\"x\">") }, 20},
+		{"a stylesheet edited", func() { edit(t, root, "static/style.css", "h2{", "h2{letter-spacing:0;") }, 20},
+		{"a setting changed", func() { edit(t, root, "site.toml", `publisher = "Lilu Lab"`, `publisher = "Lilu Lab X"`) }, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.change()
+			next, err := Build(Options{Root: root, Getenv: noEnv, Prev: first})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if next.Rendered != tc.rendered {
+				t.Errorf("rendered %d pages, want %d", next.Rendered, tc.rendered)
+			}
+			fresh, err := Build(Options{Root: root, Getenv: noEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fresh.Files) != len(next.Files) {
+				t.Fatalf("%d files, from scratch %d", len(next.Files), len(fresh.Files))
+			}
+			for name, data := range fresh.Files {
+				if !bytes.Equal(next.Files[name], data) {
+					t.Errorf("%s differs from a build from scratch", name)
+				}
+			}
+			first = next
+		})
+	}
+}
