@@ -42,7 +42,7 @@ type Server struct {
 	headers []headerRule
 	recv    *event.Handler
 	mu      sync.Mutex
-	failure string // the last build's error, or ""
+	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
 	subs    map[chan string]bool
 	logMu   sync.Mutex

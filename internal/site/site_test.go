@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"errref/internal/benchsite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -253,28 +255,11 @@ func TestCheckOutRefusesSourceFolders(t *testing.T) {
 	}
 }
 
-// benchSite writes a site of n distinct pages, each the real index page
-// with its own title and a comment line opening each code block, so that no
-// page's highlighting can be reused for another.
-func benchSite(b testing.TB, n int) string {
-	root := copySite(b)
-	for _, name := range []string{"index.md", "pay.md", "404.md"} {
-		os.Remove(filepath.Join(root, "content", name))
-	}
-	src, err := os.ReadFile(filepath.Join("..", "..", "content", "index.md"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range n {
-		page := strings.Replace(string(src), "title = \"", fmt.Sprintf("title = \"%04d ", i), 1)
-		page = strings.ReplaceAll(page, "```python\n", fmt.Sprintf("```python\n# page %04d\n", i))
-		name := fmt.Sprintf("p%04d.md", i)
-		if i == 0 {
-			name = "index.md"
-		}
-		if err := os.WriteFile(filepath.Join(root, "content", name), []byte(page), 0o644); err != nil {
-			b.Fatal(err)
-		}
+// benchSite writes a site of n distinct pages made from the real home page.
+func benchSite(t testing.TB, n int) string {
+	root := t.TempDir()
+	if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {
+		t.Fatal(err)
 	}
 	return root
 }
