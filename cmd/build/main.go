@@ -5,6 +5,7 @@
 //	go run ./cmd/build -publish         the same, refusing while a setting is unset (Netlify runs this)
 //	go run ./cmd/build -serve           preview on 127.0.0.1:8080, rebuilt on save
 //	go run ./cmd/build -quiet           print only warnings and errors
+//	go run ./cmd/build -nocache         render everything, as on a fresh machine
 //	go run ./cmd/build -check-sources modelcontextprotocol/python-sdk=../python-sdk
 package main
 
@@ -34,6 +35,7 @@ func main() {
 	publish := flag.Bool("publish", false, "refuse to build while a setting a published site needs is unset")
 	serve := flag.Bool("serve", false, "serve a live preview that rebuilds on save")
 	quiet := flag.Bool("quiet", false, "print only warnings and errors, and skip the size summary")
+	nocache := flag.Bool("nocache", false, "render every page and measure every size, using no build cache")
 	addr := flag.String("addr", "127.0.0.1:8080", "the preview's address")
 	var checks sources
 	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
@@ -44,14 +46,14 @@ func main() {
 	if *serve {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout}); err != nil {
+		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout, Cache: !*nocache}); err != nil {
 			fail(err)
 		}
 		return
 	}
 
 	start := time.Now()
-	s, err := site.Build(site.Options{Root: *root, Publish: *publish})
+	s, err := site.Build(site.Options{Root: *root, Publish: *publish, Cache: !*nocache})
 	if err != nil {
 		fail(err)
 	}

@@ -34,6 +34,7 @@ type Options struct {
 	Root, Out, Addr string
 	Log             io.Writer
 	Debounce        time.Duration // 30 ms when zero
+	Cache           bool          // use the build cache (site.Options.Cache)
 }
 
 // Server serves one site folder's preview.
@@ -85,7 +86,7 @@ func (s *Server) logf(format string, args ...any) {
 // changed (site.Options.Prev says which).
 func (s *Server) rebuild() {
 	start := time.Now()
-	b, err := site.Build(site.Options{Root: s.o.Root, Prev: s.last})
+	b, err := site.Build(site.Options{Root: s.o.Root, Prev: s.last, Cache: s.o.Cache})
 	switch {
 	case err != nil:
 		// The output is as the last good build left it.

@@ -92,10 +92,7 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 		return nil, nil, nil, fmt.Errorf("%s:%s", p.Source, strings.TrimPrefix(err.Error(), "line "))
 	}
 	p.Body = template.HTML(res.HTML)
-	p.Loads = []string{strings.TrimPrefix(r.assets["style.css"], "/")}
-	if d.Counter {
-		p.Loads = append(p.Loads, "measure.js")
-	}
+	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(&b, "base", d); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %v", p.Source, err)
@@ -128,4 +125,13 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 		}
 	}
 	return out, res.Citations, warns, nil
+}
+
+// loads lists the files p needs to render: its critical path.
+func (r *renderer) loads(p *Page) []string {
+	l := []string{strings.TrimPrefix(r.assets["style.css"], "/")}
+	if p.Meta.CounterOn() {
+		l = append(l, "measure.js")
+	}
+	return l
 }

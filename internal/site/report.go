@@ -3,11 +3,7 @@ package site
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/andybalholm/brotli"
@@ -53,9 +49,9 @@ const CriticalBudget = 14600
 
 // Report measures the built files. Only the figures it prints exactly are
 // compressed: the critical path of / and measure.js. Brotli at quality 11
-// is slow (50 ms for a 30 KB page), so each file is measured in parallel and
-// its figures are kept in the user's cache, keyed by the content's hash: a
-// stylesheet or script that did not change is not compressed again.
+// is slow (50 ms for a 30 KB page), so the files are measured in parallel,
+// and with the build cache on, a file measured before is not measured
+// again.
 func (s *Site) Report() Report {
 	r := Report{Pages: len(s.Pages), Files: len(s.Files)}
 	for _, data := range s.Files {
@@ -68,61 +64,29 @@ func (s *Site) Report() Report {
 			names = append(names, p.Loads...)
 		}
 	}
-	cache := sizeCache()
-	sizes := make(map[string]Size, len(names))
-	var mu sync.Mutex
+	sizes := make([]Size, len(names))
 	var wg sync.WaitGroup
-	for _, n := range names {
-		wg.Go(func() {
-			z := cache.sizes(s.Files[n])
-			mu.Lock()
-			sizes[n] = z
-			mu.Unlock()
-		})
+	for i, n := range names {
+		wg.Go(func() { sizes[i] = s.sizes(s.Files[n]) })
 	}
 	wg.Wait()
-	r.Measure = sizes["measure.js"]
-	for _, n := range names[1:] {
-		r.Critical = r.Critical.add(sizes[n])
+	r.Measure = sizes[0]
+	for _, z := range sizes[1:] {
+		r.Critical = r.Critical.add(z)
 	}
 	return r
 }
 
-// sizeDir is a folder of files named by content hash, each holding that
-// content's gzip and brotli sizes. The zero value caches nothing.
-type sizeDir string
-
-func sizeCache() sizeDir {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return sizeDir(filepath.Join(dir, "errref-build", "sizes"))
-}
-
-func (d sizeDir) sizes(data []byte) Size {
-	if d == "" {
-		return Sizes(data)
-	}
-	sum := sha256.Sum256(data)
-	name := filepath.Join(string(d), hex.EncodeToString(sum[:]))
-	if b, err := os.ReadFile(name); err == nil {
+// sizes measures data, or finds its figures in the build cache.
+func (s *Site) sizes(data []byte) Size {
+	key := s.sizeCache.Key(data)
+	if b, ok := s.sizeCache.Get(key); ok {
 		z := Size{Raw: len(data)}
 		if _, err := fmt.Sscanf(string(b), "%d %d", &z.Gzip, &z.Brotli); err == nil && z.Gzip > 0 && z.Brotli > 0 {
 			return z
 		}
 	}
 	z := Sizes(data)
-	// A cache that cannot be written costs the next build time, never a
-	// wrong figure: write whole, then rename into place.
-	if os.MkdirAll(string(d), 0o755) == nil {
-		if f, err := os.CreateTemp(string(d), ".tmp-"); err == nil {
-			_, werr := fmt.Fprintf(f, "%d %d\n", z.Gzip, z.Brotli)
-			if f.Close() == nil && werr == nil {
-				os.Rename(f.Name(), name)
-			}
-			os.Remove(f.Name())
-		}
-	}
+	s.sizeCache.Put(key, fmt.Appendf(nil, "%d %d\n", z.Gzip, z.Brotli))
 	return z
 }

@@ -6,6 +6,7 @@ package site
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,7 +17,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
+	"errref/internal/buildcache"
 	"errref/internal/cite"
 	"errref/internal/frontmatter"
 	"errref/internal/settings"
@@ -39,6 +42,12 @@ type Options struct {
 	// file is byte for byte the same, in a build whose settings, templates,
 	// static files and counter are the same, is taken from it as it was.
 	Prev *Site
+	// Cache keeps rendered pages and size figures on disk between runs
+	// (see buildcache), in CacheRoot, or in the user's cache when that is
+	// empty. A page found there is one whose file, settings, templates,
+	// static files and counter, and generator binary, were all the same.
+	Cache     bool
+	CacheRoot string
 }
 
 // Site is a finished build.
@@ -48,9 +57,10 @@ type Site struct {
 	Citations []cite.Citation
 	Warnings  []string
 	Settings  settings.Settings
-	Rendered  int // pages rendered by this build; the rest were reused from Prev
+	Rendered  int // pages rendered by this build; the rest came from Prev or the cache
 
-	inputs [sha256.Size]byte // what every page depends on besides its own file
+	inputs    [sha256.Size]byte // what every page depends on besides its own file
+	sizeCache *buildcache.Dir   // nil without Options.Cache
 }
 
 // Page is one rendered page.
@@ -69,9 +79,9 @@ type Page struct {
 
 // rendered is what rendering a page gives, kept for the next build.
 type rendered struct {
-	html     []byte
-	cites    []cite.Citation
-	warnings []string
+	HTML     []byte
+	Cites    []cite.Citation
+	Warnings []string
 }
 
 // Build builds the site at o.Root. Errors name the file and line to fix.
@@ -133,27 +143,51 @@ func Build(o Options) (*Site, error) {
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
 	r := &renderer{site: s, tmpl: tmpl, tmplSrc: tmplSrc, assets: assets}
+	var cache *buildcache.Dir
+	if o.Cache {
+		cache = buildcache.Open(o.CacheRoot, "pages")
+		s.sizeCache = buildcache.Open(o.CacheRoot, "sizes")
+	}
 	errs := make([]error, len(pages))
+	var renders atomic.Int64
 	var wg sync.WaitGroup
 	for i, p := range pages {
-		if p.out.html != nil {
+		if p.out.HTML != nil {
 			continue // reused from Prev
 		}
-		s.Rendered++
 		wg.Go(func() {
+			key := cache.Key(s.inputs[:], []byte(p.Source), p.raw)
+			if data, ok := cache.Get(key); ok {
+				var out rendered
+				if gob.NewDecoder(bytes.NewReader(data)).Decode(&out) == nil {
+					p.out, p.Loads = out, r.loads(p)
+					return
+				}
+			}
+			renders.Add(1)
 			var out rendered
-			out.html, out.cites, out.warnings, errs[i] = r.render(p)
+			out.HTML, out.Cites, out.Warnings, errs[i] = r.render(p)
+			if errs[i] != nil {
+				return
+			}
 			p.out = out
+			if cache != nil {
+				var b bytes.Buffer
+				if gob.NewEncoder(&b).Encode(out) == nil {
+					cache.Put(key, b.Bytes())
+				}
+			}
 		})
 	}
 	wg.Wait()
+	s.Rendered = int(renders.Load())
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	for _, p := range pages {
-		s.Files[p.Out] = p.out.html
-		s.Warnings = append(s.Warnings, p.out.warnings...)
-		s.Citations = append(s.Citations, p.out.cites...)
+		s.Files[p.Out] = p.out.HTML
+		s.Warnings = append(s.Warnings, p.out.Warnings...)
+		s.Citations = append(s.Citations, p.out.Cites...)
 	}
 	s.writeSitemap()
 	return s, nil
