@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -394,5 +395,42 @@ func TestCacheGivesWhatAFreshBuildGives(t *testing.T) {
 				t.Errorf("report %+v, without the cache %+v", cached.Report(), fresh.Report())
 			}
 		})
+	}
+}
+
+// TestSizesMatchTheCommands: the summary's figures are those of gzip -9 -n
+// and brotli -q 11, where the commands are installed.
+func TestSizesMatchTheCommands(t *testing.T) {
+	s := build(t, publishEnv)
+	for _, name := range []string{"index.html", "measure.js", "404.html", "robots.txt"} {
+		f := filepath.Join(t.TempDir(), "f")
+		os.WriteFile(f, s.Files[name], 0o644)
+		z := Sizes(s.Files[name])
+		for _, c := range []struct {
+			cmd  string
+			args []string
+			got  int
+		}{
+			{"gzip", []string{"-9", "-n", "-c", f}, z.Gzip},
+			{"brotli", []string{"-q", "11", "-c", f}, z.Brotli},
+		} {
+			if _, err := exec.LookPath(c.cmd); err != nil {
+				t.Logf("%s is not installed: %s not checked", c.cmd, name)
+				continue
+			}
+			out, err := exec.Command(c.cmd, c.args...).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// gzip's header and trailer are the same size from both
+			// encoders; the deflate stream may differ by a few bytes.
+			tolerance := 0
+			if c.cmd == "gzip" {
+				tolerance = 8 + len(s.Files[name])/100
+			}
+			if d := c.got - len(out); d < -tolerance || d > tolerance {
+				t.Errorf("%s: %s gives %d B, the summary %d B", name, c.cmd, len(out), c.got)
+			}
+		}
 	}
 }
