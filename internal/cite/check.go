@@ -191,24 +191,34 @@ func short(q string) string {
 }
 
 // CheckAll checks every citation whose repository one of args names, and
-// prints a line for each and a summary. It reports whether all held.
+// prints a line for each and a summary. It reports whether all held. One
+// repository may be given at several versions (a page that quotes v1 and
+// v2 of a library): each citation is checked against the source at its
+// own version, and against the first given when none is.
 func CheckAll(w io.Writer, cites []Citation, args []string) (bool, error) {
-	sources := map[string]Source{}
+	sources := map[string][]Source{}
 	for _, a := range args {
 		s, err := ParseSource(a)
 		if err != nil {
 			return false, err
 		}
-		sources[s.Repo] = s
+		sources[s.Repo] = append(sources[s.Repo], s)
 	}
 	counts := map[string]int{}
 	unchecked := map[string]int{}
 	var out bytes.Buffer
 	for _, c := range cites {
-		s, ok := sources[c.Repo]
+		given, ok := sources[c.Repo]
 		if !ok {
 			unchecked[c.Repo]++
 			continue
+		}
+		s := given[0]
+		for _, g := range given {
+			if g.versionOf(c) == "" {
+				s = g
+				break
+			}
 		}
 		r := s.Check(c)
 		counts[r.Verdict]++

@@ -97,3 +97,36 @@ func TestCheckAll(t *testing.T) {
 		t.Errorf("a malformed -check-sources argument: err = %v", err)
 	}
 }
+
+// TestCheckAllTwoVersions: one repository given at two versions; each
+// citation is checked against its own, and one at a third is reported.
+func TestCheckAllTwoVersions(t *testing.T) {
+	var cites []Citation
+	for _, s := range []struct{ spec, quote string }{
+		{"acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)"},
+		{"acme/lib@v2:src/mod.py#9-11", "raise Boom(\n  \"x\"\n)"},
+		{"acme/lib@v2:src/mod.py#1", "# moved down"},
+	} {
+		c, err := Parse(s.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Quote, c.Source = s.quote, "x.md:1"
+		cites = append(cites, c)
+	}
+	args := []string{"acme/lib@v1=testdata/upstream/v1", "acme/lib@v2=testdata/upstream/v2"}
+	var out strings.Builder
+	ok, err := CheckAll(&out, cites, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok || !strings.HasSuffix(out.String(), "3 ok, 0 mismatched, 0 at another version\n") {
+		t.Errorf("ok = %v, output:\n%s", ok, out.String())
+	}
+	c, _ := Parse("acme/lib@v3:src/mod.py#1")
+	c.Quote = "def a():"
+	out.Reset()
+	if ok, _ := CheckAll(&out, append(cites, c), args); ok || !strings.Contains(out.String(), "1 at another version") {
+		t.Errorf("a citation of v3 with only v1 and v2 given: ok = %v, output:\n%s", ok, out.String())
+	}
+}

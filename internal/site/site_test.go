@@ -103,7 +103,7 @@ func TestBadInput(t *testing.T) {
 		}, "both map to public/pay/index.html"},
 		{"click control that does not say so", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "```python copy=copy-sketch", "```python copy=copy-sketch label=\"Copy\"")
-		}, `content/index.md:178: the click control "copy-sketch" reads "Copy"`},
+		}, `content/index.md:243: the click control "copy-sketch" reads "Copy"`},
 		{"reserved click name", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=engaged")
 		}, `the click name "engaged" is reserved`},
@@ -243,6 +243,47 @@ func TestPageFacts(t *testing.T) {
 	}
 	if n := strings.Count(html, "<h1"); n != 1 {
 		t.Errorf("%d h1 elements", n)
+	}
+}
+
+// TestPageIsDated holds the page to what can be known from our copy of the
+// SDK: it names the tags its quotes are checked against and the date of the
+// v1.x branch it compared, never says a version does not exist, says what
+// still holds at v2.0.0, and keeps the notice's promise as wide as the
+// seed's ("switch away from the tab" covers an app switch too).
+func TestPageIsDated(t *testing.T) {
+	s := build(t, publishEnv)
+	page := string(s.Files["index.html"])
+	for _, want := range []string{
+		"v1.29.0 (commit 98b7159c, 28 July 2026)",
+		"as of 21 August 2026",
+		"A release made after that date could not be checked here",
+		"Much of the above still holds at v2.0.0",
+		"Check which version you have first: <code>pip show mcp</code>",
+		"switch away from the tab",
+		"ClientSession(..., read_timeout_seconds=",
+		"among others",
+		"Session terminated",
+		"copy-sketch-v2",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{
+		"no such tag", "does not exist", "None of the above holds", "the newest tag",
+		"the newest 1.x release", "switch to another tab", "Every claim",
+	} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the page says %q", bad)
+		}
+	}
+	// Every quote names one of the versions it was checked against.
+	checked := map[string]bool{"modelcontextprotocol/python-sdk@v1.29.0": true, "modelcontextprotocol/python-sdk@v2.0.0": true, "encode/httpx@0.28.1": true}
+	for _, c := range s.Citations {
+		if !checked[c.Repo+"@"+c.Version] {
+			t.Errorf("%s cites %s@%s, which no check covers", c.Source, c.Repo, c.Version)
+		}
 	}
 }
 
