@@ -36,6 +36,7 @@ func main() {
 	serve := flag.Bool("serve", false, "serve a live preview that rebuilds on save")
 	quiet := flag.Bool("quiet", false, "print only warnings and errors, and skip the size summary")
 	nocache := flag.Bool("nocache", false, "render every page and measure every size, using no build cache")
+	timeout := flag.Duration("timeout", site.DefaultTimeout, "the longest the pages may take to render")
 	addr := flag.String("addr", "127.0.0.1:8080", "the preview's address")
 	var checks sources
 	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
@@ -46,14 +47,14 @@ func main() {
 	if *serve {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout, Cache: !*nocache}); err != nil {
+		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout, Cache: !*nocache, Timeout: *timeout}); err != nil {
 			fail(err)
 		}
 		return
 	}
 
 	start := time.Now()
-	s, err := site.Build(site.Options{Root: *root, Publish: *publish, Cache: !*nocache})
+	s, err := site.Build(site.Options{Root: *root, Publish: *publish, Cache: !*nocache, Timeout: *timeout})
 	if err != nil {
 		fail(err)
 	}

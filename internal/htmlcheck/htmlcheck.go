@@ -15,6 +15,8 @@ import (
 
 	"github.com/tdewolff/parse/v2"
 	phtml "github.com/tdewolff/parse/v2/html"
+
+	"errref/internal/urlcheck"
 )
 
 // CounterSrc is the one script a page may load.
@@ -30,6 +32,9 @@ var Checkouts = []string{"gumroad", "site"}
 const ClickText = "records a click"
 
 var nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
+
+// urlAttrs are the attributes whose value a browser follows or loads.
+var urlAttrs = []string{"href", "src", "action", "formaction", "xlink:href", "poster", "data", "cite", "background"}
 
 // A Problem is one refusal. Needle is a string the author wrote that leads
 // back to the source line, for the caller to find.
@@ -133,8 +138,10 @@ func checkElement(p *Page, e *element, ids map[string]bool, frags *[]string, add
 		if k == "style" {
 			add(`style=`, "<%s style=...>: inline styles are not allowed; the CSP blocks them, use the stylesheet", e.name)
 		}
-		if (k == "href" || k == "src" || k == "action") && strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), "javascript:") {
-			add(v, "<%s %s=%q>: javascript: URLs are not allowed", e.name, k, v)
+		if slices.Contains(urlAttrs, k) {
+			if err := urlcheck.Link(v); err != nil {
+				add(v, "<%s %s=...>: %v", e.name, k, err)
+			}
 		}
 	}
 	switch e.name {

@@ -24,6 +24,7 @@ import (
 
 	"errref/internal/cite"
 	"errref/internal/highlight"
+	"errref/internal/urlcheck"
 )
 
 // includeRE is a paragraph that includes a partial template, such as
@@ -37,6 +38,7 @@ type Settings struct {
 	Wallet     string // wallet address: <setting:wallet>
 	Storefront string // URL of the storefront listing: [..](checkout:gumroad)
 	PayPage    string // path of the payment page: [..](checkout:site)
+	Counter    bool   // the page loads the counter, which a copy control needs
 
 	// Partial renders the partial template NAME for {{< NAME >}}.
 	Partial func(name string) ([]byte, error)
@@ -317,6 +319,12 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 			html.EscapeString(c.URL()), html.EscapeString(c.Label()), html.EscapeString(c.Version))
 	}
 	if name, ok := attrs["copy"]; ok {
+		if !r.set.Counter {
+			// Without the counter the control would say it records a
+			// click and do neither: the counter does the copying too.
+			r.fail(n, "copy=%s: a copy control needs the counter, and this page has counter = false", name)
+			return ast.WalkSkipChildren, nil
+		}
 		label := DefaultCopyLabel
 		if l, ok := attrs["label"]; ok {
 			label = l
@@ -382,8 +390,12 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		return ast.WalkContinue, nil
 	}
 	if entering {
-		if html.UnescapeString(dest) != dest || isDangerous(dest) {
-			r.fail(n, "link %q is not allowed", dest)
+		if html.UnescapeString(dest) != dest {
+			r.fail(n, "link %q holds a character reference: write the character itself", dest)
+			return ast.WalkSkipChildren, nil
+		}
+		if err := urlcheck.Link(dest); err != nil {
+			r.fail(n, "%v", err)
 			return ast.WalkSkipChildren, nil
 		}
 		fmt.Fprintf(w, `<a href="%s"`, html.EscapeString(dest))
@@ -395,11 +407,6 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		w.WriteString("</a>")
 	}
 	return ast.WalkContinue, nil
-}
-
-func isDangerous(dest string) bool {
-	d := strings.ToLower(strings.TrimSpace(dest))
-	return strings.HasPrefix(d, "javascript:") || strings.HasPrefix(d, "vbscript:") || strings.HasPrefix(d, "data:")
 }
 
 func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -430,8 +437,8 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 		}
 		return ast.WalkSkipChildren, nil
 	}
-	if isDangerous(u) {
-		r.fail(n, "link %q is not allowed", u)
+	if err := urlcheck.Link(u); err != nil {
+		r.fail(n, "%v", err)
 		return ast.WalkSkipChildren, nil
 	}
 	href := u

@@ -35,6 +35,7 @@ type Options struct {
 	Log             io.Writer
 	Debounce        time.Duration // 30 ms when zero
 	Cache           bool          // use the build cache (site.Options.Cache)
+	Timeout         time.Duration // site.Options.Timeout
 }
 
 // Server serves one site folder's preview.
@@ -45,6 +46,10 @@ type Server struct {
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
+
+	buildMu  sync.Mutex
+	building bool // a build runs
+	again    bool // a change came in while it ran: build once more
 	subs    map[chan string]bool
 	logMu   sync.Mutex
 }
@@ -86,7 +91,7 @@ func (s *Server) logf(format string, args ...any) {
 // changed (site.Options.Prev says which).
 func (s *Server) rebuild() {
 	start := time.Now()
-	b, err := site.Build(site.Options{Root: s.o.Root, Prev: s.last, Cache: s.o.Cache})
+	b, err := site.Build(site.Options{Root: s.o.Root, Prev: s.last, Cache: s.o.Cache, Timeout: s.o.Timeout})
 	switch {
 	case err != nil:
 		// The output is as the last good build left it.
@@ -123,6 +128,33 @@ func (s *Server) rebuild() {
 		}
 	}
 	s.mu.Unlock()
+}
+
+// kick starts a build without waiting for it, so that the watcher never
+// blocks: a build that hangs until its time limit must not keep the next
+// save from being seen. One build runs at a time; changes that come in
+// while it runs are built once more after it.
+func (s *Server) kick() {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	if s.building {
+		s.again = true
+		return
+	}
+	s.building = true
+	go func() {
+		for {
+			s.rebuild()
+			s.buildMu.Lock()
+			if !s.again {
+				s.building = false
+				s.buildMu.Unlock()
+				return
+			}
+			s.again = false
+			s.buildMu.Unlock()
+		}
+	}()
 }
 
 // Watch rebuilds on every change below the site's source folders, new
@@ -163,7 +195,7 @@ func (s *Server) Watch(ctx context.Context) error {
 			s.logf("watch: %v", err)
 		case <-timer:
 			timer = nil
-			s.rebuild()
+			s.kick()
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // start copies the real site into a temp folder and serves its preview.
-func start(t testing.TB) (root string, srv *httptest.Server, log *syncBuffer) {
+func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Server, log *syncBuffer) {
 	t.Helper()
 	root = t.TempDir()
 	for _, d := range []string{"content", "templates", "static", "measure"} {
@@ -31,7 +31,11 @@ func start(t testing.TB) (root string, srv *httptest.Server, log *syncBuffer) {
 		os.WriteFile(filepath.Join(root, f), data, 0o644)
 	}
 	log = &syncBuffer{}
-	s, err := New(Options{Root: root, Out: filepath.Join(root, "public"), Log: log})
+	o := Options{Root: root, Out: filepath.Join(root, "public"), Log: log}
+	for _, f := range opts {
+		f(&o)
+	}
+	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,5 +320,26 @@ func TestOneCacheControlPerPath(t *testing.T) {
 				t.Errorf("%s: %s is set by %d rules: %q", p, k, len(rules), rules)
 			}
 		}
+	}
+}
+
+// TestATemplateThatHangsIsReportedAndTheFixRebuilds: a build that runs past
+// its limit is reported, and the watcher, which never waited on it, builds
+// the fixed template on the next save.
+func TestATemplateThatHangsIsReportedAndTheFixRebuilds(t *testing.T) {
+	root, srv, log := start(t, func(o *Options) { o.Timeout = 2 * time.Second })
+	events := stream(t, srv)
+	page := filepath.Join(root, "templates", "page.html")
+	good, _ := os.ReadFile(page)
+	save(t, page, strings.Replace(string(good), "{{.Page.Body}}", "{{.Page.Body}}\n{{range 100000000000}}{{end}}", 1))
+	if e := next(t, events); !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "templates/page.html:4: took longer than 2s") {
+		t.Fatalf("event = %q, want the time out with the template's line", e)
+	}
+	if !strings.Contains(log.String(), "took longer than 2s") {
+		t.Errorf("the terminal does not show the time out:\n%s", log.String())
+	}
+	save(t, page, string(good)+"\n")
+	if e := next(t, events); e != "reload: \n" {
+		t.Fatalf("after the fix, event = %q, want reload", e)
 	}
 }

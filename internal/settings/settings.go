@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"errref/internal/urlcheck"
 )
 
 // File is the settings file, at the top of the site folder.
@@ -73,6 +75,11 @@ func Load(root string, getenv func(string) string) (Settings, error) {
 func (s Settings) validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(File+": "+format, args...)) }
+	for _, u := range []struct{ name, value string }{{"base_url", s.BaseURL}, {"storefront_url", s.Storefront}} {
+		if u.value != "" && urlcheck.Normalize(u.value) != u.value {
+			bad("%s %q holds a space or a control character", u.name, u.value)
+		}
+	}
 	if s.BaseURL != "" {
 		if u, err := url.Parse(s.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 			bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
@@ -91,7 +98,7 @@ func (s Settings) validate() error {
 	if s.Wallet != "" && !walletRE.MatchString(s.Wallet) {
 		bad("wallet_address %q must be 0x and 40 hex digits", s.Wallet)
 	}
-	if !strings.HasPrefix(s.Endpoint, "/") || strings.HasPrefix(s.Endpoint, "//") || strings.ContainsAny(s.Endpoint, "\"'\\?#<> \t\n") {
+	if err := urlcheck.SameOriginPath(s.Endpoint); err != nil || strings.ContainsAny(s.Endpoint, "\"'?#<>") {
 		bad("endpoint %q must be a same-origin path such as /api/event", s.Endpoint)
 	}
 	if s.Language == "" || strings.ContainsAny(s.Language, "\"<> ") {

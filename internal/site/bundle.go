@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"errref/internal/highlight"
+	"errref/internal/htmlcheck"
 )
 
 // Generated names that static/ may not also hold.
@@ -39,9 +41,23 @@ func (s *Site) bundleStatic(root string) (map[string]string, error) {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", StaticDir, rel, err)
 		}
-		switch filepath.Ext(rel) {
-		case ".js", ".mjs":
+		// By extension, in any case: a server types static/X.JS as a
+		// script as surely as static/x.js.
+		switch strings.ToLower(filepath.Ext(rel)) {
+		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
+		case ".html", ".htm", ".xhtml", ".svg", ".xml":
+			// Markup is served from this site as it is: it passes the
+			// checks every generated page passes.
+			var problems []string
+			for _, pr := range htmlcheck.Check(data).Problems {
+				problems = append(problems, fmt.Sprintf("%s/%s:%d: %s", StaticDir, rel, lineOf(data, pr.Needle), pr.Msg))
+			}
+			if len(problems) > 0 {
+				return errors.New(strings.Join(problems, "\n"))
+			}
+			s.Files[rel] = data
+			assets[rel] = "/" + rel
 		case ".css":
 			if rel == "style.css" {
 				data = append(append(data, '\n'), highlight.CSS()...)

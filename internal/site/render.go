@@ -2,10 +2,12 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"regexp"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tdewolff/minify/v2"
 	mincss "github.com/tdewolff/minify/v2/css"
@@ -31,6 +33,7 @@ var minifier = func() *minify.M {
 }()
 
 type renderer struct {
+	stop    atomic.Bool // the build has given up: renders stop at their next write
 	site    *Site
 	tmpl    *template.Template
 	tmplSrc map[string][]byte
@@ -79,12 +82,13 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 		Wallet:     set.Wallet,
 		Storefront: set.Storefront,
 		PayPage:    "/pay/",
+		Counter:    d.Counter,
 		Partial: func(name string) ([]byte, error) {
 			if t.Lookup(name) == nil {
 				return nil, fmt.Errorf("no partial %q: add %s/partials/%s.html", name, TemplateDir, name)
 			}
 			var b bytes.Buffer
-			err := t.ExecuteTemplate(&b, name, d)
+			err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d)
 			return b.Bytes(), err
 		},
 	})
@@ -94,7 +98,7 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	p.Body = template.HTML(res.HTML)
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, "base", d); err != nil {
+	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %v", p.Source, err)
 	}
 	var problems []string
@@ -134,4 +138,22 @@ func (r *renderer) loads(p *Page) []string {
 		l = append(l, "measure.js")
 	}
 	return l
+}
+
+// stopWriter fails every write once stop is set. A template cannot be
+// interrupted, but one that writes, as a runaway loop usually does, ends
+// at its next write instead of running, and filling memory, until the
+// process ends.
+type stopWriter struct {
+	w    *bytes.Buffer
+	stop *atomic.Bool
+}
+
+var errStopped = errors.New("stopped: the build ran out of time")
+
+func (s stopWriter) Write(p []byte) (int, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	return s.w.Write(p)
 }

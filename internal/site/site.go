@@ -5,6 +5,7 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
@@ -18,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"errref/internal/buildcache"
 	"errref/internal/cite"
@@ -48,7 +50,14 @@ type Options struct {
 	// static files and counter, and generator binary, were all the same.
 	Cache     bool
 	CacheRoot string
+	// Timeout bounds the rendering of the pages, where the templates run:
+	// a template that never ends ({{range 100000000000}}) is reported
+	// instead of hanging the build. DefaultTimeout when zero.
+	Timeout time.Duration
 }
+
+// DefaultTimeout is the time every page together may take to render.
+const DefaultTimeout = 10 * time.Second
 
 // Site is a finished build.
 type Site struct {
@@ -179,10 +188,26 @@ func Build(o Options) (*Site, error) {
 			}
 		})
 	}
-	wg.Wait()
+	// A template cannot be stopped once it runs: on time out the build
+	// reports, and the render is left to the process's end (the command
+	// exits; the preview goes on and builds again on the next save).
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	timeout := cmp.Or(o.Timeout, DefaultTimeout)
+	select {
+	case <-finished:
+	case <-time.After(timeout):
+		r.stop.Store(true)
+		return nil, tooSlow(timeout, tmpl, tmplSrc)
+	}
 	s.Rendered = int(renders.Load())
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	for _, p := range pages {
+		if _, ok := s.Files[p.Out]; ok {
+			return nil, fmt.Errorf("%s/%s: the page %s is written there: remove the file, or set a different url in the page's front matter", StaticDir, p.Out, p.Source)
+		}
 	}
 	for _, p := range pages {
 		s.Files[p.Out] = p.out.HTML

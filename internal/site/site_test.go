@@ -8,8 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"errref/internal/benchsite"
 )
@@ -134,6 +136,11 @@ func TestBadInput(t *testing.T) {
 		{"an h1 in Markdown", func(t *testing.T, r string) {
 			edit(t, r, "content/404.md", "Nothing lives", "# Title\n\nNothing lives")
 		}, "content/404.md:8: a page has one h1"},
+		{"a template that never ends", func(t *testing.T, r string) {
+			// It writes, so it stops once the build gives up (one that
+			// writes nothing would spin for the rest of the test binary).
+			edit(t, r, "templates/page.html", "{{.Page.Body}}", "{{.Page.Body}}\n{{range 100000000000}}.{{end}}")
+		}, "templates/page.html:4: took longer than 1s to render: this {{range}} may not end"},
 		{"publish with settings unset", nil, "refusing to publish while these settings are unset: base_url"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -142,7 +149,7 @@ func TestBadInput(t *testing.T) {
 			if tc.break_ != nil {
 				tc.break_(t, root)
 			}
-			_, err := Build(Options{Root: root, Getenv: noEnv, Publish: publish})
+			_, err := Build(Options{Root: root, Getenv: noEnv, Publish: publish, Timeout: time.Second})
 			if err == nil {
 				t.Fatalf("the build passed; want an error with %q", tc.want)
 			}
@@ -473,5 +480,22 @@ func TestSizesMatchTheCommands(t *testing.T) {
 				t.Errorf("%s: %s gives %d B, the summary %d B", name, c.cmd, len(out), c.got)
 			}
 		}
+	}
+}
+
+// TestARunawayTemplateStops: after the time out, a template loop that
+// writes ends at its next write; it does not run on in the background.
+func TestARunawayTemplateStops(t *testing.T) {
+	root := copySite(t)
+	edit(t, root, "templates/page.html", "{{.Page.Body}}", "{{.Page.Body}}\n{{range 100000000000}}.{{end}}")
+	before := runtime.NumGoroutine()
+	if _, err := Build(Options{Root: root, Getenv: noEnv, Timeout: 300 * time.Millisecond}); err == nil || !strings.Contains(err.Error(), "took longer than 300ms") {
+		t.Fatalf("err = %v, want the time out", err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines 5 s after the time out, %d before the build: the render runs on", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"text/template/parse"
+	"time"
 )
 
 // The templates every site has: base.html lays out a page and calls
@@ -120,4 +122,35 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// tooSlow says which template lines can keep a render going: each
+// {{range}}, the one action that can run without end. A template without
+// one is named by its file.
+func tooSlow(limit time.Duration, t *template.Template, srcs map[string][]byte) error {
+	files := map[string]string{}
+	for file := range srcs {
+		files[strings.TrimSuffix(filepath.Base(file), ".html")] = file
+	}
+	var lines []string
+	for _, tt := range t.Templates() {
+		if tt.Tree == nil {
+			continue
+		}
+		walk(tt.Tree.Root, func(n parse.Node) {
+			if r, ok := n.(*parse.RangeNode); ok {
+				loc, _ := tt.Tree.ErrorContext(r)
+				name, line, _ := strings.Cut(loc, ":")
+				line, _, _ = strings.Cut(line, ":")
+				if file, ok := files[name]; ok {
+					lines = append(lines, fmt.Sprintf("%s:%s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", file, line, limit))
+				}
+			}
+		})
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("%s/: the pages took longer than %v to render (-timeout sets the limit)", TemplateDir, limit)
+	}
+	sort.Strings(lines)
+	return errors.New(strings.Join(lines, "\n"))
 }

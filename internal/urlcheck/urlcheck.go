@@ -1,0 +1,83 @@
+// Package urlcheck looks at a URL the way a browser does before acting on
+// it. The URL standard strips leading and trailing C0 controls and spaces,
+// and removes every tab and newline anywhere, before it reads the scheme:
+// "java\tscript:" and "\x01javascript:" both run as javascript:. A check
+// that looks at the raw text is walked around; these look at what the
+// browser will see.
+package urlcheck
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Normalize returns raw as a browser reads it: leading and trailing C0
+// controls and spaces stripped, and every ASCII tab and newline removed.
+func Normalize(raw string) string {
+	s := strings.TrimFunc(raw, func(r rune) bool { return r <= 0x20 })
+	return strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// Scheme returns the scheme of raw, lowercased, as a browser parses it, or
+// "" for a relative URL.
+func Scheme(raw string) string {
+	s := Normalize(raw)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ':' && i > 0:
+			return strings.ToLower(s[:i])
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// Schemes a link on these pages may use; a relative link has none.
+var linkSchemes = []string{"http", "https", "mailto"}
+
+// Link refuses a link a browser would run as script, load as an inline
+// document, or hand to another program: any scheme but http, https and
+// mailto (javascript:, vbscript:, data:, file:, ...), and any URL holding
+// a control character, which no written link needs.
+func Link(raw string) error {
+	if strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return fmt.Errorf("link %q holds a control character: a browser would drop it and read %q", raw, Normalize(raw))
+	}
+	if sc := Scheme(raw); sc != "" && !contains(linkSchemes, sc) {
+		return fmt.Errorf("link %q uses the scheme %s: links may be relative, http:, https: or mailto:", raw, sc)
+	}
+	return nil
+}
+
+// SameOriginPath refuses anything but a path on the page's own site, as a
+// browser resolves it: it must start with one slash, and a second slash or
+// a backslash (which a browser reads as a slash) after it would name
+// another host.
+func SameOriginPath(raw string) error {
+	if strings.ContainsFunc(raw, func(r rune) bool { return r <= 0x20 || r == 0x7f }) {
+		return fmt.Errorf("%q holds a space or a control character: a browser would read %q", raw, Normalize(raw))
+	}
+	s := strings.ReplaceAll(raw, `\`, "/")
+	if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") {
+		return fmt.Errorf("%q is not a path on this site: write one such as /api/event", raw)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,65 @@
+package urlcheck
+
+import "testing"
+
+func TestLink(t *testing.T) {
+	for _, tc := range []struct {
+		url string
+		ok  bool
+	}{
+		{"https://github.com/modelcontextprotocol/python-sdk", true},
+		{"http://example.org/", true},
+		{"mailto:lilu@ability.ai", true},
+		{"/pay/", true},
+		{"#what-raises-it", true},
+		{"../x", true},
+		{"page.html?x=1:2", true}, // a colon after the first path character is no scheme
+		{"javascript:alert(1)", false},
+		{"JavaScript:alert(1)", false},
+		{"java\tscript:alert(1)", false}, // a browser removes the tab
+		{"java\nscript:alert(1)", false},
+		{"\x01javascript:alert(1)", false}, // and strips the leading control
+		{" javascript:alert(1)", false},
+		{"vbscript:msgbox", false},
+		{"data:text/html,<script>alert(1)</script>", false},
+		{"file:///etc/passwd", false},
+		{"https://ex\tample.org", false},
+	} {
+		if err := Link(tc.url); (err == nil) != tc.ok {
+			t.Errorf("Link(%q) = %v, want ok=%v", tc.url, err, tc.ok)
+		}
+	}
+}
+
+func TestSameOriginPath(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{
+		{"/api/event", true},
+		{"/a/b", true},
+		{"api/event", false},
+		{"//evil.example/collect", false},
+		{"/\\evil.example/collect", false},
+		{"\\/evil.example", false},
+		{"/\r/evil.example/collect", false}, // a browser removes the \r: //evil.example
+		{"/\t/evil.example", false},
+		{" /api/event", false},
+		{"https://evil.example/", false},
+	} {
+		if err := SameOriginPath(tc.path); (err == nil) != tc.ok {
+			t.Errorf("SameOriginPath(%q) = %v, want ok=%v", tc.path, err, tc.ok)
+		}
+	}
+}
+
+func TestScheme(t *testing.T) {
+	for in, want := range map[string]string{
+		"HTTPS://x": "https", "\x00\x1f javascript:x": "javascript", "ja\tva\nscript:": "javascript",
+		"/a:b": "", "a b:c": "", "1http:x": "", "": "", "mailto:x": "mailto",
+	} {
+		if got := Scheme(in); got != want {
+			t.Errorf("Scheme(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
