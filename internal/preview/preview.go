@@ -50,8 +50,8 @@ type Server struct {
 	buildMu  sync.Mutex
 	building bool // a build runs
 	again    bool // a change came in while it ran: build once more
-	subs    map[chan string]bool
-	logMu   sync.Mutex
+	subs     map[chan string]bool
+	logMu    sync.Mutex
 }
 
 type headerRule struct {
