@@ -32,10 +32,15 @@ func Parse(spec string) (Citation, error) {
 		return Citation{}, fmt.Errorf("citation %q: write it as OWNER/REPO@VERSION:PATH#LINE or #FIRST-LAST, for example modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306", spec)
 	}
 	c := Citation{Repo: m[1], Version: m[2], Path: m[3]}
-	c.Start, _ = strconv.Atoi(m[4])
+	var err error
+	if c.Start, err = strconv.Atoi(m[4]); err != nil {
+		return Citation{}, fmt.Errorf("citation %q: line %s: %v", spec, m[4], err.(*strconv.NumError).Err)
+	}
 	c.End = c.Start
 	if m[5] != "" {
-		c.End, _ = strconv.Atoi(m[5])
+		if c.End, err = strconv.Atoi(m[5]); err != nil {
+			return Citation{}, fmt.Errorf("citation %q: line %s: %v", spec, m[5], err.(*strconv.NumError).Err)
+		}
 	}
 	if c.Start < 1 || c.End < c.Start {
 		return Citation{}, fmt.Errorf("citation %q: lines must be 1 or more, the first no greater than the last", spec)

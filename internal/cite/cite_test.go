@@ -130,3 +130,16 @@ func TestCheckAllTwoVersions(t *testing.T) {
 		t.Errorf("a citation of v3 with only v1 and v2 given: ok = %v, output:\n%s", ok, out.String())
 	}
 }
+
+// TestParseRefusesLinesPastInt: a line number too large for an int is an
+// error, not a number clamped to the largest one.
+func TestParseRefusesLinesPastInt(t *testing.T) {
+	for _, spec := range []string{
+		"a/b@v1:x.py#99999999999999999999",
+		"a/b@v1:x.py#1-99999999999999999999",
+	} {
+		if _, err := Parse(spec); err == nil || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("Parse(%q) = %v, want out of range", spec, err)
+		}
+	}
+}

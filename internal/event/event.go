@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MaxBody is the largest body accepted, in bytes.
@@ -35,6 +36,9 @@ var CampaignKeys = []string{"utm_source", "utm_medium", "utm_campaign", "utm_ter
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
 	hostRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]_-]{1,253}$`)
+	// pathRE is location.pathname as a browser serializes it: ASCII, with
+	// spaces, quotes, < > and anything outside it percent-encoded.
+	pathRE = regexp.MustCompile(`^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$`)
 )
 
 // Event is one valid event. Only the fields its kind carries are set.
@@ -55,6 +59,11 @@ func Parse(body []byte) (Event, error) {
 	var e Event
 	if len(body) > MaxBody {
 		return e, fmt.Errorf("body over %d bytes", MaxBody)
+	}
+	// encoding/json would replace invalid bytes without a word; a browser
+	// never sends them.
+	if !utf8.Valid(body) {
+		return e, errors.New("body is not UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
@@ -169,7 +178,9 @@ func str(dec *json.Decoder, key string) (string, error) {
 		return "", fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
 	for _, r := range s {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		// Bidi controls (U+202E and the like) would reorder what the
+		// terminal or a log viewer shows around them.
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
 			return "", fmt.Errorf("%s holds a control character", key)
 		}
 	}
@@ -193,8 +204,8 @@ func (e *Event) check(seen map[string]bool) error {
 		if e.Path == "" || e.VisibleMS == nil || e.Scrolled == nil {
 			return fmt.Errorf("a %q event carries name, path, visible_ms and scrolled", e.Name)
 		}
-		if !strings.HasPrefix(e.Path, "/") || strings.ContainsAny(e.Path, "?#") {
-			return errors.New("path must be a URL path, without query or fragment")
+		if !pathRE.MatchString(e.Path) {
+			return errors.New("path must be a URL path as a browser writes it, without query or fragment")
 		}
 		if seen["ref"] && !hostRE.MatchString(e.Ref) {
 			return errors.New("ref must be a host name")
@@ -227,15 +238,17 @@ func safe(s string) string {
 // "14:03:07 human-candidate / visible_ms=10012 scrolled=true ref=news.ycombinator.com".
 func (e Event) Line(t time.Time) string {
 	var b strings.Builder
+	// Every value a page sends is quoted, so that none can pass for
+	// another field.
 	b.WriteString(t.Format("15:04:05") + " " + e.Name)
 	if e.Path != "" {
-		b.WriteString(" " + e.Path)
+		fmt.Fprintf(&b, " path=%q", e.Path)
 	}
 	if e.VisibleMS != nil {
 		fmt.Fprintf(&b, " visible_ms=%d scrolled=%t", *e.VisibleMS, *e.Scrolled)
 	}
 	if e.Ref != "" {
-		b.WriteString(" ref=" + e.Ref)
+		fmt.Fprintf(&b, " ref=%q", e.Ref)
 	}
 	for _, k := range CampaignKeys {
 		if v, ok := e.Campaign[k]; ok {

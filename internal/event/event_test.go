@@ -46,6 +46,27 @@ var parseCases = []struct {
 	{"checkout word", `{"name":"checkout","checkout":"paypal"}`, "gumroad or site"},
 	{"reading without time", `{"name":"engaged","path":"/"}`, "carries name, path, visible_ms and scrolled"},
 	{"no name", `{}`, "name is missing"},
+	{"invalid UTF-8", "{\"name\":\"view\",\"path\":\"/\",\"visible_ms\":1,\"scrolled\":false,\"outreach\":\"a\xffb\"}", "not UTF-8"},
+	{"bidi override", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"a\u202eb"}`, "control character"},
+	{"bidi isolate, raw", "{\"name\":\"view\",\"path\":\"/\",\"visible_ms\":1,\"scrolled\":false,\"ref\":\"a.b\",\"campaign\":{\"utm_source\":\"x\u2066y\"}}", "control character"},
+	{"path with a space", `{"name":"view","path":"/ visible_ms=999","visible_ms":1,"scrolled":false}`, "URL path"},
+	{"path with a quote", `{"name":"view","path":"/\"x","visible_ms":1,"scrolled":false}`, "URL path"},
+	{"path not from the root", `{"name":"view","path":"x/","visible_ms":1,"scrolled":false}`, "URL path"},
+	{"path percent-encoded", `{"name":"view","path":"/caf%C3%A9/a%20b","visible_ms":1,"scrolled":false}`, ""},
+}
+
+// TestLineQuotesValues: no value a page sends can pass for another field
+// of the preview's line.
+func TestLineQuotesValues(t *testing.T) {
+	e, err := Parse([]byte(`{"name":"view","path":"/pay/","ref":"a.b","visible_ms":1,"scrolled":false,"outreach":"x visible_ms=9"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := e.Line(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	want := `03:04:05 view path="/pay/" visible_ms=1 scrolled=false ref="a.b" oc="x visible_ms=9"`
+	if got != want {
+		t.Errorf("Line = %s\nwant   %s", got, want)
+	}
 }
 
 func TestParse(t *testing.T) {

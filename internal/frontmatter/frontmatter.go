@@ -7,8 +7,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 )
@@ -22,7 +24,15 @@ type Meta struct {
 	URL         string    `toml:"url"`
 	Counter     *bool     `toml:"counter"`
 	NoIndex     bool      `toml:"noindex"`
+
+	URLLine int `toml:"-"` // the line of the file that sets url, for errors
 }
+
+// urlRE is the clean set of paths a page may be published at: segments of
+// letters, digits and - _ . ~, none starting with a dot, each ending in a
+// slash. Nothing a browser or a file system reads in another way: no
+// %-escapes, ?, #, spaces, quotes, < or backslashes.
+var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 
 // Keys are the front-matter keys a page may set.
 var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex"}
@@ -34,8 +44,14 @@ const delim = "+++"
 
 // Parse splits src (the file at path) and decodes its front matter. It
 // returns the body and the 1-based line of src on which the body starts, so
-// that errors in the body can name lines of the file.
+// that errors in the body can name lines of the file. src must be UTF-8; a
+// byte order mark before the front matter is dropped.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
+	if !utf8.Valid(src) {
+		off := validPrefix(src)
+		return meta, nil, 0, fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
+	}
+	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	if len(lines) == 0 || strings.TrimRight(string(lines[0]), "\r\n") != delim {
 		return meta, nil, 0, fmt.Errorf("%s:1: no front matter: start the file with a line %q, the TOML keys, and another %q line", path, delim, delim)
@@ -71,8 +87,9 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title")+1)
 	}
-	if meta.URL != "" && (!strings.HasPrefix(meta.URL, "/") || !strings.HasSuffix(meta.URL, "/") || strings.Contains(meta.URL, "..") || strings.Contains(meta.URL, "//")) {
-		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a clean path that starts and ends with /, such as \"/pay/\"", path, keyLine(fm, "url")+1, meta.URL)
+	meta.URLLine = keyLine(fm, "url") + 1
+	if md.IsDefined("url") && !urlRE.MatchString(meta.URL) {
+		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
 	}
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }
@@ -92,3 +109,16 @@ func keyLine(fm []byte, key string) int {
 // CounterOn reports whether the page loads the counter; it does unless the
 // front matter says counter = false.
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }
+
+// validPrefix is the length of the longest valid UTF-8 prefix of b.
+func validPrefix(b []byte) int {
+	n := 0
+	for n < len(b) {
+		r, size := utf8.DecodeRune(b[n:])
+		if r == utf8.RuneError && size <= 1 {
+			break
+		}
+		n += size
+	}
+	return n
+}

@@ -41,6 +41,7 @@ var urlAttrs = []string{"href", "src", "action", "formaction", "xlink:href", "po
 type Problem struct {
 	Msg    string
 	Needle string
+	ID     string // for an id used twice: the id
 }
 
 // Page is what the check learned of a page.
@@ -125,6 +126,7 @@ func checkElement(p *Page, e *element, ids map[string]bool, frags *[]string, add
 	if id, ok := a["id"]; ok {
 		if ids[id] {
 			add(id, "the id %q is used twice", id)
+			p.Problems[len(p.Problems)-1].ID = id
 		}
 		ids[id] = true
 	}

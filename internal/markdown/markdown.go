@@ -49,6 +49,7 @@ type Result struct {
 	HTML      []byte
 	Citations []cite.Citation // in document order, Source unset
 	Warnings  []string        // "line N: what"; the caller adds the file
+	IDs       map[string]int  // the ids the page's headings and code blocks make, by line
 }
 
 // md is set up once for the process. Its parser keeps no state between
@@ -79,7 +80,7 @@ func Render(src []byte, firstLine int, s Settings) (Result, error) {
 	if r.err != nil {
 		return Result{}, r.err
 	}
-	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings}, nil
+	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings, IDs: r.ids}, nil
 }
 
 // pageRenderer is one page's rendering: the writer its HTML goes to and
@@ -93,6 +94,18 @@ type pageRenderer struct {
 	warnings []string
 	err      error // the first error found while rendering
 	codes    int
+	ids      map[string]int // id -> line of the file that makes it
+}
+
+// madeID records the line that makes id. A heading's line wins over a code
+// block's: the author chose the heading's text, not the block's number.
+func (r *pageRenderer) madeID(id string, n ast.Node) {
+	if r.ids == nil {
+		r.ids = map[string]int{}
+	}
+	if _, ok := r.ids[id]; !ok || n.Kind() == ast.KindHeading {
+		r.ids[id] = r.line(n)
+	}
 }
 
 // nodeFuncs registers, once, the node kinds this site renders itself; each
@@ -192,6 +205,7 @@ func (r *pageRenderer) heading(w util.BufWriter, src []byte, n ast.Node, enterin
 	id, _ := h.AttributeString("id")
 	idStr := fmt.Sprintf("%s", id)
 	if entering {
+		r.madeID(idStr, n)
 		fmt.Fprintf(w, `<h%d id="%s">`, h.Level, html.EscapeString(idStr))
 		return ast.WalkContinue, nil
 	}
@@ -294,6 +308,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	}
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)
+	r.madeID(id, n)
 	w.WriteString(`<figure class="code">`)
 	// c-chroma is the wrapper class that every rule of highlight.CSS hangs
 	// from (".c-chroma .c-k"); chroma's own wrapper is turned off so that

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -30,6 +31,9 @@ func (s *Site) bundleStatic(root string) (map[string]string, error) {
 		rel := filepath.ToSlash(strings.TrimPrefix(name, dir+string(filepath.Separator)))
 		if e.IsDir() {
 			return nil
+		}
+		if ignored(e.Name()) {
+			return nil // an editor's or the system's, never published
 		}
 		if e.Type()&fs.ModeSymlink != 0 || !e.Type().IsRegular() {
 			return fmt.Errorf("%s/%s: not a regular file: static/ holds plain files, never links", StaticDir, rel)
@@ -107,22 +111,31 @@ func (s *Site) bundleMeasure(root string) error {
 	return nil
 }
 
-// writeSitemap writes robots.txt and, with a base URL, sitemap.xml.
-func (s *Site) writeSitemap() {
+// writeSitemap writes robots.txt and, with a base URL, sitemap.xml, the
+// latter with encoding/xml, which escapes every URL.
+func (s *Site) writeSitemap() error {
 	base := s.Settings.BaseURL
 	robots := "User-agent: *\nAllow: /\n"
 	if base != "" {
-		var b strings.Builder
-		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
-		for _, p := range s.Pages {
-			if p.Meta.NoIndex {
-				continue
-			}
-			fmt.Fprintf(&b, "<url><loc>%s%s</loc></url>\n", base, p.URL)
+		type url struct {
+			Loc string `xml:"loc"`
 		}
-		b.WriteString("</urlset>\n")
-		s.Files["sitemap.xml"] = []byte(b.String())
+		set := struct {
+			XMLName xml.Name `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+			URLs    []url    `xml:"url"`
+		}{}
+		for _, p := range s.Pages {
+			if !p.Meta.NoIndex {
+				set.URLs = append(set.URLs, url{base + p.URL})
+			}
+		}
+		out, err := xml.MarshalIndent(set, "", "  ")
+		if err != nil {
+			return fmt.Errorf("sitemap.xml: %w", err)
+		}
+		s.Files["sitemap.xml"] = append(append([]byte(xml.Header), out...), '\n')
 		robots += "Sitemap: " + base + "/sitemap.xml\n"
 	}
 	s.Files["robots.txt"] = []byte(robots)
+	return nil
 }

@@ -32,7 +32,17 @@ var minifier = func() *minify.M {
 	return m
 }()
 
+// renderError is a template that failed while rendering a page. The same
+// failure in every page is one error: Build reports it once.
+type renderError struct {
+	err  error  // templates/FILE.html:LINE: ...
+	page string // content/NAME.md
+}
+
+func (e renderError) Error() string { return fmt.Sprintf("%v (rendering %s)", e.err, e.page) }
+
 type renderer struct {
+	files   map[string]string // template name -> templates/FILE.html
 	stop    atomic.Bool // the build has given up: renders stop at their next write
 	site    *Site
 	tmpl    *template.Template
@@ -99,11 +109,19 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %v", p.Source, err)
+		return nil, nil, nil, renderError{templateError(err, r.files), p.Source}
 	}
 	var problems []string
 	for _, pr := range htmlcheck.Check(b.Bytes()).Problems {
-		problems = append(problems, fmt.Sprintf("%s: %s", locate(p, r.tmplSrc, pr.Needle), pr.Msg))
+		where := locate(p, r.tmplSrc, pr.Needle)
+		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
+			// The page makes this id (a heading, a code block), and
+			// something else makes it too: the page's line is the one
+			// its author can change.
+			where = fmt.Sprintf("%s:%d", p.Source, line)
+			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
+		}
+		problems = append(problems, fmt.Sprintf("%s: %s", where, pr.Msg))
 	}
 	if len(problems) > 0 {
 		return nil, nil, nil, fmt.Errorf("%s", strings.Join(problems, "\n"))

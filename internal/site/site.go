@@ -151,7 +151,11 @@ func Build(o Options) (*Site, error) {
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
-	r := &renderer{site: s, tmpl: tmpl, tmplSrc: tmplSrc, assets: assets}
+	files := map[string]string{}
+	for file := range tmplSrc {
+		files[strings.TrimSuffix(path.Base(file), ".html")] = file
+	}
+	r := &renderer{site: s, tmpl: tmpl, tmplSrc: tmplSrc, assets: assets, files: files}
 	var cache *buildcache.Dir
 	if o.Cache {
 		cache = buildcache.Open(o.CacheRoot, "pages")
@@ -201,12 +205,12 @@ func Build(o Options) (*Site, error) {
 		return nil, tooSlow(timeout, tmpl, tmplSrc)
 	}
 	s.Rendered = int(renders.Load())
-	if err := errors.Join(errs...); err != nil {
+	if err := joinOnce(errs); err != nil {
 		return nil, err
 	}
 	for _, p := range pages {
-		if _, ok := s.Files[p.Out]; ok {
-			return nil, fmt.Errorf("%s/%s: the page %s is written there: remove the file, or set a different url in the page's front matter", StaticDir, p.Out, p.Source)
+		if err := s.claim(p); err != nil {
+			return nil, err
 		}
 	}
 	for _, p := range pages {
@@ -214,8 +218,62 @@ func Build(o Options) (*Site, error) {
 		s.Warnings = append(s.Warnings, p.out.Warnings...)
 		s.Citations = append(s.Citations, p.out.Cites...)
 	}
-	s.writeSitemap()
+	if err := s.writeSitemap(); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// joinOnce joins the pages' errors, reporting a template failure that
+// several pages share once, with the pages it broke.
+func joinOnce(errs []error) error {
+	var out []error
+	pages := map[string][]string{} // a template's failure -> the pages
+	for _, err := range errs {
+		var re renderError
+		if errors.As(err, &re) {
+			msg := re.err.Error()
+			if pages[msg] == nil {
+				out = append(out, re.err)
+			}
+			pages[msg] = append(pages[msg], re.page)
+			continue
+		}
+		if err != nil {
+			out = append(out, err)
+		}
+	}
+	for i, err := range out {
+		if ps := pages[err.Error()]; len(ps) > 0 {
+			out[i] = fmt.Errorf("%w (rendering %s)", err, strings.Join(ps, ", "))
+		}
+	}
+	return errors.Join(out...)
+}
+
+// writtenLast are the files written after the pages.
+var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true}
+
+// claim checks that p's output path is free: no file the build writes is
+// there already, none is a folder on its way (a url of /404.html/ would
+// need 404.html to be a folder), and p's path is no folder on the way to
+// another.
+func (s *Site) claim(p *Page) error {
+	at := fmt.Sprintf("%s:%d", p.Source, max(p.Meta.URLLine, 1))
+	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
+		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
+	}
+	for dir := path.Dir(p.Out); dir != "."; dir = path.Dir(dir) {
+		if _, ok := s.Files[dir]; ok || writtenLast[dir] {
+			return fmt.Errorf("%s: the page would be written to public/%s, but public/%s is a file: set a different url", at, p.Out, dir)
+		}
+	}
+	for name := range s.Files {
+		if strings.HasPrefix(name, p.Out+"/") {
+			return fmt.Errorf("%s: the page would be written to public/%s, which public/%s needs as a folder: set a different url", at, p.Out, name)
+		}
+	}
+	return nil
 }
 
 // fingerprint hashes what every page's output depends on besides its own
@@ -252,11 +310,17 @@ func loadPages(root string, prev map[string]*Page) ([]*Page, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s/: no pages: add %s/index.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
 	}
+	if _, err := os.Stat(filepath.Join(dir, "index.md")); err != nil {
+		return nil, fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)
+	}
 	sort.Strings(names)
 	var pages []*Page
 	var errs []error
 	byOut := map[string]*Page{}
 	for _, name := range names {
+		if ignored(filepath.Base(name)) {
+			continue
+		}
 		rel := ContentDir + "/" + filepath.Base(name)
 		src, err := os.ReadFile(name)
 		if err != nil {
@@ -283,6 +347,13 @@ func loadPages(root string, prev map[string]*Page) ([]*Page, error) {
 		pages = append(pages, p)
 	}
 	return pages, errors.Join(errs...)
+}
+
+// ignored reports whether a file in content/ or static/ is not the
+// author's: hidden files, and the lock and backup files editors leave
+// (.#index.md, #index.md#, index.md~).
+func ignored(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")
 }
 
 // outPath maps a content name to its URL and output file: index is /,
