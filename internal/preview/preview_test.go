@@ -245,7 +245,7 @@ func TestReceiver(t *testing.T) {
 			t.Errorf("400 without a reason for %.60s", tc.body)
 		}
 	}
-	if !strings.Contains(log.String(), " human-candidate / visible_ms=10012 scrolled=true ref=news.ycombinator.com\n") {
+	if !strings.Contains(log.String(), ` human-candidate path="/" visible_ms=10012 scrolled=true ref="news.ycombinator.com"`+"\n") {
 		t.Errorf("terminal:\n%s", log.String())
 	}
 }

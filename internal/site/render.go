@@ -43,7 +43,7 @@ func (e renderError) Error() string { return fmt.Sprintf("%v (rendering %s)", e.
 
 type renderer struct {
 	files   map[string]string // template name -> templates/FILE.html
-	stop    atomic.Bool // the build has given up: renders stop at their next write
+	stop    atomic.Bool       // the build has given up: renders stop at their next write
 	site    *Site
 	tmpl    *template.Template
 	tmplSrc map[string][]byte
