@@ -47,6 +47,7 @@ type Server struct {
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
 
+	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
 	building bool // a build runs
 	again    bool // a change came in while it ran: build once more
@@ -128,6 +129,21 @@ func (s *Server) rebuild() {
 		}
 	}
 	s.mu.Unlock()
+}
+
+// Listening tells the server the address it listens on, host:port. It
+// answers requests whose Host is that address, or localhost, 127.0.0.1 or
+// [::1] with its port, and refuses all others.
+func (s *Server) Listening(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	s.hosts = map[string]bool{strings.ToLower(addr): true}
+	for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
+		s.hosts[h+":"+port] = true
+	}
+	return nil
 }
 
 // kick starts a build without waiting for it, so that the watcher never
@@ -221,6 +237,13 @@ const reloadJS = `(function () {
 // ServeHTTP serves the preview: the output folder, the counter's
 // receiver, the reload script and its event stream.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hosts[strings.ToLower(r.Host)] {
+		// A page on another site whose name was made to resolve to
+		// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may
+		// neither read the preview nor post events to it.
+		http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
+		return
+	}
 	s.setHeaders(w, r.URL.Path)
 	switch r.URL.Path {
 	case "/api/event":
@@ -280,7 +303,9 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	data, err := root.ReadFile(rel)
 	if err != nil {
 		if fi, serr := root.Stat(rel); serr == nil && fi.IsDir() {
-			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			// To the cleaned path: /%2fevil.example/..%2fpay is /pay, and
+			// a Location of //evil.example/../pay/ would leave the site.
+			http.Redirect(w, r, name+"/", http.StatusMovedPermanently)
 			return
 		}
 		status, rel = http.StatusNotFound, "404.html"
@@ -357,6 +382,9 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
+		return err
+	}
+	if err := s.Listening(ln.Addr().String()); err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}

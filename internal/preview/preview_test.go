@@ -41,7 +41,11 @@ func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Ser
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go s.Watch(ctx)
-	srv = httptest.NewServer(s)
+	srv = httptest.NewUnstartedServer(s)
+	if err := s.Listening(srv.Listener.Addr().String()); err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
 	t.Cleanup(func() { cancel(); srv.Close() })
 	time.Sleep(50 * time.Millisecond) // let the watcher start
 	return root, srv, log
@@ -341,5 +345,59 @@ func TestATemplateThatHangsIsReportedAndTheFixRebuilds(t *testing.T) {
 	save(t, page, string(good)+"\n")
 	if e := next(t, events); e != "reload: \n" {
 		t.Fatalf("after the fix, event = %q, want reload", e)
+	}
+}
+
+// TestHostAndRedirect: the preview answers only at its own address (a
+// DNS-rebinding page sends another Host, for pages and events alike), and
+// redirects only to a cleaned path on itself.
+func TestHostAndRedirect(t *testing.T) {
+	_, srv, _ := start(t)
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tc := range []struct {
+		method, host, path string
+		want               int
+		location           string
+	}{
+		{"GET", "127.0.0.1:" + port, "/", 200, ""},
+		{"GET", "localhost:" + port, "/", 200, ""},
+		{"GET", "LOCALHOST:" + port, "/pay/", 200, ""},
+		{"GET", "evil.example:" + port, "/", 403, ""},
+		{"GET", "evil.example", "/", 403, ""},
+		{"POST", "evil.example:" + port, "/api/event", 403, ""},
+		{"GET", "127.0.0.1:" + port, "/pay", 301, "/pay/"},
+		{"GET", "127.0.0.1:" + port, "/%2fevil.example/..%2fpay", 301, "/pay/"},
+		{"GET", "127.0.0.1:" + port, "//evil.example/../pay", 301, "/pay/"},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(`{"name":"copy-sketch"}`))
+		req.Host = tc.host
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want || resp.Header.Get("Location") != tc.location {
+			t.Errorf("%s %s (Host %s) = %d Location %q, want %d %q", tc.method, tc.path, tc.host, resp.StatusCode, resp.Header.Get("Location"), tc.want, tc.location)
+		}
+	}
+}
+
+// TestDeletedHomePageKeepsTheLastGoodSite: removing content/index.md is a
+// failed build: / is still served, and the error shows.
+func TestDeletedHomePageKeepsTheLastGoodSite(t *testing.T) {
+	root, srv, log := start(t)
+	events := stream(t, srv)
+	if err := os.Remove(filepath.Join(root, "content", "index.md")); err != nil {
+		t.Fatal(err)
+	}
+	if e := next(t, events); !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "content/index.md: missing") {
+		t.Fatalf("event = %q, want the missing home page", e)
+	}
+	if code, body, _ := get(t, srv.URL+"/"); code != 200 || !strings.Contains(body, "McpError") {
+		t.Errorf("GET / = %d after the home page was deleted, want the last good page", code)
+	}
+	if !strings.Contains(log.String(), "content/index.md: missing") {
+		t.Errorf("terminal:\n%s", log.String())
 	}
 }
