@@ -44,6 +44,9 @@ func main() {
 	if err := site.CheckOut(*root, *out); err != nil {
 		fail(err)
 	}
+	if err := output.Replaceable(*out); err != nil {
+		fail(err)
+	}
 	if *serve {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
@@ -103,6 +106,6 @@ func fail(err error) {
 	for _, line := range strings.Split(err.Error(), "\n") {
 		fmt.Fprintln(os.Stderr, "  "+line)
 	}
-	fmt.Fprintln(os.Stderr, "public/ was left as it was.")
+	fmt.Fprintln(os.Stderr, "The output folder was left as it was.")
 	os.Exit(1)
 }

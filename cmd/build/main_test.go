@@ -1,14 +1,158 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io/fs"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"errref/internal/benchsite"
 )
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// command builds the command once per test binary.
+func command(t testing.TB) string {
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "errref-build-test-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "build")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// snapshot hashes every file and link below dir, by path.
+func snapshot(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	m := map[string][32]byte{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			m[rel] = sha256.Sum256([]byte("link:" + target))
+		case d.Type().IsRegular():
+			data, _ := os.ReadFile(p)
+			m[rel] = sha256.Sum256(data)
+		}
+		return nil
+	})
+	return m
+}
+
+// TestUnsafeOutIsRefusedAndNothingIsLost runs the command with each -out
+// that would replace what someone wrote: it exits non-zero with the
+// reason, and every file of the site folder is byte for byte the same.
+func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
+	bin := command(t)
+	root := t.TempDir()
+	if err := benchsite.Make(root, filepath.Join("..", ".."), 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"docs", ".git/objects/ab", "internal/site", "public"} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(root, "docs", "notes.md"), []byte("my notes"), 0o644)
+	os.WriteFile(filepath.Join(root, ".git", "objects", "ab", "cdef"), []byte("an object"), 0o644)
+	os.WriteFile(filepath.Join(root, "internal", "site", "site.go"), []byte("package site"), 0o644)
+	os.WriteFile(filepath.Join(root, "public", "mine.html"), []byte("not the build's"), 0o644)
+	os.Symlink(".", filepath.Join(root, "here"))
+	before := snapshot(t, root)
+	for _, tc := range []struct{ out, want string }{
+		{"docs", "the build did not make it"},
+		{"here/content", "inside"},
+		{"here/docs", "the build did not make it"},
+		{".git/objects", "inside"},
+		{".git", "inside"},
+		{"internal", "the build did not make it"},
+		{"public", "the build did not make it"},
+		{"content", "inside"},
+		{"templates/x/..", "inside"},
+		{".", "holds the site folder"},
+		{"here", "holds the site folder"},
+		{"..", "holds the site folder"},
+	} {
+		cmd := exec.Command(bin, "-root", root, "-out", tc.out)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Errorf("-out %s: the build ran", tc.out)
+		}
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("-out %s: output\n%s\nwant it to say %q", tc.out, out, tc.want)
+		}
+		if after := snapshot(t, root); !maps.Equal(before, after) {
+			t.Fatalf("-out %s changed the site folder", tc.out)
+		}
+	}
+}
+
+// TestKilledBuildsLeaveACompleteSite kills the build at random points: the
+// output is always a whole build (or none yet), and the next build leaves
+// no temporary folder behind.
+func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
+	bin := command(t)
+	root := t.TempDir()
+	if err := benchsite.Make(root, filepath.Join("..", ".."), 60); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "public")
+	run := func() error {
+		cmd := exec.Command(bin, "-quiet", "-nocache", "-root", root, "-out", out)
+		return cmd.Run()
+	}
+	if err := run(); err != nil {
+		t.Fatal(err)
+	}
+	whole := snapshot(t, out)
+	for i := range 20 {
+		cmd := exec.Command(bin, "-quiet", "-nocache", "-root", root, "-out", out)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		if got := snapshot(t, out); !maps.Equal(got, whole) {
+			t.Fatalf("kill %d: public/ is not the whole site (%d files, want %d)", i, len(got), len(whole))
+		}
+	}
+	if err := run(); err != nil {
+		t.Fatal(err)
+	}
+	left, _ := filepath.Glob(filepath.Join(root, ".public.new-*"))
+	if len(left) > 0 {
+		t.Errorf("left behind after the next build: %v", left)
+	}
+	if got := snapshot(t, out); !maps.Equal(got, whole) {
+		t.Error("the build after the kills differs")
+	}
+}
 
 // BenchmarkCommand times the build as a user runs it: the built command,
 // a whole process, on sites of 1, 100 and 1,000 distinct pages, writing
@@ -20,10 +164,7 @@ import (
 // warm is a second run as a user makes it (the size cache filled);
 // cold empties that cache before each run, as on a fresh machine.
 func BenchmarkCommand(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "build")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := command(b)
 	for _, n := range []int{1, 100, 1000} {
 		root := b.TempDir()
 		if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {

@@ -87,7 +87,10 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title")+1)
 	}
-	meta.URLLine = keyLine(fm, "url") + 1
+	meta.URLLine = 1
+	if md.IsDefined("url") {
+		meta.URLLine = keyLine(fm, "url") + 1
+	}
 	if md.IsDefined("url") && !urlRE.MatchString(meta.URL) {
 		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tdewolff/parse/v2"
 	phtml "github.com/tdewolff/parse/v2/html"
+	"github.com/tdewolff/parse/v2/xml"
 
 	"errref/internal/urlcheck"
 )
@@ -97,6 +98,10 @@ func Check(doc []byte) Page {
 			if _, ok := e.attrs["data-measure-click"]; ok && e.name == "button" {
 				button = e
 			}
+		case phtml.SVGToken, phtml.MathToken, phtml.XMLToken:
+			// The HTML lexer hands an <svg>, <math> or <xml> island back
+			// whole; its elements go through the same checks, read as XML.
+			checkXML(&p, data, ids, &frags, add)
 		case phtml.TextToken:
 			if button != nil {
 				button.text.Write(data)
@@ -108,6 +113,29 @@ func Check(doc []byte) Page {
 					add(button.attrs["data-measure-click"], "the click control %q reads %q: its visible text must say that it %s", button.attrs["data-measure-click"], text, ClickText)
 				}
 				button = nil
+			}
+		}
+	}
+}
+
+func checkXML(p *Page, data []byte, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
+	l := xml.NewLexer(parse.NewInputBytes(data))
+	var open *element
+	for {
+		tt, _ := l.Next()
+		switch tt {
+		case xml.ErrorToken:
+			return
+		case xml.StartTagToken:
+			open = &element{name: strings.ToLower(string(l.Text())), attrs: map[string]string{}}
+		case xml.AttributeToken:
+			if open != nil {
+				open.attrs[strings.ToLower(string(l.Text()))] = attrVal(l.AttrVal())
+			}
+		case xml.StartTagCloseToken, xml.StartTagCloseVoidToken:
+			if open != nil {
+				checkElement(p, open, ids, frags, add)
+				open = nil
 			}
 		}
 	}

@@ -17,12 +17,24 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Write makes dir hold exactly files, keyed by slash-separated relative path.
+// Marker is the file every output folder holds: a folder without it was
+// not made by this build, and is never replaced.
+const Marker = ".errref-build"
+
+const markerText = "This folder is the output of errref's build (go run ./cmd/build). Each build replaces it whole.\n"
+
+// Write makes dir hold exactly files, keyed by slash-separated relative
+// path, and Marker. An existing dir must be empty or hold Marker: a folder
+// the build did not make holds what someone wrote, and is refused.
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
-		return fmt.Errorf("%s: cannot write the site: it is a file, not a folder", dir)
+	if err := Replaceable(dir); err != nil {
+		return err
 	}
+	if _, ok := files[Marker]; ok {
+		return fmt.Errorf("%s: refusing to write %s: the build writes it itself", dir, Marker)
+	}
+	removeLeftovers(dir)
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
 	if err != nil {
 		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
@@ -31,6 +43,17 @@ func Write(dir string, files map[string][]byte) (err error) {
 		// tmp holds the new files on failure, or the old ones after a swap.
 		os.RemoveAll(tmp)
 	}()
+	// Held until this build ends, or dies: another build of dir leaves a
+	// locked folder alone (see removeLeftovers).
+	if lock, err := os.Open(tmp); err == nil {
+		defer lock.Close()
+		unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	}
+	// The marker first: a build killed from here on leaves a folder that
+	// the next build knows as its own leftover.
+	if err := os.WriteFile(filepath.Join(tmp, Marker), []byte(markerText), 0o644); err != nil {
+		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
+	}
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -71,6 +94,54 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
 	return os.RemoveAll(old)
+}
+
+// Replaceable refuses a dir that exists and that the build did not make:
+// anything but a folder that is empty or holds Marker.
+func Replaceable(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", dir, err)
+	case fi.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("%s: refusing to replace a symbolic link: give the folder it points to, or another -out", dir)
+	case !fi.IsDir():
+		return fmt.Errorf("%s: cannot write the site: it is a file, not a folder", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("%s: refusing to replace this folder: the build did not make it (it has no %s file), so it holds what someone wrote. Move it away, or give another -out", dir, Marker)
+	}
+	return nil
+}
+
+// removeLeftovers removes the temporary folders of builds of dir that were
+// killed before they finished: .NAME.new-* beside it, when empty or
+// marked, and when no running build holds its lock.
+func removeLeftovers(dir string) {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
+	for _, l := range left {
+		if fi, err := os.Lstat(l); err != nil || !fi.IsDir() {
+			continue
+		}
+		f, err := os.Open(l)
+		if err != nil {
+			continue
+		}
+		// A folder another build still holds is its work, not a leftover.
+		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && Replaceable(l) == nil {
+			os.RemoveAll(l)
+		}
+		f.Close()
+	}
 }
 
 // Update makes dir, which holds exactly prev, hold exactly next, writing

@@ -208,8 +208,12 @@ func Build(o Options) (*Site, error) {
 	if err := joinOnce(errs); err != nil {
 		return nil, err
 	}
+	outs := map[string]bool{}
 	for _, p := range pages {
-		if err := s.claim(p); err != nil {
+		outs[p.Out] = true
+	}
+	for _, p := range pages {
+		if err := s.claim(p, outs); err != nil {
 			return nil, err
 		}
 	}
@@ -254,17 +258,18 @@ func joinOnce(errs []error) error {
 // writtenLast are the files written after the pages.
 var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true}
 
-// claim checks that p's output path is free: no file the build writes is
-// there already, none is a folder on its way (a url of /404.html/ would
-// need 404.html to be a folder), and p's path is no folder on the way to
-// another.
-func (s *Site) claim(p *Page) error {
+// claim checks that p's output path is free: no file the build writes
+// besides the pages is there already, no file on its way is one (a url of
+// /404.html/ would need 404.html, a page, to be a folder), and p's path is
+// no folder on the way to another file. outs are the pages' paths, which
+// loadPages keeps apart.
+func (s *Site) claim(p *Page, outs map[string]bool) error {
 	at := fmt.Sprintf("%s:%d", p.Source, max(p.Meta.URLLine, 1))
 	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
 		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
 	}
 	for dir := path.Dir(p.Out); dir != "."; dir = path.Dir(dir) {
-		if _, ok := s.Files[dir]; ok || writtenLast[dir] {
+		if _, ok := s.Files[dir]; ok || writtenLast[dir] || outs[dir] {
 			return fmt.Errorf("%s: the page would be written to public/%s, but public/%s is a file: set a different url", at, p.Out, dir)
 		}
 	}
@@ -408,23 +413,52 @@ func hashName(name string, data []byte) string {
 	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 }
 
-// CheckOut refuses an output folder that is the site folder, one of its
-// source folders, or holds one of them: a build replaces its output whole,
-// and must never replace what the author wrote.
+// CheckOut refuses an output folder that is the site folder or holds it,
+// or that lies inside one of its source folders or .git, comparing the
+// paths as the file system resolves them: through a link (ln -s . here;
+// -out here/content) a path that looks new can name content/ itself.
+// (output.Write refuses, besides, any existing folder it did not make.)
 func CheckOut(root, out string) error {
-	absOut, err := filepath.Abs(out)
+	absRoot, err := resolve(root)
 	if err != nil {
 		return err
 	}
-	absRoot, err := filepath.Abs(root)
+	absOut, err := resolve(out)
 	if err != nil {
 		return err
 	}
-	for _, src := range []string{"", ContentDir, TemplateDir, StaticDir, MeasureDir, ".git"} {
-		p := filepath.Join(absRoot, src)
-		if rel, err := filepath.Rel(absOut, p); err == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
-			return fmt.Errorf("%s: refusing to build into this folder: it is or holds %s, which the build would replace", out, p)
+	if within(absOut, absRoot) {
+		return fmt.Errorf("%s: refusing to build into this folder: it is or holds the site folder %s, which the build would replace", out, absRoot)
+	}
+	for _, src := range []string{ContentDir, TemplateDir, StaticDir, MeasureDir, ".git"} {
+		if p := filepath.Join(absRoot, src); within(p, absOut) {
+			return fmt.Errorf("%s: refusing to build into this folder: it is inside %s, which holds what you wrote", out, p)
 		}
 	}
 	return nil
+}
+
+// resolve makes p absolute and resolves every link on its way, including
+// in the part of it that exists when the rest does not yet.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for cur := abs; ; cur = filepath.Dir(cur) {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...), nil
+		}
+		if cur == filepath.Dir(cur) {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+	}
+}
+
+// within reports whether child is parent or lies below it.
+func within(parent, child string) bool {
+	rel, err := filepath.Rel(parent, child)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

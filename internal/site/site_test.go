@@ -141,6 +141,64 @@ func TestBadInput(t *testing.T) {
 			// writes nothing would spin for the rest of the test binary).
 			edit(t, r, "templates/page.html", "{{.Page.Body}}", "{{.Page.Body}}\n{{range 100000000000}}.{{end}}")
 		}, "templates/page.html:4: took longer than 1s to render: this {{range}} may not end"},
+		{"javascript: hidden by a tab", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "[x](<java\tscript:alert(1)>)\n\nNothing lives")
+		}, "content/404.md:8: link \"java\\tscript:alert(1)\" holds a control character"},
+		{"javascript: after a control character", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "[x](<\x01javascript:alert(1)>)\n\nNothing lives")
+		}, "content/404.md:8: link"},
+		{"vbscript: link", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "[x](VBScript:msgbox)\n\nNothing lives")
+		}, "uses the scheme vbscript"},
+		{"a script in static, in capitals", func(t *testing.T, r string) {
+			os.WriteFile(filepath.Join(r, "static", "x.JS"), []byte("1"), 0o644)
+		}, "static/x.JS: scripts are not copied"},
+		{"static HTML with a script", func(t *testing.T, r string) {
+			os.WriteFile(filepath.Join(r, "static", "page.html"), []byte("<!doctype html>\n<p>hi\n<script>alert(1)</script>"), 0o644)
+		}, "static/page.html:3: a <script> other than"},
+		{"static SVG with a handler", func(t *testing.T, r string) {
+			os.WriteFile(filepath.Join(r, "static", "x.svg"), []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>`), 0o644)
+		}, "static/x.svg:1: <svg onload=...>: inline event handlers are not allowed"},
+		{"static file at a page's path", func(t *testing.T, r string) {
+			os.MkdirAll(filepath.Join(r, "static", "pay"), 0o755)
+			os.WriteFile(filepath.Join(r, "static", "pay", "index.html"), []byte("<!doctype html><title>x</title>"), 0o644)
+		}, "content/pay.md:1: the page would be written to public/pay/index.html, which the build already writes"},
+		{"endpoint a browser resolves off-site", func(t *testing.T, r string) {
+			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = "/\r/evil.example/collect"`)
+		}, `endpoint "/\r/evil.example/collect" must be a same-origin path`},
+		{"endpoint with a backslash", func(t *testing.T, r string) {
+			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = '/\evil.example/collect'`)
+		}, "must be a same-origin path"},
+		{"copy control without the counter", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "```python copy=copy-x\nx = 1\n```\n\nNothing lives")
+		}, "content/404.md:8: copy=copy-x: a copy control needs the counter"},
+		{"home page missing", func(t *testing.T, r string) {
+			os.Remove(filepath.Join(r, "content", "index.md"))
+		}, "content/index.md: missing: it is the site's home page"},
+		{"url with a query", func(t *testing.T, r string) {
+			edit(t, r, "content/pay.md", "counter = false", "counter = false\nurl = \"/a?b/\"")
+		}, `content/pay.md:5: url "/a?b/" must be a path`},
+		{"url with an escaped dot-dot", func(t *testing.T, r string) {
+			edit(t, r, "content/pay.md", "counter = false", "counter = false\nurl = \"/%2e%2e/\"")
+		}, `content/pay.md:5: url "/%2e%2e/" must be a path`},
+		{"url with markup", func(t *testing.T, r string) {
+			edit(t, r, "content/pay.md", "counter = false", "counter = false\nurl = \"/</loc><script>/\"")
+		}, `content/pay.md:5: url`},
+		{"url under a file", func(t *testing.T, r string) {
+			edit(t, r, "content/pay.md", "counter = false", "counter = false\nurl = \"/404.html/\"")
+		}, "content/pay.md:5: the page would be written to public/404.html/index.html, but public/404.html is a file"},
+		{"not UTF-8", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "Caf\xe9\n\nNothing lives")
+		}, "content/404.md:8: not UTF-8 at byte"},
+		{"heading id that a template makes", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "## Main\n\nNothing lives")
+		}, `content/404.md:8: the id "main" is used twice`},
+		{"heading id that a code block makes", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "## The three forms of the error", "## Code 1")
+		}, `the id "code-1" is used twice`},
+		{"template that fails while running", func(t *testing.T, r string) {
+			edit(t, r, "templates/base.html", "{{.Site.Publisher}} error reference", "{{.Site.Publisher.Nope}} error reference")
+		}, "templates/base.html:32: executing \"base\" at <.Site.Publisher.Nope>: can't evaluate field Nope in type string (rendering content/404.md, content/index.md, content/pay.md)"},
 		{"publish with settings unset", nil, "refusing to publish while these settings are unset: base_url"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -497,5 +555,48 @@ func TestARunawayTemplateStops(t *testing.T) {
 			t.Fatalf("%d goroutines 5 s after the time out, %d before the build: the render runs on", runtime.NumGoroutine(), before)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestWhatTheAuthorDidNotWriteIsIgnored: a byte order mark is accepted;
+// hidden files and editors' lock and backup files in content/ and static/
+// are neither built nor published.
+func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
+	root := copySite(t)
+	page, _ := os.ReadFile(filepath.Join(root, "content", "404.md"))
+	os.WriteFile(filepath.Join(root, "content", "404.md"), append([]byte("\uFEFF"), page...), 0o644)
+	os.WriteFile(filepath.Join(root, "content", ".hidden.md"), []byte("not even front matter"), 0o644)
+	os.Symlink("user@host.1234:1700000000", filepath.Join(root, "content", ".#index.md")) // an Emacs lock
+	os.WriteFile(filepath.Join(root, "content", "pay.md~"), []byte("a backup"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", ".DS_Store"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", ".style.css.swp"), []byte("x"), 0o644)
+	s, err := Build(Options{Root: root, Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range s.Files {
+		if strings.Contains(name, ".hidden") || strings.Contains(name, "DS_Store") || strings.Contains(name, ".swp") {
+			t.Errorf("published %s", name)
+		}
+	}
+	if len(s.Pages) != 3 {
+		t.Errorf("%d pages, want 3", len(s.Pages))
+	}
+	if !bytes.Contains(s.Files["404.html"], []byte("<title>Page not found</title>")) {
+		t.Error("the page with a byte order mark lost its title")
+	}
+}
+
+// TestSitemapEscapes: the sitemap is XML-escaped whatever a URL holds.
+func TestSitemapEscapes(t *testing.T) {
+	s := &Site{Files: map[string][]byte{}}
+	s.Settings.BaseURL = "https://errors.example.org"
+	s.Pages = []*Page{{URL: "/q&a/"}, {URL: "/</loc><script>/"}}
+	if err := s.writeSitemap(); err != nil {
+		t.Fatal(err)
+	}
+	got := string(s.Files["sitemap.xml"])
+	if strings.Contains(got, "<script>") || !strings.Contains(got, "/q&amp;a/") {
+		t.Errorf("sitemap.xml:\n%s", got)
 	}
 }
