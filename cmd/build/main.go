@@ -10,11 +10,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,6 +24,7 @@ import (
 	"errref/internal/output"
 	"errref/internal/preview"
 	"errref/internal/site"
+	"errref/internal/store"
 )
 
 type sources []string
@@ -38,6 +41,7 @@ func main() {
 	nocache := flag.Bool("nocache", false, "render every page and measure every size, using no build cache")
 	timeout := flag.Duration("timeout", site.DefaultTimeout, "the longest the pages may take to render")
 	addr := flag.String("addr", "127.0.0.1:8080", "the preview's address")
+	db := flag.String("db", "", "where the preview stores events: a SQLite file or a postgres:// URL (default: DATABASE_URL, NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in -root; -db=none keeps none)")
 	var checks sources
 	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
 	flag.Parse()
@@ -50,7 +54,13 @@ func main() {
 	if *serve {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout, Cache: !*nocache, Timeout: *timeout}); err != nil {
+		// The store the report reads: DATABASE_URL, NETLIFY_DB_URL,
+		// SITE_EVENTS_DB or events.db; the preview says which at start.
+		events := cmp.Or(*db, store.Locate(os.Getenv, filepath.Join(*root, "events.db")))
+		if events == "none" {
+			events = ""
+		}
+		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout, Cache: !*nocache, Timeout: *timeout, Events: events}); err != nil {
 			fail(err)
 		}
 		return

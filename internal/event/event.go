@@ -264,13 +264,15 @@ func (e Event) Line(t time.Time) string {
 	return b.String()
 }
 
-// JSON is the event as one JSON line with the server's UTC time, for the
-// production log.
+// JSON is the event as one JSON line with the server's UTC time, marked as
+// not stored, for the production log: the function writes there only what
+// its store did not take, for go run ./cmd/report -import to take later.
 func (e Event) JSON(t time.Time) []byte {
 	b, _ := json.Marshal(struct {
-		TS string `json:"ts"`
+		TS     string `json:"ts"`
+		Stored bool   `json:"stored"`
 		Event
-	}{t.UTC().Format(time.RFC3339Nano), e})
+	}{t.UTC().Format(time.RFC3339Nano), false, e})
 	return append(b, '\n')
 }
 

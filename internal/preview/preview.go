@@ -26,7 +26,9 @@ import (
 
 	"errref/internal/event"
 	"errref/internal/output"
+	"errref/internal/report"
 	"errref/internal/site"
+	"errref/internal/store"
 )
 
 // Options configure the preview.
@@ -36,6 +38,10 @@ type Options struct {
 	Debounce        time.Duration // 30 ms when zero
 	Cache           bool          // use the build cache (site.Options.Cache)
 	Timeout         time.Duration // site.Options.Timeout
+	// Events is where the preview stores the counter's events, a SQLite
+	// file or a postgres:// URL, or "" for nowhere. Serve prints it at
+	// start: a shell whose DATABASE_URL is production's sends it clicks.
+	Events string
 }
 
 // Server serves one site folder's preview.
@@ -43,6 +49,7 @@ type Server struct {
 	o       Options
 	headers []headerRule
 	recv    *event.Handler
+	store   *store.Store // nil without Options.Events
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
@@ -74,7 +81,26 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("netlify.toml: %w", err)
 	}
 	s.headers = cfg.Headers
-	s.recv = &event.Handler{Sink: func(e event.Event, t time.Time) { s.logf("%s", e.Line(t)) }}
+	if o.Events != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		st, err := store.Open(ctx, o.Events, store.Options{})
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("the preview's store: %w", err)
+		}
+		s.store = st
+	}
+	s.recv = &event.Handler{Sink: func(e event.Event, t time.Time) {
+		if s.store != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			err := s.store.Insert(ctx, e, t)
+			cancel()
+			if err != nil {
+				s.logf("not stored: %v", err)
+			}
+		}
+		s.logf("%s", e.Line(t))
+	}}
 	s.rebuild()
 	return s, nil
 }
@@ -129,6 +155,40 @@ func (s *Server) rebuild() {
 		}
 	}
 	s.mu.Unlock()
+}
+
+// report serves the reading funnel of the last 30 days from the preview's
+// store, reloaded every 5 s, so that the author sees it move while
+// clicking through the page in another tab.
+func (s *Server) report(w http.ResponseWriter, r *http.Request) {
+	if s.store == nil {
+		http.Error(w, "the preview keeps no events: it was started with -db=none", http.StatusNotFound)
+		return
+	}
+	from, to, _ := report.Period(time.Now(), 30*24*time.Hour, "", "")
+	counts, err := s.store.Counts(r.Context(), from, to)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	var b bytes.Buffer
+	if err := report.HTML(&b, report.Build(counts, from, to)); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Refresh", "5")
+	w.Write(b.Bytes())
+}
+
+// Close closes the preview's store.
+func (s *Server) Close() error {
+	if s.store != nil {
+		return s.store.Close()
+	}
+	return nil
 }
 
 // Listening tells the server the address it listens on, host:port. It
@@ -242,6 +302,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may
 		// neither read the preview nor post events to it.
 		http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
+		return
+	}
+	if r.URL.Path == "/_preview/report" {
+		// Not under the site's headers: the report is its own page, with
+		// its own policy in a meta tag.
+		s.report(w, r)
 		return
 	}
 	s.setHeaders(w, r.URL.Path)
@@ -380,6 +446,7 @@ func Serve(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close()
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return err
@@ -389,6 +456,9 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+	if s.store != nil {
+		fmt.Fprintf(o.Log, "events are stored in %s; the funnel is at http://%s/_preview/report\n", s.store, ln.Addr())
+	}
 	go s.Watch(ctx)
 	go func() {
 		<-ctx.Done()

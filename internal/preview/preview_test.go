@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"errref/internal/store"
 )
 
 // start copies the real site into a temp folder and serves its preview.
@@ -31,7 +33,7 @@ func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Ser
 		os.WriteFile(filepath.Join(root, f), data, 0o644)
 	}
 	log = &syncBuffer{}
-	o := Options{Root: root, Out: filepath.Join(root, "public"), Log: log}
+	o := Options{Root: root, Out: filepath.Join(root, "public"), Log: log, Events: filepath.Join(root, "events.db")}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -46,7 +48,7 @@ func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Ser
 		t.Fatal(err)
 	}
 	srv.Start()
-	t.Cleanup(func() { cancel(); srv.Close() })
+	t.Cleanup(func() { cancel(); srv.Close(); s.Close() })
 	time.Sleep(50 * time.Millisecond) // let the watcher start
 	return root, srv, log
 }
@@ -399,5 +401,41 @@ func TestDeletedHomePageKeepsTheLastGoodSite(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "content/index.md: missing") {
 		t.Errorf("terminal:\n%s", log.String())
+	}
+}
+
+// TestEventsAreStoredAndReported: each valid event the preview receives is
+// in its store, and /_preview/report shows the funnel from it.
+func TestEventsAreStoredAndReported(t *testing.T) {
+	root, srv, _ := start(t)
+	for _, body := range []string{
+		`{"name":"view","path":"/","visible_ms":5,"scrolled":false,"campaign":{"utm_source":"<b>hn</b>"}}`,
+		`{"name":"view","path":"/","visible_ms":6,"scrolled":true}`,
+		`{"name":"human-candidate","path":"/","visible_ms":10001,"scrolled":true}`,
+		`{"name":"checkout","checkout":"gumroad"}`,
+		`{"name":"view","path":"/","visible_ms":1,"scrolled":false,"bad":1}`,
+	} {
+		resp, err := http.Post(srv.URL+"/api/event", "text/plain", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	st, err := store.Open(context.Background(), filepath.Join(root, "events.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n, _ := st.Total(context.Background()); n != 4 {
+		t.Errorf("%d events stored, want the 4 valid ones", n)
+	}
+	code, body, h := get(t, srv.URL+"/_preview/report")
+	if code != 200 || h.Get("Refresh") == "" {
+		t.Fatalf("GET /_preview/report = %d, Refresh %q", code, h.Get("Refresh"))
+	}
+	for _, want := range []string{"Reading funnel", "<td>/</td><td>2</td><td>1</td><td>0</td>", "&lt;b&gt;hn&lt;/b&gt;", "<td>checkout gumroad</td><td>1</td>"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the report lacks %q", want)
+		}
 	}
 }

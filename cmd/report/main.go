@@ -1,0 +1,100 @@
+// Command report shows the reading funnel from the stored events: per
+// page, views, human candidates and engaged readers; site-wide clicks and
+// checkouts; referrers, campaigns and outreach codes; and a day-by-day
+// series. It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set,
+// else the SQLite file events.db in the site folder (or -db, or
+// SITE_EVENTS_DB).
+//
+//	go run ./cmd/report                      the last 30 days, as tables
+//	go run ./cmd/report -from 2026-03-01 -to 2026-03-31 -json
+//	go run ./cmd/report -html report.html
+//	go run ./cmd/report -import events.jsonl  take the function's log lines into the store
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"errref/internal/report"
+	"errref/internal/store"
+)
+
+func main() {
+	root := flag.String("root", ".", "the site folder, where events.db is")
+	db := flag.String("db", "", "the SQLite file of events (default: events.db in -root, or SITE_EVENTS_DB)")
+	since := flag.String("since", "30d", "the period: this many days up to today, UTC")
+	from := flag.String("from", "", "the first UTC day of the period, YYYY-MM-DD (instead of -since)")
+	to := flag.String("to", "", "the last UTC day of the period, YYYY-MM-DD (default today)")
+	asJSON := flag.Bool("json", false, "write JSON, for scripts")
+	htmlFile := flag.String("html", "", "write a self-contained HTML page with charts to this file")
+	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, or netlify logs --function event --json), each once; - reads standard input")
+	flag.Parse()
+
+	dsn := *db
+	if dsn == "" {
+		dsn = store.Locate(os.Getenv, filepath.Join(*root, "events.db"))
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn, store.Options{})
+	if err != nil {
+		fail(err)
+	}
+	defer st.Close()
+
+	if *importFile != "" {
+		in := os.Stdin
+		if *importFile != "-" {
+			if in, err = os.Open(*importFile); err != nil {
+				fail(err)
+			}
+		}
+		res, err := st.ImportLog(ctx, in)
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", *importFile, err))
+		}
+		fmt.Fprintf(os.Stderr, "imported into %s: %d added, %d taken before, %d stored when they arrived, %d lines without an event\n", st, res.Added, res.Again, res.Stored, res.Skipped)
+		return
+	}
+
+	days, err := report.ParseSince(*since)
+	if err != nil {
+		fail(err)
+	}
+	first, last, err := report.Period(time.Now(), days, *from, *to)
+	if err != nil {
+		fail(err)
+	}
+	counts, err := st.Counts(ctx, first, last)
+	if err != nil {
+		fail(err)
+	}
+	r := report.Build(counts, first, last)
+	switch {
+	case *htmlFile != "":
+		var b bytes.Buffer
+		if err := report.HTML(&b, r); err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(*htmlFile, b.Bytes(), 0o644); err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "wrote %s\n", *htmlFile)
+	case *asJSON:
+		err = report.JSON(os.Stdout, r)
+	default:
+		err = report.Text(os.Stdout, r)
+	}
+	if err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "report:", err)
+	os.Exit(1)
+}

@@ -1,0 +1,280 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"errref/internal/event"
+)
+
+// backend opens a fresh, empty store of one kind for a test.
+type backend struct {
+	name string
+	dsn  func(t testing.TB) string // a new, empty store's address
+}
+
+// backends are SQLite, always, and PostgreSQL when TEST_DATABASE_URL names
+// a server (.ci/run starts one). Without it the PostgreSQL half skips
+// loudly, and REQUIRE_POSTGRES=1 makes that a failure.
+func backends(t testing.TB) []backend {
+	b := []backend{{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "events.db") }}}
+	return append(b, backend{"postgres", pgSchema})
+}
+
+// pgSchema makes a schema of its own for one test on the server in
+// TEST_DATABASE_URL, dropped when the test ends, and returns a URL whose
+// search_path is that schema.
+func pgSchema(t testing.TB) string {
+	base := os.Getenv("TEST_DATABASE_URL")
+	if base == "" {
+		if os.Getenv("REQUIRE_POSTGRES") == "1" {
+			t.Fatal("REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set: start PostgreSQL and set it (.ci/run does both)")
+		}
+		t.Skip("SKIPPING POSTGRESQL: TEST_DATABASE_URL is not set. Set it to a server's URL to run these tests against PostgreSQL; REQUIRE_POSTGRES=1 makes this a failure.")
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), rand.IntN(1e6))
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatalf("PostgreSQL at TEST_DATABASE_URL: %v", err)
+	}
+	t.Cleanup(func() {
+		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Close()
+	})
+	sep := "?"
+	if slices.Contains([]rune(base), '?') {
+		sep = "&"
+	}
+	return base + sep + "search_path=" + schema
+}
+
+func open(t testing.TB, dsn string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), dsn, Options{MaxConns: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func each(t *testing.T, test func(t *testing.T, dsn string)) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) { test(t, b.dsn(t)) })
+	}
+}
+
+func TestMigrationsTwiceAndAtOnce(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		// Two processes opening a new store at once: each its own pool.
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Go(func() {
+				s, err := Open(context.Background(), dsn, Options{})
+				if err == nil {
+					s.Close()
+				}
+				errs[i] = err
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := open(t, dsn) // and once more
+		var n int
+		if err := s.db.QueryRow(`SELECT COUNT(*) FROM schema_migrations`).Scan(&n); err != nil || n != len(migrations) {
+			t.Errorf("schema_migrations holds %d rows (%v), want %d", n, err, len(migrations))
+		}
+	})
+}
+
+// TestSchemaHoldsOnlyTheContract: a row holds what the contract sends and
+// the server's time; the store keeps no other table of events.
+func TestSchemaHoldsOnlyTheContract(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		tables := map[string][]string{}
+		var rows *sql.Rows
+		var err error
+		if s.postgres {
+			rows, err = s.db.Query(`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`)
+		} else {
+			rows, err = s.db.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p WHERE m.type = 'table' ORDER BY m.name, p.cid`)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var table, col string
+			rows.Scan(&table, &col)
+			tables[table] = append(tables[table], col)
+		}
+		rows.Close()
+		want := map[string][]string{
+			"events":            Columns,
+			"imported":          {"line"}, // the hash of an imported log line, to take it once
+			"schema_migrations": {"version", "applied_at"},
+		}
+		if fmt.Sprint(tables) != fmt.Sprint(want) {
+			t.Errorf("tables and columns:\n%v\nwant:\n%v", tables, want)
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// seed is a small data set with known counts, across a UTC day boundary.
+var seed = []struct {
+	at string
+	e  event.Event
+}{
+	{"2026-03-01T23:59:59Z", event.Event{Name: "view", Path: "/", VisibleMS: ptr[int64](5), Scrolled: ptr(false)}},
+	{"2026-03-02T00:00:00Z", event.Event{Name: "view", Path: "/", VisibleMS: ptr[int64](5), Scrolled: ptr(true), Ref: "news.ycombinator.com"}},
+	{"2026-03-02T01:30:00+02:00", event.Event{Name: "view", Path: "/", VisibleMS: ptr[int64](1), Scrolled: ptr(false)}}, // 23:30 UTC on 1 March
+	{"2026-03-02T10:00:00Z", event.Event{Name: "human-candidate", Path: "/", VisibleMS: ptr[int64](10001), Scrolled: ptr(true), Ref: "news.ycombinator.com"}},
+	{"2026-03-02T10:01:00Z", event.Event{Name: "engaged", Path: "/", VisibleMS: ptr[int64](90001), Scrolled: ptr(true),
+		Campaign: map[string]string{"utm_source": "hn", "utm_medium": "post", "utm_campaign": "launch", "utm_term": "t"}, Outreach: ptr("oc1")}},
+	{"2026-03-02T10:02:00Z", event.Event{Name: "copy-sketch"}},
+	{"2026-03-02T10:03:00Z", event.Event{Name: "checkout", Checkout: "gumroad"}},
+	{"2026-03-03T00:00:00Z", event.Event{Name: "checkout", Checkout: "site"}},
+}
+
+func seeded(t *testing.T, dsn string) *Store {
+	s := open(t, dsn)
+	for _, r := range seed {
+		at, _ := time.Parse(time.RFC3339, r.at)
+		if err := s.Insert(context.Background(), r.e, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func sum(cs []Count, keep func(Count) bool) int {
+	n := 0
+	for _, c := range cs {
+		if keep(c) {
+			n += c.N
+		}
+	}
+	return n
+}
+
+func TestCountsAreExactAndDaysAreUTC(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := seeded(t, dsn)
+		ctx := context.Background()
+		for _, tc := range []struct {
+			from, to string
+			name     string
+			want     int
+		}{
+			{"2026-03-01", "2026-03-01", "view", 2}, // 23:59:59Z and 01:30+02:00
+			{"2026-03-02", "2026-03-02", "view", 1}, // 00:00:00Z
+			{"2026-03-02", "2026-03-02", "checkout", 1},
+			{"2026-03-02", "2026-03-03", "checkout", 2},
+			{"2026-03-01", "2026-03-03", "engaged", 1},
+			{"2026-03-04", "2026-03-31", "view", 0},
+		} {
+			cs, err := s.Counts(ctx, tc.from, tc.to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sum(cs, func(c Count) bool { return c.Name == tc.name }); got != tc.want {
+				t.Errorf("%s..%s: %d %s, want %d", tc.from, tc.to, got, tc.name, tc.want)
+			}
+		}
+		cs, _ := s.Counts(ctx, "2026-03-01", "2026-03-03")
+		for _, c := range cs {
+			if c.Name == "engaged" && (c.Source != "hn" || c.Medium != "post" || c.Campaign != "launch" || c.Outreach != "oc1" || !c.Scrolled || c.Day != "2026-03-02") {
+				t.Errorf("engaged = %+v", c)
+			}
+			if c.Name == "checkout" && c.Checkout == "" {
+				t.Errorf("a checkout without its word: %+v", c)
+			}
+		}
+		if got := sum(cs, func(c Count) bool { return c.Ref == "news.ycombinator.com" }); got != 2 {
+			t.Errorf("%d events from news.ycombinator.com, want 2", got)
+		}
+		var ts int64
+		s.db.QueryRow(s.q(`SELECT ts FROM events WHERE name = ?`), "copy-sketch").Scan(&ts)
+		if want := time.Date(2026, 3, 2, 10, 2, 0, 0, time.UTC).Unix(); ts != want {
+			t.Errorf("ts = %d, want %d (UTC, to the second)", ts, want)
+		}
+	})
+}
+
+func TestConcurrentWriters(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() {
+				for range 50 {
+					if err := s.Insert(context.Background(), event.Event{Name: "copy-sketch"}, time.Now()); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if n, err := s.Total(context.Background()); n != 1000 || err != nil {
+			t.Errorf("%d events stored (%v), want 1000", n, err)
+		}
+	})
+}
+
+func TestImportTakesEachLineOnce(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+		var added []bool
+		for _, key := range []string{"a", "b", "a", "b", "a"} {
+			ok, err := s.Import(ctx, key, event.Event{Name: "copy-sketch"}, at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			added = append(added, ok)
+		}
+		if fmt.Sprint(added) != "[true true false false false]" {
+			t.Errorf("added = %v", added)
+		}
+		if n, _ := s.Total(ctx); n != 2 {
+			t.Errorf("%d events, want 2", n)
+		}
+	})
+}
+
+// TestCountsOrder: the report's golden files need a stable order.
+func TestCountsOrder(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := seeded(t, dsn)
+		cs, err := s.Counts(context.Background(), "2026-03-01", "2026-03-03")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sort.SliceIsSorted(cs, func(i, j int) bool {
+			return cs[i].Day < cs[j].Day || cs[i].Day == cs[j].Day && cs[i].Name < cs[j].Name
+		}) {
+			t.Errorf("not in day, name order: %+v", cs)
+		}
+	})
+}
