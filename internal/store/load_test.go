@@ -34,7 +34,16 @@ func TestLoadThroughTheHandler(t *testing.T) {
 		srv := httptest.NewServer(h)
 		defer srv.Close()
 		const workers, each = 50, 2000
-		body := []byte(`{"name":"view","path":"/","visible_ms":1200,"scrolled":true,"ref":"news.ycombinator.com","campaign":{"utm_source":"hn"}}`)
+		// A mix of kinds, pages and sources, as readers send them; the
+		// roll-up's busiest row is one page's views from one referrer.
+		var bodies [][]byte
+		for _, path := range []string{"/", "/pay/", "/a/", "/b/"} {
+			for _, ref := range []string{"news.ycombinator.com", "google.com", "reddit.com"} {
+				for _, name := range []string{"view", "human-candidate", "engaged"} {
+					bodies = append(bodies, []byte(`{"name":"`+name+`","path":"`+path+`","visible_ms":1200,"scrolled":true,"ref":"`+ref+`","campaign":{"utm_source":"hn"}}`))
+				}
+			}
+		}
 		var ok atomic.Int64
 		var heapAt10k uint64
 		var once sync.Once
@@ -43,8 +52,8 @@ func TestLoadThroughTheHandler(t *testing.T) {
 		var wg sync.WaitGroup
 		for range workers {
 			wg.Go(func() {
-				for range each {
-					req, _ := http.NewRequest("POST", srv.URL, bytes.NewReader(body))
+				for i := range each {
+					req, _ := http.NewRequest("POST", srv.URL, bytes.NewReader(bodies[i%len(bodies)]))
 					req.Header.Set("Content-Type", "text/plain")
 					resp, err := client.Do(req)
 					if err != nil {
@@ -69,6 +78,8 @@ func TestLoadThroughTheHandler(t *testing.T) {
 		if int64(n) != ok.Load() || n != workers*each {
 			t.Errorf("stored %d, answered 204 %d times, posted %d", n, ok.Load(), workers*each)
 		}
+		day := time.Now().UTC().Format(time.DateOnly)
+		rollupAgrees(t, s, day, day)
 		heapEnd := liveHeap()
 		t.Logf("%d events in %v: %.0f events/s; live heap %d KB after 10,000, %d KB after all", n, took.Round(time.Millisecond), float64(n)/took.Seconds(), heapAt10k/1024, heapEnd/1024)
 		if heapEnd > heapAt10k+8<<20 {
@@ -82,4 +93,79 @@ func liveHeap() uint64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
+}
+
+// BenchmarkReportAtAMillion times what cmd/report asks of the store, the
+// grouped counts of 30 days, over 1,000,000 stored events (made once per
+// backend, in a transaction, 100 days, mixed kinds and sources).
+//
+//	go test ./internal/store -run '^$' -bench ReportAtAMillion -benchtime 5x
+func BenchmarkReportAtAMillion(b *testing.B) {
+	for _, be := range backends(b) {
+		b.Run(be.name, func(b *testing.B) {
+			s := open(b, be.dsn(b))
+			ctx := context.Background()
+			tx, err := s.db.BeginTx(ctx, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			stmt, err := tx.PrepareContext(ctx, s.q(insertSQL))
+			if err != nil {
+				b.Fatal(err)
+			}
+			names := []string{"view", "view", "view", "view", "human-candidate", "human-candidate", "engaged", "copy-sketch", "checkout"}
+			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			for i := range 1_000_000 {
+				e := event.Event{Name: names[i%len(names)]}
+				switch e.Name {
+				case "checkout":
+					e.Checkout = []string{"gumroad", "site"}[i%2]
+				case "copy-sketch":
+				default:
+					e.Path, e.VisibleMS, e.Scrolled = []string{"/", "/pay/", "/a/"}[i%3], ptr(int64(i%100000)), ptr(i%2 == 0)
+					e.Ref = []string{"", "news.ycombinator.com", "google.com", "reddit.com"}[i%4]
+					if i%5 == 0 {
+						e.Campaign = map[string]string{"utm_source": "s" + string(rune('a'+i%7)), "utm_medium": "m", "utm_campaign": "c" + string(rune('a'+i%3))}
+					}
+				}
+				if _, err := stmt.ExecContext(ctx, row(e, start.Add(time.Duration(i)*8640*time.Millisecond))...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if _, err := s.Counts(ctx, "2026-02-01", "2026-03-02"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkInsertThroughTheHandler is events per second into each
+// backend, posted over loopback to the real handler.
+func BenchmarkInsertThroughTheHandler(b *testing.B) {
+	for _, be := range backends(b) {
+		b.Run(be.name, func(b *testing.B) {
+			s := open(b, be.dsn(b))
+			srv := httptest.NewServer(&event.Handler{Sink: func(e event.Event, at time.Time) { s.Insert(context.Background(), e, at) }})
+			defer srv.Close()
+			body := []byte(`{"name":"view","path":"/","visible_ms":1200,"scrolled":true}`)
+			b.SetParallelism(8)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					resp, err := http.Post(srv.URL, "text/plain", bytes.NewReader(body))
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					resp.Body.Close()
+				}
+			})
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
 }

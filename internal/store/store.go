@@ -13,7 +13,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -173,12 +172,51 @@ func row(e event.Event, at time.Time) []any {
 	return append(args, outreach, null(e.Checkout))
 }
 
-// Insert stores one event, received at at.
+// countSQL adds one to the event's count in the daily roll-up.
+const countSQL = `INSERT INTO daily (day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled, n)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+	ON CONFLICT (day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled)
+	DO UPDATE SET n = daily.n + 1`
+
+// counted is row's fields as the roll-up keys them.
+func counted(args []any) []any {
+	str := func(v any) any {
+		if v == nil {
+			return ""
+		}
+		return v
+	}
+	scrolled := args[5]
+	if scrolled == nil {
+		scrolled = 0
+	}
+	// day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled
+	return []any{args[1], args[2], str(args[3]), str(args[6]), str(args[7]), str(args[8]), str(args[9]), str(args[12]), str(args[13]), scrolled}
+}
+
+// Insert stores one event, received at at, and counts it.
 func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
-	if _, err := s.db.ExecContext(ctx, s.q(insertSQL), row(e, at)...); err != nil {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("%s: storing an event: %w", s.where, err)
+	}
+	defer tx.Rollback()
+	if err := s.insert(ctx, tx, e, at); err != nil {
+		return fmt.Errorf("%s: storing an event: %w", s.where, err)
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("%s: storing an event: %w", s.where, err)
 	}
 	return nil
+}
+
+func (s *Store) insert(ctx context.Context, tx *sql.Tx, e event.Event, at time.Time) error {
+	args := row(e, at)
+	if _, err := tx.ExecContext(ctx, s.q(insertSQL), args...); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, s.q(countSQL), counted(args)...)
+	return err
 }
 
 // Import stores e, received at at, unless an import already stored the
@@ -197,7 +235,7 @@ func (s *Store) Import(ctx context.Context, key string, e event.Event, at time.T
 	if n, _ := res.RowsAffected(); n == 0 {
 		return false, nil
 	}
-	if _, err := tx.ExecContext(ctx, s.q(insertSQL), row(e, at)...); err != nil {
+	if err := s.insert(ctx, tx, e, at); err != nil {
 		return false, fmt.Errorf("%s: importing: %w", s.where, err)
 	}
 	return true, tx.Commit()
@@ -213,15 +251,23 @@ type Count struct {
 	N                                  int
 }
 
-// Counts groups the events of the UTC days from to to, both included
-// (YYYY-MM-DD), in one pass over the day index.
+// Counts returns the counts of the UTC days from to to, both included
+// (YYYY-MM-DD), from the daily roll-up.
 func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, name, COALESCE(path, ''), COALESCE(ref, ''),
-		COALESCE(utm_source, ''), COALESCE(utm_medium, ''), COALESCE(utm_campaign, ''),
-		COALESCE(outreach, ''), COALESCE(checkout, ''), COALESCE(scrolled, 0), COUNT(*)
-		FROM events WHERE day >= ? AND day <= ?
-		GROUP BY day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled
-		ORDER BY day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled`), from, to)
+	return s.counts(ctx, `SELECT day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled, n
+		FROM daily WHERE day >= ? AND day <= ?
+		ORDER BY day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled`, from, to)
+}
+
+// countEvents is Counts from the raw events, for a test to hold the
+// roll-up to.
+func (s *Store) countEvents(ctx context.Context, from, to string) ([]Count, error) {
+	return s.counts(ctx, `SELECT `+groupCols+`, COUNT(*) FROM events WHERE day >= ? AND day <= ?
+		GROUP BY `+groupCols+` ORDER BY `+groupCols, from, to)
+}
+
+func (s *Store) counts(ctx context.Context, query, from, to string) ([]Count, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(query), from, to)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.where, err)
 	}
@@ -248,6 +294,3 @@ func (s *Store) Total(ctx context.Context) (int, error) {
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM events`).Scan(&n)
 	return n, err
 }
-
-// ErrNoStore is returned where no store is configured.
-var ErrNoStore = errors.New("no store")

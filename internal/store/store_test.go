@@ -127,7 +127,9 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 		}
 		rows.Close()
 		want := map[string][]string{
-			"events":            Columns,
+			"events": Columns,
+			// The report's counts by day: the contract's fields and a count.
+			"daily":             {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n"},
 			"imported":          {"line"}, // the hash of an imported log line, to take it once
 			"schema_migrations": {"version", "applied_at"},
 		}
@@ -212,6 +214,7 @@ func TestCountsAreExactAndDaysAreUTC(t *testing.T) {
 		if got := sum(cs, func(c Count) bool { return c.Ref == "news.ycombinator.com" }); got != 2 {
 			t.Errorf("%d events from news.ycombinator.com, want 2", got)
 		}
+		rollupAgrees(t, s, "2026-03-01", "2026-03-03")
 		var ts int64
 		s.db.QueryRow(s.q(`SELECT ts FROM events WHERE name = ?`), "copy-sketch").Scan(&ts)
 		if want := time.Date(2026, 3, 2, 10, 2, 0, 0, time.UTC).Unix(); ts != want {
@@ -275,6 +278,47 @@ func TestCountsOrder(t *testing.T) {
 			return cs[i].Day < cs[j].Day || cs[i].Day == cs[j].Day && cs[i].Name < cs[j].Name
 		}) {
 			t.Errorf("not in day, name order: %+v", cs)
+		}
+	})
+}
+
+// rollupAgrees holds the daily roll-up, which the report reads, to the
+// events themselves.
+func rollupAgrees(t testing.TB, s *Store, from, to string) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := s.Counts(ctx, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := s.countEvents(ctx, from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the daily roll-up:\n%v\ndiffers from the events:\n%v", got, want)
+	}
+}
+
+// TestMigrationTwoFillsTheRollUp: a store made before the roll-up gets it
+// filled from the events it holds.
+func TestMigrationTwoFillsTheRollUp(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		old := migrations
+		migrations = migrations[:1]
+		s := open(t, dsn)
+		migrations = old
+		for _, r := range seed { // as a store of version 1 wrote them
+			at, _ := time.Parse(time.RFC3339, r.at)
+			if _, err := s.db.Exec(s.q(insertSQL), row(r.e, at)...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.Close()
+		s = open(t, dsn)
+		rollupAgrees(t, s, "2026-03-01", "2026-03-03")
+		if cs, _ := s.Counts(context.Background(), "2026-03-01", "2026-03-03"); sum(cs, func(Count) bool { return true }) != len(seed) {
+			t.Errorf("the roll-up counts %d events, want %d", sum(cs, func(Count) bool { return true }), len(seed))
 		}
 	})
 }
