@@ -48,8 +48,12 @@ func main() {
 	if err := site.CheckOut(*root, *out); err != nil {
 		fail(err)
 	}
-	if err := output.Replaceable(*out); err != nil {
-		fail(err)
+	if len(checks) == 0 {
+		// Before the build, not after it: a folder that will be refused
+		// is reported at once.
+		if err := output.Replaceable(*out); err != nil {
+			fail(err)
+		}
 	}
 	if *serve {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

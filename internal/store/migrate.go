@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// migration is one numbered change of the schema, in each dialect. The
-// list only grows: a migration that has run on someone's store is never
-// edited, a new one is added after it.
+// migration is one numbered change of the schema, in each dialect (so far
+// the two read the same). The list only grows: a migration that has run on
+// someone's store is never edited, a new one is added after it.
 type migration struct {
 	version          int
 	sqlite, postgres string // statements separated by ";\n"
@@ -22,42 +22,8 @@ var migrations = []migration{
 		// One row an event. ts is the server's time in Unix seconds and day
 		// its UTC date, which every report query ranges over. No id of any
 		// kind: nothing in a row names a reader.
-		sqlite: `CREATE TABLE events (
-	ts BIGINT NOT NULL,
-	day TEXT NOT NULL,
-	name TEXT NOT NULL,
-	path TEXT,
-	visible_ms BIGINT,
-	scrolled INTEGER CHECK (scrolled IN (0, 1)),
-	ref TEXT,
-	utm_source TEXT,
-	utm_medium TEXT,
-	utm_campaign TEXT,
-	utm_term TEXT,
-	utm_content TEXT,
-	outreach TEXT,
-	checkout TEXT CHECK (checkout IN ('gumroad', 'site'))
-);
-CREATE INDEX events_day_name ON events (day, name);
-CREATE TABLE imported (line TEXT PRIMARY KEY)`,
-		postgres: `CREATE TABLE events (
-	ts BIGINT NOT NULL,
-	day TEXT NOT NULL,
-	name TEXT NOT NULL,
-	path TEXT,
-	visible_ms BIGINT,
-	scrolled INTEGER CHECK (scrolled IN (0, 1)),
-	ref TEXT,
-	utm_source TEXT,
-	utm_medium TEXT,
-	utm_campaign TEXT,
-	utm_term TEXT,
-	utm_content TEXT,
-	outreach TEXT,
-	checkout TEXT CHECK (checkout IN ('gumroad', 'site'))
-);
-CREATE INDEX events_day_name ON events (day, name);
-CREATE TABLE imported (line TEXT PRIMARY KEY)`,
+		sqlite:   eventsSQL,
+		postgres: eventsSQL,
 	},
 	{
 		version: 2,
@@ -69,6 +35,25 @@ CREATE TABLE imported (line TEXT PRIMARY KEY)`,
 		postgres: dailySQL,
 	},
 }
+
+const eventsSQL = `CREATE TABLE events (
+	ts BIGINT NOT NULL,
+	day TEXT NOT NULL,
+	name TEXT NOT NULL,
+	path TEXT,
+	visible_ms BIGINT,
+	scrolled INTEGER CHECK (scrolled IN (0, 1)),
+	ref TEXT,
+	utm_source TEXT,
+	utm_medium TEXT,
+	utm_campaign TEXT,
+	utm_term TEXT,
+	utm_content TEXT,
+	outreach TEXT,
+	checkout TEXT CHECK (checkout IN ('gumroad', 'site'))
+);
+CREATE INDEX events_day_name ON events (day, name);
+CREATE TABLE imported (line TEXT PRIMARY KEY)`
 
 const dailySQL = `CREATE TABLE daily (
 	day TEXT NOT NULL,
