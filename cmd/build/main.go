@@ -25,6 +25,8 @@ import (
 	"errref/internal/preview"
 	"errref/internal/site"
 	"errref/internal/store"
+
+	_ "modernc.org/sqlite" // the store's default: a file beside the site
 )
 
 type sources []string

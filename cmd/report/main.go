@@ -22,6 +22,8 @@ import (
 
 	"errref/internal/report"
 	"errref/internal/store"
+
+	_ "modernc.org/sqlite" // the store's default: a file beside the site
 )
 
 func main() {

@@ -1,0 +1,3 @@
+package store
+
+import _ "modernc.org/sqlite" // the tests open SQLite files, as cmd/build and cmd/report do
