@@ -24,6 +24,14 @@ var (
 	binErr  error
 )
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // command builds the command once per test binary.
 func command(t testing.TB) string {
 	binOnce.Do(func() {

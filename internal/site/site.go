@@ -202,7 +202,7 @@ func Build(o Options) (*Site, error) {
 	case <-finished:
 	case <-time.After(timeout):
 		r.stop.Store(true)
-		return nil, tooSlow(timeout, tmpl, tmplSrc)
+		return nil, tooSlow(timeout, tmpl, r.files)
 	}
 	s.Rendered = int(renders.Load())
 	if err := joinOnce(errs); err != nil {

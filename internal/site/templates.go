@@ -127,11 +127,8 @@ func sortedKeys(m map[string]string) []string {
 // tooSlow says which template lines can keep a render going: each
 // {{range}}, the one action that can run without end. A template without
 // one is named by its file.
-func tooSlow(limit time.Duration, t *template.Template, srcs map[string][]byte) error {
-	files := map[string]string{}
-	for file := range srcs {
-		files[strings.TrimSuffix(filepath.Base(file), ".html")] = file
-	}
+// files maps each template's name to its file, templates/NAME.html.
+func tooSlow(limit time.Duration, t *template.Template, files map[string]string) error {
 	var lines []string
 	for _, tt := range t.Templates() {
 		if tt.Tree == nil {

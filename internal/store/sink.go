@@ -41,7 +41,7 @@ func Sink(dsn string, log, errs io.Writer) func(event.Event, time.Time) {
 		st = s
 		return st
 	}
-	var logMu sync.Mutex
+	notStored := event.JSONLines(log)
 	return func(e event.Event, at time.Time) {
 		if s := get(); s != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -52,8 +52,6 @@ func Sink(dsn string, log, errs io.Writer) func(event.Event, time.Time) {
 			}
 			fmt.Fprintf(errs, "store: %v: the event goes to the log, marked not stored\n", err)
 		}
-		logMu.Lock()
-		defer logMu.Unlock()
-		log.Write(e.JSON(at))
+		notStored(e, at)
 	}
 }

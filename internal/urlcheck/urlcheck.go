@@ -8,6 +8,7 @@ package urlcheck
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -52,8 +53,8 @@ func Link(raw string) error {
 	if strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return fmt.Errorf("link %q holds a control character: a browser would drop it and read %q", raw, Normalize(raw))
 	}
-	if sc := Scheme(raw); sc != "" && !contains(linkSchemes, sc) {
-		return fmt.Errorf("link %q uses the scheme %s: links may be relative, http:, https: or mailto:", raw, sc)
+	if sc := Scheme(raw); sc != "" && !slices.Contains(linkSchemes, sc) {
+		return fmt.Errorf("link %q uses the scheme %s: a link may be relative, or use http, https or mailto", raw, sc)
 	}
 	return nil
 }
@@ -71,13 +72,4 @@ func SameOriginPath(raw string) error {
 		return fmt.Errorf("%q is not a path on this site: write one such as /api/event", raw)
 	}
 	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
 }
