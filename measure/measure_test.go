@@ -1,6 +1,7 @@
 package measure_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -73,6 +74,61 @@ func TestCampaignAndOutreachAreCutAndNeverWrittenIntoThePage(t *testing.T) {
 	if n := h.eval(`document.scripts.length`).(float64); n != 2 {
 		t.Errorf("%v scripts in the page, want 2 (measure.js and the JSON-LD)", n)
 	}
+}
+
+// The reading events' keys go out in one order, the campaign's inside it in
+// theirs, whatever order the URL has them in: rewriting the script for size
+// must not change what goes over the wire.
+func TestReadingEventKeysKeepTheirOrder(t *testing.T) {
+	h := newHarness(t, opts{})
+	h.open("/?oc=zz&utm_term=b&utm_source=a&utm_medium=", "http://news.example.org/a?b")
+	v := h.waitFor("view")
+	got, err := keyOrder(v.Raw)
+	if err != nil {
+		t.Fatalf("%s: %v", v.Raw, err)
+	}
+	want := []string{"ref", "campaign", "utm_source", "utm_medium", "utm_term", "outreach", "name", "path", "visible_ms", "scrolled"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("keys in the order sent = %v, want %v (%s)", got, want, v.Raw)
+	}
+}
+
+// keyOrder lists the keys of a JSON value in the order they were written,
+// nested ones in place.
+func keyOrder(raw string) ([]string, error) {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	var keys []string
+	var value func() error
+	value = func() error {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case json.Delim('{'):
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return err
+				}
+				keys = append(keys, k.(string))
+				if err := value(); err != nil {
+					return err
+				}
+			}
+		case json.Delim('['):
+			for dec.More() {
+				if err := value(); err != nil {
+					return err
+				}
+			}
+		default:
+			return nil
+		}
+		_, err = dec.Token() // the closing } or ]
+		return err
+	}
+	return keys, value()
 }
 
 func TestNoCookieAndNoRefererHeaderEvenWithACookieSet(t *testing.T) {
