@@ -100,11 +100,13 @@ const measure = `(() => {
 		if (Math.abs(size - parseFloat(body)) > 0.5) funnel.push(e.tagName + " " + JSON.stringify(e.textContent.slice(0, 20)) + " " + size.toFixed(1) + "px");
 	}
 	const split = [];
-	document.querySelectorAll(".host").forEach(h => {
+	// A host may break after a dot when it is wider than the screen,
+	// never inside a label.
+	document.querySelectorAll(".host > span").forEach(h => {
 		const r = document.createRange();
 		r.selectNodeContents(h);
 		const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
-		if (lines.size > 1 && h.textContent.length < 40) split.push(h.textContent);
+		if (lines.size > 1) split.push(h.textContent);
 	});
 	return {
 		Pwned: !!window.pwned,
