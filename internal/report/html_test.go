@@ -78,11 +78,15 @@ type layout struct {
 const measure = `(() => {
 	document.querySelectorAll("details").forEach(d => d.open = true);
 	const body = getComputedStyle(document.body).fontSize;
+	// A table, or a box around it, that scrolls, or that sticks out of
+	// the body's column.
 	const overflowing = [];
+	const edge = document.body.getBoundingClientRect().right - parseFloat(getComputedStyle(document.body).paddingRight);
 	document.querySelectorAll("table").forEach((t, i) => {
 		for (let e = t; e && e !== document.body; e = e.parentElement) {
-			if (e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > document.documentElement.clientWidth + 1) {
-				overflowing.push("table " + i + " (" + e.tagName + " " + e.scrollWidth + " > " + e.clientWidth + ")");
+			const right = e.getBoundingClientRect().right;
+			if (e.scrollWidth > e.clientWidth + 1 || right > edge + 1) {
+				overflowing.push("table " + i + ": " + e.tagName + " scrolls " + e.scrollWidth + " px in " + e.clientWidth + ", right edge at " + Math.round(right) + " px of " + Math.round(edge));
 				break;
 			}
 		}

@@ -267,7 +267,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 	}
 	pages := map[string]*Page{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
-	campaigns, terms := map[campaignKey]*Steps{}, map[termKey]*Steps{}
+	terms := map[termKey]*Steps{}
 	visible := map[int]int{}
 	nDays := int(end.Sub(start).Hours()/24) + 1
 	r.Days = make([]Day, nDays)
@@ -279,6 +279,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 			r.Days[i].Clicks, r.Days[i].Checkout = new(int), new(int)
 		}
 	}
+	var d *Day // the day of the last reading count
 	for i := range counts {
 		c := &counts[i]
 		current := c.Day >= q.From && c.Day <= q.To
@@ -294,20 +295,16 @@ func Build(counts []store.Count, q Query) (Report, error) {
 			if current {
 				clicks, checkout = r.SiteWide.Clicks, r.SiteWide.Checkout
 			}
-			var d *int
 			if c.Name == "checkout" {
 				checkout[c.Checkout] += c.N
 				if current {
-					d = day[c.Day].Checkout
+					*day[c.Day].Checkout += c.N
 				}
 			} else {
 				clicks[c.Name] += c.N
 				if current {
-					d = day[c.Day].Clicks
+					*day[c.Day].Clicks += c.N
 				}
-			}
-			if d != nil {
-				*d += c.N
 			}
 			continue
 		}
@@ -326,11 +323,13 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		}
 		p.add(c)
 		r.Total.add(c)
-		day[c.Day].add(c.Name, c.N)
+		if d == nil || d.Day != c.Day { // the store gives counts by day
+			d = day[c.Day]
+		}
+		d.add(c.Name, c.N)
 		addTo(refs, c.Ref, c)
 		addTo(outreach, c.Outreach, c)
 		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
-		addTo(campaigns, k, c)
 		addTo(terms, termKey{k, c.Term, c.Content}, c)
 		if c.Name == "engaged" && c.VisibleS > 0 {
 			visible[c.VisibleS] += c.N
@@ -351,6 +350,17 @@ func Build(counts []store.Count, q Query) (Report, error) {
 	r.Visible = quartiles(visible)
 	r.Refs = rows(refs, func(k string) Row { return Row{Ref: k, None: k == ""} })
 	r.Outreach = rows(outreach, func(k string) Row { return Row{Outreach: k, None: k == ""} })
+	campaigns := map[campaignKey]*Steps{}
+	for k, s := range terms {
+		c := campaigns[k.campaignKey]
+		if c == nil {
+			c = &Steps{}
+			campaigns[k.campaignKey] = c
+		}
+		c.View += s.View
+		c.HumanCandidate += s.HumanCandidate
+		c.Engaged += s.Engaged
+	}
 	r.Campaigns = rows(campaigns, func(k campaignKey) Row {
 		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged}
 	})

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -366,5 +369,79 @@ func TestPeriod(t *testing.T) {
 	}
 	if d, err := ParseSince("30d"); err != nil || d != 30*24*time.Hour {
 		t.Errorf("ParseSince(30d) = %v, %v", d, err)
+	}
+}
+
+// wide makes perDay roll-up rows for each of 60 days, as a busy site's
+// would hold: 20 pages, a long tail of 200 referrer hosts, 10 campaigns
+// with terms, 4 outreach codes, engaged events spread over 100 buckets.
+// Build's cost follows the rows, not the events they count.
+func wide(perDay int) []store.Count {
+	r := rand.New(rand.NewPCG(1, 2))
+	start := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	names := []string{"view", "view", "view", "human-candidate", "human-candidate", "engaged", "copy-sketch", "checkout"}
+	var out []store.Count
+	for d := range 60 {
+		day := start.AddDate(0, 0, d).Format(time.DateOnly)
+		for range perDay {
+			c := store.Count{Day: day, Name: names[r.IntN(len(names))], N: 1 + r.IntN(50)}
+			switch c.Name {
+			case "checkout":
+				c.Checkout = []string{"gumroad", "site"}[r.IntN(2)]
+			case "copy-sketch":
+			default:
+				c.Path = fmt.Sprintf("/page-%d/", r.IntN(20))
+				if r.IntN(4) > 0 {
+					c.Ref = fmt.Sprintf("host-%d.example.org", int(200*r.Float64()*r.Float64()))
+				}
+				if r.IntN(8) == 0 {
+					c.Source, c.Medium, c.Campaign = "src", "email", fmt.Sprintf("campaign-%d", r.IntN(10))
+					c.Term = []string{"", "a", "b"}[r.IntN(3)]
+				}
+				if r.IntN(30) == 0 {
+					c.Outreach = fmt.Sprintf("oc-%d", r.IntN(4))
+				}
+				c.Scrolled = c.Name != "view" && r.IntN(3) > 0
+				if c.Name == "engaged" {
+					c.VisibleS = store.VisibleBucket(int64(90_000 + r.IntN(900_000)))
+				}
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// BenchmarkReport times what the command does after the store answers:
+// Build over the rows of two 30-day periods, then each writer.
+//
+//	go test ./internal/report -run '^$' -bench Report
+func BenchmarkReport(b *testing.B) {
+	for _, perDay := range []int{1_000, 5_000} {
+		counts := wide(perDay)
+		q := Query{From: "2026-03-03", To: "2026-04-01", Today: "2026-04-01"}
+		b.Run(fmt.Sprintf("rows=%d/build", len(counts)), func(b *testing.B) {
+			for b.Loop() {
+				build(b, counts, q)
+			}
+		})
+		r := build(b, counts, q)
+		b.Run(fmt.Sprintf("rows=%d/html", len(counts)), func(b *testing.B) {
+			for b.Loop() {
+				HTML(io.Discard, r)
+			}
+		})
+		b.Run(fmt.Sprintf("rows=%d/text", len(counts)), func(b *testing.B) {
+			for b.Loop() {
+				Text(io.Discard, r)
+			}
+		})
+		b.Run(fmt.Sprintf("rows=%d/filtered", len(counts)), func(b *testing.B) {
+			q := q
+			q.Filter = Filter{Path: "/page-3/"}
+			for b.Loop() {
+				build(b, counts, q)
+			}
+		})
 	}
 }

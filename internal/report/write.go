@@ -385,7 +385,10 @@ var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
 	"ratio":  ratio,
 	"num":    num,
 	"change": change,
-	"share":  share,
+	// changeParts is change in pieces a line may break between, never
+	// inside: "+669", "(+21.4%)".
+	"changeParts": func(n, before int) []string { return strings.SplitN(change(n, before), " ", 2) },
+	"share":       share,
 	"hostSplit": func(h string) []string {
 		// A break may fall only after a dot, never inside a label.
 		parts := strings.SplitAfter(h, ".")
