@@ -80,7 +80,7 @@ func build(t testing.TB, counts []store.Count, q Query) Report {
 	return r
 }
 
-func TestTextAndJSON(t *testing.T) {
+func TestTextJSONAndHTML(t *testing.T) {
 	r := build(t, counts, query)
 	var text, js bytes.Buffer
 	if err := Text(&text, r); err != nil {
@@ -89,8 +89,13 @@ func TestTextAndJSON(t *testing.T) {
 	if err := JSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
+	var page bytes.Buffer
+	if err := HTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
 	golden(t, "report.txt", text.Bytes())
 	golden(t, "report.json", js.Bytes())
+	golden(t, "report.html", page.Bytes())
 
 	// The figures, not just the bytes.
 	if r.Total.Steps != (Steps{View: 47, HumanCandidate: 16, Engaged: 3}) || r.Previous.Total != (Steps{View: 24, HumanCandidate: 8}) {
