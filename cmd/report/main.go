@@ -1,13 +1,15 @@
 // Command report shows the reading funnel from the stored events: per
-// page, views, human candidates and engaged readers; site-wide clicks and
-// checkouts; referrers, campaigns and outreach codes; and a day-by-day
-// series. It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set,
-// else the SQLite file events.db in the site folder (or -db, or
+// page, views, human candidates and engaged readers, against the period
+// before; site-wide clicks and checkouts; referrers, campaigns and
+// outreach codes; engaged readers' time in view; and a day-by-day series.
+// It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else
+// the SQLite file events.db in the site folder (or -db, or
 // SITE_EVENTS_DB).
 //
 //	go run ./cmd/report                      the last 30 days, as tables
 //	go run ./cmd/report -from 2026-03-01 -to 2026-03-31 -json
-//	go run ./cmd/report -html report.html
+//	go run ./cmd/report -html report.html    (-html - writes the page to stdout)
+//	go run ./cmd/report -path /pay/ -ref news.ycombinator.com
 //	go run ./cmd/report -import events.jsonl  take the function's log lines into the store
 package main
 
@@ -33,9 +35,20 @@ func main() {
 	from := flag.String("from", "", "the first UTC day of the period, YYYY-MM-DD (instead of -since)")
 	to := flag.String("to", "", "the last UTC day of the period, YYYY-MM-DD (default today)")
 	asJSON := flag.Bool("json", false, "write JSON, for scripts")
-	htmlFile := flag.String("html", "", "write a self-contained HTML page with charts to this file")
+	htmlFile := flag.String("html", "", "write a self-contained HTML page with charts to this file; - writes it to standard output")
+	var f report.Filter
+	flag.StringVar(&f.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks and checkouts, which carry no path, are left out)")
+	flag.StringVar(&f.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com")
+	flag.StringVar(&f.Campaign, "campaign", "", "only the reading events of this utm_campaign")
+	flag.StringVar(&f.Outreach, "outreach", "", "only the reading events of this outreach code")
 	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, or netlify logs --function event --json), each once; - reads standard input")
 	flag.Parse()
+	if flag.NArg() > 0 {
+		fail(fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0)))
+	}
+	if *htmlFile != "" && *asJSON {
+		fail(fmt.Errorf("-html and -json: choose one"))
+	}
 
 	dsn := *db
 	if dsn == "" {
@@ -67,16 +80,18 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	first, last, err := report.Period(time.Now(), days, *from, *to)
+	now := time.Now()
+	first, last, err := report.Period(now, days, *from, *to)
 	if err != nil {
 		fail(err)
 	}
-	counts, err := st.Counts(ctx, first, last)
+	r, err := report.Load(ctx, st, report.Query{From: first, To: last, Today: report.Today(now), Filter: f})
 	if err != nil {
 		fail(err)
 	}
-	r := report.Build(counts, first, last)
 	switch {
+	case *htmlFile == "-":
+		err = report.HTML(os.Stdout, r)
 	case *htmlFile != "":
 		var b bytes.Buffer
 		if err := report.HTML(&b, r); err != nil {

@@ -157,22 +157,27 @@ func (s *Server) rebuild() {
 	s.mu.Unlock()
 }
 
-// report serves the reading funnel of the last 30 days from the preview's
-// store, reloaded every 5 s, so that the author sees it move while
-// clicking through the page in another tab.
+// report serves the page go run ./cmd/report -html writes, of the last 30
+// days, from the preview's store, reloaded every 5 s, so that the author
+// sees it move while clicking through the page in another tab.
 func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	if s.store == nil {
 		http.Error(w, "the preview keeps no events: it was started with -db=none", http.StatusNotFound)
 		return
 	}
-	from, to, _ := report.Period(time.Now(), 30*24*time.Hour, "", "")
-	counts, err := s.store.Counts(r.Context(), from, to)
+	now := time.Now()
+	from, to, err := report.Period(now, 30*24*time.Hour, "", "")
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	rep, err := report.Load(r.Context(), s.store, report.Query{From: from, To: to, Today: report.Today(now)})
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	var b bytes.Buffer
-	if err := report.HTML(&b, report.Build(counts, from, to)); err != nil {
+	if err := report.HTML(&b, rep); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}

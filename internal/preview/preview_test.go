@@ -16,6 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"errref/internal/report"
 	"errref/internal/store"
 )
 
@@ -433,7 +434,21 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	if code != 200 || h.Get("Refresh") == "" {
 		t.Fatalf("GET /_preview/report = %d, Refresh %q", code, h.Get("Refresh"))
 	}
-	for _, want := range []string{"Reading funnel", "<td>/</td><td>2</td><td>1</td><td>0</td>", "&lt;b&gt;hn&lt;/b&gt;", "<td>checkout gumroad</td><td>1</td>"} {
+	// The same page as go run ./cmd/report -html writes from that store.
+	now := time.Now()
+	from, to, _ := report.Period(now, 30*24*time.Hour, "", "")
+	r, err := report.Load(context.Background(), st, report.Query{From: from, To: to, Today: report.Today(now)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := report.HTML(&want, r); err != nil {
+		t.Fatal(err)
+	}
+	if body != want.String() {
+		t.Errorf("/_preview/report is not the report's page:\n%s", body)
+	}
+	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">checkout gumroad</td><td>1</td>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the report lacks %q", want)
 		}

@@ -1,22 +1,100 @@
 // Package report turns stored events into the reading funnel: per page,
 // views, human candidates and engaged readers, with the rate from each
-// step to the next; site-wide clicks and checkouts; where readers came
-// from; and a day-by-day series. It writes a terminal table, JSON for
-// scripts, or a self-contained HTML page.
+// step to the next and the change from the period before; site-wide
+// clicks and checkouts; where readers came from; how long engaged readers
+// had the page in view; and a day-by-day series. It writes a terminal
+// table, JSON for scripts, or a self-contained HTML page.
 //
 // The counter keeps no identifier, so a funnel here is a ratio of event
 // counts, not a count of people who went from one step to the next; and
-// clicks and checkouts carry no path, so they are counted for the site.
+// clicks and checkouts carry no path, referrer, campaign or outreach code,
+// so they are counted for the whole site and never under a filter.
 package report
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"slices"
 	"time"
 
-	"errref/internal/event"
 	"errref/internal/store"
 )
+
+// Source is where a report reads its counts: *store.Store, or the
+// preview's own store.
+type Source interface {
+	Counts(ctx context.Context, from, to string) ([]store.Count, error) // UTC days, both included
+}
+
+// Filter narrows a report to the reading events that match every field
+// set. Clicks and checkouts carry none of these fields, so a report under
+// any filter leaves them out rather than show the site's.
+type Filter struct {
+	Path     string `json:"path,omitempty"`
+	Ref      string `json:"ref,omitempty"`
+	Campaign string `json:"utm_campaign,omitempty"`
+	Outreach string `json:"outreach,omitempty"`
+}
+
+// Set reports whether f narrows anything.
+func (f Filter) Set() bool { return f != Filter{} }
+
+func (f Filter) match(c *store.Count) bool {
+	return (f.Path == "" || c.Path == f.Path) && (f.Ref == "" || c.Ref == f.Ref) &&
+		(f.Campaign == "" || c.Campaign == f.Campaign) && (f.Outreach == "" || c.Outreach == f.Outreach)
+}
+
+// Query is what a report is asked for.
+type Query struct {
+	From, To string // UTC days, YYYY-MM-DD, both included
+	// Today is the UTC day the report is made: when the period holds it,
+	// its counts are marked partial.
+	Today  string
+	Filter Filter
+}
+
+// Previous is the period of the same length that ends the day before q's.
+func (q Query) Previous() (from, to string, err error) {
+	start, end, err := q.days()
+	if err != nil {
+		return "", "", err
+	}
+	n := int(end.Sub(start).Hours()/24) + 1
+	return start.AddDate(0, 0, -n).Format(time.DateOnly), start.AddDate(0, 0, -1).Format(time.DateOnly), nil
+}
+
+func (q Query) days() (time.Time, time.Time, error) {
+	start, err := time.Parse(time.DateOnly, q.From)
+	if err != nil {
+		return start, start, fmt.Errorf("report from %q: not a day such as 2026-03-01", q.From)
+	}
+	end, err := time.Parse(time.DateOnly, q.To)
+	if err != nil {
+		return start, end, fmt.Errorf("report to %q: not a day such as 2026-03-31", q.To)
+	}
+	if start.After(end) {
+		return start, end, fmt.Errorf("report from %s is after %s", q.From, q.To)
+	}
+	return start, end, nil
+}
+
+// Today is now's UTC day, for Query.Today.
+func Today(now time.Time) string { return now.UTC().Format(time.DateOnly) }
+
+// Load reads the counts of q's period and of the period before it from
+// src, and builds the report.
+func Load(ctx context.Context, src Source, q Query) (Report, error) {
+	from, _, err := q.Previous()
+	if err != nil {
+		return Report{}, err
+	}
+	counts, err := src.Counts(ctx, from, q.To)
+	if err != nil {
+		return Report{}, err
+	}
+	return Build(counts, q)
+}
 
 // Steps counts the reading events of one group.
 type Steps struct {
@@ -36,125 +114,283 @@ func (s *Steps) add(name string, n int) {
 	}
 }
 
-// Page is one path's funnel.
-type Page struct {
-	Path string `json:"path"`
+// Funnel is a group's steps, the rate from each step to the next, and how
+// many of the later steps were sent after the reader had scrolled. A view
+// is sent at load, before anyone can scroll, so only the later steps say
+// whether readers scroll.
+type Funnel struct {
 	Steps
-	Scrolled int `json:"scrolled"` // views sent after the reader had scrolled
-	// Rates from each step to the next, and the share of views that
-	// scrolled; absent where the step before is 0.
+	ScrolledHuman   int `json:"scrolled_human_candidates"` // human-candidate events sent after a scroll
+	ScrolledEngaged int `json:"scrolled_engaged"`          // engaged events sent after a scroll
+	// Rates from each step to the next, and the share of human
+	// candidates that had scrolled; absent where the step before is 0.
 	ToHumanCandidate *float64 `json:"to_human_candidate,omitempty"`
 	ToEngaged        *float64 `json:"to_engaged,omitempty"`
-	ScrolledShare    *float64 `json:"scrolled_share,omitempty"`
+	ScrolledShare    *float64 `json:"scrolled_share_of_human_candidates,omitempty"`
 }
 
-// Source is one referrer host, campaign or outreach code, with its own
-// funnel.
-type Source struct {
+func (f *Funnel) add(c *store.Count) {
+	f.Steps.add(c.Name, c.N)
+	if c.Scrolled {
+		switch c.Name {
+		case "human-candidate":
+			f.ScrolledHuman += c.N
+		case "engaged":
+			f.ScrolledEngaged += c.N
+		}
+	}
+}
+
+func (f *Funnel) rates() {
+	f.ToHumanCandidate = rate(f.HumanCandidate, f.View)
+	f.ToEngaged = rate(f.Engaged, f.HumanCandidate)
+	f.ScrolledShare = rate(f.ScrolledHuman, f.HumanCandidate)
+}
+
+// Page is one path's funnel, and its steps in the previous period.
+type Page struct {
+	Path string `json:"path"`
+	Funnel
+	Previous Steps `json:"previous"`
+}
+
+// Row is one referrer host, campaign or outreach code, with its own
+// funnel. None marks the row of reading events without one (for
+// referrers: no referrer, or a link from the site itself); Other the row
+// that adds up those beyond the Top, and how many they are.
+type Row struct {
 	Ref      string `json:"ref,omitempty"`
 	Source   string `json:"utm_source,omitempty"`
 	Medium   string `json:"utm_medium,omitempty"`
 	Campaign string `json:"utm_campaign,omitempty"`
+	Term     string `json:"utm_term,omitempty"`
+	Content  string `json:"utm_content,omitempty"`
 	Outreach string `json:"outreach,omitempty"`
+	None     bool   `json:"none,omitempty"`
+	Other    int    `json:"other,omitempty"`
 	Steps
+	// A campaign's rows by utm_term and utm_content, when any of its
+	// events has either; the row with neither is there too, so the parts
+	// add up to the campaign.
+	Parts []Row `json:"by_term_and_content,omitempty"`
 }
 
-// Day is one UTC day's counts.
+// Day is one UTC day's counts. Clicks and checkouts are absent under a
+// filter.
 type Day struct {
 	Day string `json:"day"`
 	Steps
-	Clicks   int `json:"clicks"`
-	Checkout int `json:"checkout"`
+	Clicks   *int `json:"clicks,omitempty"`
+	Checkout *int `json:"checkout,omitempty"`
+	Partial  bool `json:"partial,omitempty"` // today: not over yet
+}
+
+// SiteWide is what the counter sends without a path: clicks by name and
+// checkouts by word, in the period and the one before.
+type SiteWide struct {
+	Clicks           map[string]int `json:"clicks"`
+	Checkout         map[string]int `json:"checkout"`
+	PreviousClicks   map[string]int `json:"previous_clicks"`
+	PreviousCheckout map[string]int `json:"previous_checkout"`
+	// Checkouts per engaged reader, both site-wide. Absent without an
+	// engaged event.
+	CheckoutsPerEngaged *float64 `json:"checkouts_per_engaged,omitempty"`
+}
+
+// Visible is how long engaged readers had the page in view when the
+// counter sent engaged, read from the roll-up's buckets (store.VisibleBucket:
+// two significant figures of whole seconds), so each figure is a bucket's
+// lower bound: "about".
+type Visible struct {
+	Timed  int `json:"engaged_with_time"` // engaged events that carry a time
+	Q1     int `json:"q1_s"`              // a quarter had the page in view for less
+	Median int `json:"median_s"`
+	Q3     int `json:"q3_s"` // a quarter for more
+}
+
+// PreviousPeriod names the period before a report's, of the same
+// length, and its totals.
+type PreviousPeriod struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Total Steps  `json:"total"`
 }
 
 // Report is the funnel for the UTC days From to To, both included.
 type Report struct {
-	From     string         `json:"from"`
-	To       string         `json:"to"`
-	Pages    []Page         `json:"pages"`
-	Total    Steps          `json:"total"`
-	Clicks   map[string]int `json:"clicks"`
-	Checkout map[string]int `json:"checkout"`
-	// Checkouts per engaged reader: both site-wide, since a checkout
-	// carries no path. Absent without an engaged event.
-	CheckoutsPerEngaged *float64 `json:"checkouts_per_engaged,omitempty"`
-	Refs                []Source `json:"refs"`
-	Campaigns           []Source `json:"campaigns"`
-	Outreach            []Source `json:"outreach"`
-	Days                []Day    `json:"days"`
+	From       string         `json:"from"`
+	To         string         `json:"to"`
+	Filter     Filter         `json:"filter"`
+	PartialDay string         `json:"partial_day,omitempty"` // today, when the period holds it
+	Previous   PreviousPeriod `json:"previous"`
+	Total      Funnel         `json:"total"`
+	Pages      []Page         `json:"pages"`
+	// Nil under a filter: clicks and checkouts carry no path, referrer,
+	// campaign or outreach code, so they cannot be narrowed.
+	SiteWide  *SiteWide `json:"site_wide"`
+	Visible   *Visible  `json:"visible,omitempty"` // absent without a timed engaged event
+	Refs      []Row     `json:"refs"`
+	Campaigns []Row     `json:"campaigns"`
+	Outreach  []Row     `json:"outreach"`
+	Days      []Day     `json:"days"`
 }
 
-// Top is how many referrers, campaigns and outreach codes a report lists.
+// Top is how many referrers, campaigns and outreach codes a report lists
+// before it adds up the rest in one row.
 const Top = 20
 
-// Build adds up counts, from store.Counts over the same days.
-func Build(counts []store.Count, from, to string) Report {
-	r := Report{From: from, To: to, Clicks: map[string]int{}, Checkout: map[string]int{"gumroad": 0, "site": 0}}
-	pages := map[string]*Page{}
-	refs, campaigns, outreach := map[Source]*Steps{}, map[Source]*Steps{}, map[Source]*Steps{}
-	days := map[string]*Day{}
-	for _, c := range counts {
-		d := days[c.Day]
-		if d == nil {
-			d = &Day{Day: c.Day}
-			days[c.Day] = d
-		}
-		switch {
-		case slices.Contains(event.Reading, c.Name):
-			p := pages[c.Path]
-			if p == nil {
-				p = &Page{Path: c.Path}
-				pages[c.Path] = p
-			}
-			p.add(c.Name, c.N)
-			if c.Name == "view" && c.Scrolled {
-				p.Scrolled += c.N
-			}
-			r.Total.add(c.Name, c.N)
-			d.add(c.Name, c.N)
-			if c.Ref != "" {
-				addTo(refs, Source{Ref: c.Ref}, c)
-			}
-			if c.Source != "" || c.Medium != "" || c.Campaign != "" {
-				addTo(campaigns, Source{Source: c.Source, Medium: c.Medium, Campaign: c.Campaign}, c)
-			}
-			if c.Outreach != "" {
-				addTo(outreach, Source{Outreach: c.Outreach}, c)
-			}
-		case c.Name == "checkout":
-			r.Checkout[c.Checkout] += c.N
-			d.Checkout += c.N
-		default:
-			r.Clicks[c.Name] += c.N
-			d.Clicks += c.N
-		}
-	}
-	for _, p := range pages {
-		p.ToHumanCandidate = rate(p.HumanCandidate, p.View)
-		p.ToEngaged = rate(p.Engaged, p.HumanCandidate)
-		p.ScrolledShare = rate(p.Scrolled, p.View)
-		r.Pages = append(r.Pages, *p)
-	}
-	slices.SortFunc(r.Pages, func(a, b Page) int { return cmp.Or(b.View-a.View, cmp.Compare(a.Path, b.Path)) })
-	r.CheckoutsPerEngaged = rate(r.Checkout["gumroad"]+r.Checkout["site"], r.Total.Engaged)
-	r.Refs, r.Campaigns, r.Outreach = top(refs), top(campaigns), top(outreach)
-	// Every day of the period, the quiet ones too.
-	start, err1 := time.Parse(time.DateOnly, from)
-	end, err2 := time.Parse(time.DateOnly, to)
-	if err1 == nil && err2 == nil {
-		for t := start; !t.After(end); t = t.AddDate(0, 0, 1) {
-			k := t.Format(time.DateOnly)
-			if d := days[k]; d != nil {
-				r.Days = append(r.Days, *d)
-			} else {
-				r.Days = append(r.Days, Day{Day: k})
-			}
-		}
-	}
-	return r
+// campaignKey is a campaign's row: tagged tells the events with none of
+// the five utm_ values from those with only utm_term or utm_content.
+type campaignKey struct {
+	source, medium, campaign string
+	tagged                   bool
 }
 
-func addTo(m map[Source]*Steps, k Source, c store.Count) {
+type termKey struct {
+	campaignKey
+	term, content string
+}
+
+// Build adds up counts, which store.Counts gave for q's period and the one
+// before it; counts outside both are ignored.
+func Build(counts []store.Count, q Query) (Report, error) {
+	start, end, err := q.days()
+	if err != nil {
+		return Report{}, err
+	}
+	prevFrom, prevTo, _ := q.Previous()
+	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}}
+	filtered := q.Filter.Set()
+	if !filtered {
+		r.SiteWide = &SiteWide{Clicks: map[string]int{}, Checkout: map[string]int{"gumroad": 0, "site": 0},
+			PreviousClicks: map[string]int{}, PreviousCheckout: map[string]int{"gumroad": 0, "site": 0}}
+	}
+	pages := map[string]*Page{}
+	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
+	terms := map[termKey]*Steps{}
+	visible := map[int]int{}
+	nDays := int(end.Sub(start).Hours()/24) + 1
+	r.Days = make([]Day, nDays)
+	day := make(map[string]*Day, nDays)
+	for i := range r.Days {
+		r.Days[i].Day = start.AddDate(0, 0, i).Format(time.DateOnly)
+		day[r.Days[i].Day] = &r.Days[i]
+		if !filtered {
+			r.Days[i].Clicks, r.Days[i].Checkout = new(int), new(int)
+		}
+	}
+	var d *Day // the day of the last reading count
+	for i := range counts {
+		c := &counts[i]
+		current := c.Day >= q.From && c.Day <= q.To
+		if !current && (c.Day < prevFrom || c.Day > prevTo) {
+			continue
+		}
+		reading := c.Name == "view" || c.Name == "human-candidate" || c.Name == "engaged"
+		if !reading {
+			if filtered {
+				continue
+			}
+			clicks, checkout := r.SiteWide.PreviousClicks, r.SiteWide.PreviousCheckout
+			if current {
+				clicks, checkout = r.SiteWide.Clicks, r.SiteWide.Checkout
+			}
+			if c.Name == "checkout" {
+				checkout[c.Checkout] += c.N
+				if current {
+					*day[c.Day].Checkout += c.N
+				}
+			} else {
+				clicks[c.Name] += c.N
+				if current {
+					*day[c.Day].Clicks += c.N
+				}
+			}
+			continue
+		}
+		if !q.Filter.match(c) {
+			continue
+		}
+		p := pages[c.Path]
+		if p == nil {
+			p = &Page{Path: c.Path}
+			pages[c.Path] = p
+		}
+		if !current {
+			p.Previous.add(c.Name, c.N)
+			r.Previous.Total.add(c.Name, c.N)
+			continue
+		}
+		p.add(c)
+		r.Total.add(c)
+		if d == nil || d.Day != c.Day { // the store gives counts by day
+			d = day[c.Day]
+		}
+		d.add(c.Name, c.N)
+		addTo(refs, c.Ref, c)
+		addTo(outreach, c.Outreach, c)
+		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
+		addTo(terms, termKey{k, c.Term, c.Content}, c)
+		if c.Name == "engaged" && c.VisibleS > 0 {
+			visible[c.VisibleS] += c.N
+		}
+	}
+
+	for _, p := range pages {
+		p.rates()
+		r.Pages = append(r.Pages, *p)
+	}
+	slices.SortFunc(r.Pages, func(a, b Page) int {
+		return cmp.Or(b.View-a.View, b.Previous.View-a.Previous.View, cmp.Compare(a.Path, b.Path))
+	})
+	r.Total.rates()
+	if r.SiteWide != nil {
+		r.SiteWide.CheckoutsPerEngaged = rate(r.SiteWide.Checkout["gumroad"]+r.SiteWide.Checkout["site"], r.Total.Engaged)
+	}
+	r.Visible = quartiles(visible)
+	r.Refs = rows(refs, func(k string) Row { return Row{Ref: k, None: k == ""} })
+	r.Outreach = rows(outreach, func(k string) Row { return Row{Outreach: k, None: k == ""} })
+	campaigns := map[campaignKey]*Steps{}
+	for k, s := range terms {
+		c := campaigns[k.campaignKey]
+		if c == nil {
+			c = &Steps{}
+			campaigns[k.campaignKey] = c
+		}
+		c.View += s.View
+		c.HumanCandidate += s.HumanCandidate
+		c.Engaged += s.Engaged
+	}
+	r.Campaigns = rows(campaigns, func(k campaignKey) Row {
+		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged}
+	})
+	for i := range r.Campaigns {
+		c := &r.Campaigns[i]
+		if c.None || c.Other > 0 {
+			continue
+		}
+		k := campaignKey{c.Source, c.Medium, c.Campaign, true}
+		var parts []Row
+		split := false
+		for tk, s := range terms {
+			if tk.campaignKey == k {
+				parts = append(parts, Row{Term: tk.term, Content: tk.content, Steps: *s})
+				split = split || tk.term != "" || tk.content != ""
+			}
+		}
+		if split {
+			sortRows(parts)
+			c.Parts = parts
+		}
+	}
+	if q.Today >= q.From && q.Today <= q.To {
+		r.PartialDay = q.Today
+		day[q.Today].Partial = true
+	}
+	return r, nil
+}
+
+func addTo[K comparable](m map[K]*Steps, k K, c *store.Count) {
 	s := m[k]
 	if s == nil {
 		s = &Steps{}
@@ -163,19 +399,64 @@ func addTo(m map[Source]*Steps, k Source, c store.Count) {
 	s.add(c.Name, c.N)
 }
 
-func top(m map[Source]*Steps) []Source {
-	out := []Source{}
+// rows lists m's groups by views, the one without a value among them, and
+// adds up those beyond the Top in one row, so the rows add up to the
+// total.
+func rows[K comparable](m map[K]*Steps, row func(K) Row) []Row {
+	out := []Row{}
 	for k, s := range m {
-		k.Steps = *s
-		out = append(out, k)
+		r := row(k)
+		r.Steps = *s
+		out = append(out, r)
 	}
-	slices.SortFunc(out, func(a, b Source) int {
-		return cmp.Or(b.View-a.View, b.Engaged-a.Engaged, cmp.Compare(a.Ref+a.Source+a.Medium+a.Campaign+a.Outreach, b.Ref+b.Source+b.Medium+b.Campaign+b.Outreach))
-	})
+	sortRows(out)
 	if len(out) > Top {
-		out = out[:Top]
+		other := Row{Other: len(out) - Top + 1}
+		for _, r := range out[Top-1:] {
+			other.View += r.View
+			other.HumanCandidate += r.HumanCandidate
+			other.Engaged += r.Engaged
+		}
+		out = append(out[:Top-1], other)
 	}
 	return out
+}
+
+func sortRows(rs []Row) {
+	slices.SortFunc(rs, func(a, b Row) int {
+		return cmp.Or(b.View-a.View, b.Engaged-a.Engaged,
+			cmp.Compare(a.Ref, b.Ref), cmp.Compare(a.Source, b.Source), cmp.Compare(a.Medium, b.Medium),
+			cmp.Compare(a.Campaign, b.Campaign), cmp.Compare(a.Term, b.Term), cmp.Compare(a.Content, b.Content),
+			cmp.Compare(a.Outreach, b.Outreach))
+	})
+}
+
+// quartiles reads the lower quartile, median and upper quartile from
+// counts by bucket, each the bucket of the event at that rank (nearest
+// rank), or nil without any.
+func quartiles(byBucket map[int]int) *Visible {
+	if len(byBucket) == 0 {
+		return nil
+	}
+	buckets := make([]int, 0, len(byBucket))
+	v := &Visible{}
+	for b, n := range byBucket {
+		buckets = append(buckets, b)
+		v.Timed += n
+	}
+	slices.Sort(buckets)
+	at := func(q float64) int {
+		rank := max(int(q*float64(v.Timed)+0.999999), 1) // ceil, at least the first
+		seen := 0
+		for _, b := range buckets {
+			if seen += byBucket[b]; seen >= rank {
+				return b
+			}
+		}
+		return buckets[len(buckets)-1]
+	}
+	v.Q1, v.Median, v.Q3 = at(0.25), at(0.5), at(0.75)
+	return v
 }
 
 // rate is n/of, rounded to four places, or nil when of is 0.

@@ -2,46 +2,64 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
-	"net/http"
-	"net/http/httptest"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
-
-	"errref/internal/browsertest"
 	"errref/internal/store"
+	"errref/internal/traffic"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 const hostile = `<script>document.title="pwned";window.pwned=1</script>`
 
-// counts is a fixed data set: two pages, a click, checkouts, a referrer,
-// a campaign whose value is markup, and an outreach code.
+// counts is a fixed data set over 2026-02-25 to 2026-03-04: two pages, a
+// click, checkouts, a referrer, a campaign whose value is markup and whose
+// events split by utm_term, an outreach code, engaged times, the period
+// before, and a row outside both periods.
 var counts = []store.Count{
+	{Day: "2026-02-24", Name: "view", Path: "/", N: 1000}, // outside both periods
+	{Day: "2026-02-25", Name: "view", Path: "/", N: 20},
+	{Day: "2026-02-26", Name: "human-candidate", Path: "/", Scrolled: true, N: 8},
+	{Day: "2026-02-27", Name: "view", Path: "/old/", N: 4},
+	{Day: "2026-02-27", Name: "copy-sketch", N: 4},
+	{Day: "2026-02-28", Name: "checkout", Checkout: "gumroad", N: 1},
 	{Day: "2026-03-01", Name: "view", Path: "/", N: 10},
-	{Day: "2026-03-01", Name: "view", Path: "/", Scrolled: true, Ref: "news.ycombinator.com", N: 30},
-	{Day: "2026-03-01", Name: "human-candidate", Path: "/", Scrolled: true, Ref: "news.ycombinator.com", N: 12},
-	{Day: "2026-03-02", Name: "view", Path: "/", Scrolled: true, Source: "hn", Medium: "post", Campaign: hostile, N: 5},
-	{Day: "2026-03-02", Name: "human-candidate", Path: "/", Scrolled: true, Source: "hn", Medium: "post", Campaign: hostile, N: 4},
-	{Day: "2026-03-02", Name: "engaged", Path: "/", Scrolled: true, Source: "hn", Medium: "post", Campaign: hostile, Outreach: "oc-7", N: 3},
+	{Day: "2026-03-01", Name: "view", Path: "/", Scrolled: true, Ref: "news.ycombinator.com", N: 3},
+	{Day: "2026-03-01", Name: "view", Path: "/", Ref: "news.ycombinator.com", N: 27},
+	{Day: "2026-03-01", Name: "human-candidate", Path: "/", Scrolled: true, Ref: "news.ycombinator.com", N: 9},
+	{Day: "2026-03-01", Name: "human-candidate", Path: "/", Ref: "news.ycombinator.com", N: 3},
+	{Day: "2026-03-02", Name: "view", Path: "/", Source: "hn", Medium: "post", Campaign: hostile, N: 3},
+	{Day: "2026-03-02", Name: "view", Path: "/", Source: "hn", Medium: "post", Campaign: hostile, Term: "mcp error", N: 2},
+	{Day: "2026-03-02", Name: "human-candidate", Path: "/", Scrolled: true, Source: "hn", Medium: "post", Campaign: hostile, Term: "mcp error", N: 2},
+	{Day: "2026-03-02", Name: "human-candidate", Path: "/", Source: "hn", Medium: "post", Campaign: hostile, N: 2},
+	{Day: "2026-03-02", Name: "engaged", Path: "/", Scrolled: true, Source: "hn", Medium: "post", Campaign: hostile, Term: "mcp error", Outreach: "oc-7", VisibleS: 95, N: 1},
+	{Day: "2026-03-02", Name: "engaged", Path: "/", Scrolled: true, Source: "hn", Medium: "post", Campaign: hostile, Outreach: "oc-7", VisibleS: 140, N: 1},
+	{Day: "2026-03-02", Name: "engaged", Path: "/", Source: "hn", Medium: "post", Campaign: hostile, Outreach: "oc-7", VisibleS: 1200, N: 1},
 	{Day: "2026-03-02", Name: "view", Path: "/pay/", N: 2},
 	{Day: "2026-03-02", Name: "copy-sketch", N: 6},
 	{Day: "2026-03-03", Name: "checkout", Checkout: "gumroad", N: 2},
-	{Day: "2026-03-03", Name: "checkout", Checkout: "site", N: 1},
+	{Day: "2026-03-04", Name: "checkout", Checkout: "site", N: 1},
 }
+
+var query = Query{From: "2026-03-01", To: "2026-03-04", Today: "2026-03-04"}
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	p := filepath.Join("testdata", name)
 	if *update {
-		os.WriteFile(p, got, 0o644)
+		if err := os.WriteFile(p, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		return
 	}
 	want, err := os.ReadFile(p)
@@ -53,8 +71,17 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func TestTextAndJSON(t *testing.T) {
-	r := Build(counts, "2026-03-01", "2026-03-04")
+func build(t testing.TB, counts []store.Count, q Query) Report {
+	t.Helper()
+	r, err := Build(counts, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestTextJSONAndHTML(t *testing.T) {
+	r := build(t, counts, query)
 	var text, js bytes.Buffer
 	if err := Text(&text, r); err != nil {
 		t.Fatal(err)
@@ -62,20 +89,252 @@ func TestTextAndJSON(t *testing.T) {
 	if err := JSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
+	var page bytes.Buffer
+	if err := HTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
 	golden(t, "report.txt", text.Bytes())
 	golden(t, "report.json", js.Bytes())
+	golden(t, "report.html", page.Bytes())
+
 	// The figures, not just the bytes.
-	if r.Total != (Steps{View: 47, HumanCandidate: 16, Engaged: 3}) || r.Pages[0].Path != "/" || r.Pages[0].Scrolled != 35 {
-		t.Errorf("total %+v, first page %+v", r.Total, r.Pages[0])
+	if r.Total.Steps != (Steps{View: 47, HumanCandidate: 16, Engaged: 3}) || r.Previous.Total != (Steps{View: 24, HumanCandidate: 8}) {
+		t.Errorf("total %+v, before %+v", r.Total.Steps, r.Previous.Total)
 	}
-	if *r.Pages[0].ToHumanCandidate != 0.3556 || *r.Pages[0].ToEngaged != 0.1875 || *r.CheckoutsPerEngaged != 1 {
-		t.Errorf("rates %v %v %v", *r.Pages[0].ToHumanCandidate, *r.Pages[0].ToEngaged, *r.CheckoutsPerEngaged)
+	if r.Previous.From != "2026-02-25" || r.Previous.To != "2026-02-28" {
+		t.Errorf("previous period %s to %s, want the 4 days before", r.Previous.From, r.Previous.To)
 	}
-	if len(r.Days) != 4 || r.Days[3] != (Day{Day: "2026-03-04"}) || r.Days[2].Checkout != 3 {
+	// Scrolled is read from human candidates (11 of 16) and engaged (2 of
+	// 3), never from views, which are sent before anyone can scroll.
+	if r.Total.ScrolledHuman != 11 || r.Total.ScrolledEngaged != 2 || *r.Total.ScrolledShare != 0.6875 {
+		t.Errorf("scrolled %d of human candidates (%v), %d of engaged", r.Total.ScrolledHuman, *r.Total.ScrolledShare, r.Total.ScrolledEngaged)
+	}
+	if got := r.Pages[0]; got.Path != "/" || got.View != 45 || got.Previous.View != 20 || *got.ToHumanCandidate != 0.3556 {
+		t.Errorf("first page %+v", got)
+	}
+	if got := r.Pages[2]; got.Path != "/old/" || got.View != 0 || got.Previous.View != 4 {
+		t.Errorf("a page read only before is listed with 0 now: %+v", got)
+	}
+	s := r.SiteWide
+	if s.Clicks["copy-sketch"] != 6 || s.PreviousClicks["copy-sketch"] != 4 || s.Checkout["gumroad"] != 2 || s.PreviousCheckout["gumroad"] != 1 || *s.CheckoutsPerEngaged != 1 {
+		t.Errorf("site-wide %+v", *s)
+	}
+	if r.PartialDay != "2026-03-04" || !r.Days[3].Partial || r.Days[2].Partial || *r.Days[2].Checkout != 2 || *r.Days[1].Clicks != 6 {
 		t.Errorf("days %+v", r.Days)
 	}
-	if !strings.Contains(text.String(), `"hn / post / `+strings.ReplaceAll(hostile, `"`, `\"`)+`"`) {
-		t.Error("the terminal table does not quote a value with spaces and quotes")
+	// The referrer rows add up to the total: the no-referrer row is one.
+	if len(r.Refs) != 2 || !r.Refs[1].None || r.Refs[1].View != 17 || r.Refs[0].View+r.Refs[1].View != r.Total.View {
+		t.Errorf("refs %+v", r.Refs)
+	}
+	camp := r.Campaigns[1]
+	if camp.Campaign != hostile || camp.View != 5 || len(camp.Parts) != 2 || camp.Parts[0].Term != "" || camp.Parts[1].Term != "mcp error" || camp.Parts[1].Engaged != 1 {
+		t.Errorf("campaign %+v", camp)
+	}
+	if r.Visible == nil || *r.Visible != (Visible{Timed: 3, Q1: 95, Median: 140, Q3: 1200}) {
+		t.Errorf("visible %+v", r.Visible)
+	}
+	for _, want := range []string{
+		`hn / post / "<script>document.title=\"pwned\";window.pwned=1</script>"`, // a value with quotes is quoted
+		`utm_term "mcp error"`,
+		"no referrer or same site",
+		"+25 (+125.0%)", // views against the days before
+		"median about 2 min 20 s; half of them between about 1 min 35 s and about 20 min",
+		"2026-03-04 (today, not over)",
+	} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the table lacks %q", want)
+		}
+	}
+}
+
+// TestFilter narrows the report by each filter: every figure of the
+// reading events narrows, the JSON names the filter, and the site-wide
+// clicks and checkouts, which carry no path or source, are left out
+// rather than shown unfiltered.
+func TestFilter(t *testing.T) {
+	for _, tc := range []struct {
+		f           Filter
+		view, prev  int
+		pages, refs int
+	}{
+		{Filter{}, 47, 24, 3, 2},
+		{Filter{Path: "/pay/"}, 2, 0, 1, 1},
+		{Filter{Path: "/old/"}, 0, 4, 1, 0},
+		{Filter{Ref: "news.ycombinator.com"}, 30, 0, 1, 1},
+		{Filter{Campaign: hostile}, 5, 0, 1, 1},
+		{Filter{Outreach: "oc-7"}, 0, 0, 1, 1},
+		{Filter{Path: "/", Ref: "news.ycombinator.com"}, 30, 0, 1, 1},
+		{Filter{Path: "/pay/", Ref: "news.ycombinator.com"}, 0, 0, 0, 0},
+	} {
+		r := build(t, counts, Query{From: query.From, To: query.To, Filter: tc.f})
+		if r.Total.View != tc.view || r.Previous.Total.View != tc.prev || len(r.Pages) != tc.pages || len(r.Refs) != tc.refs {
+			t.Errorf("%+v: views %d (before %d), %d pages, %d referrer rows; want %d (%d), %d, %d",
+				tc.f, r.Total.View, r.Previous.Total.View, len(r.Pages), len(r.Refs), tc.view, tc.prev, tc.pages, tc.refs)
+		}
+		sum := 0
+		for _, d := range r.Days {
+			sum += d.View
+			if tc.f.Set() && (d.Clicks != nil || d.Checkout != nil) {
+				t.Errorf("%+v: day %s shows the site's clicks under a filter", tc.f, d.Day)
+			}
+		}
+		if sum != r.Total.View {
+			t.Errorf("%+v: days add up to %d views, total %d", tc.f, sum, r.Total.View)
+		}
+		if (r.SiteWide == nil) != tc.f.Set() {
+			t.Errorf("%+v: site-wide %+v", tc.f, r.SiteWide)
+		}
+		var js bytes.Buffer
+		if err := JSON(&js, r); err != nil {
+			t.Fatal(err)
+		}
+		var back struct {
+			Filter   Filter           `json:"filter"`
+			SiteWide *json.RawMessage `json:"site_wide"`
+		}
+		if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Filter != tc.f || (back.SiteWide != nil) == tc.f.Set() {
+			t.Errorf("%+v: the JSON says filter %+v, site_wide %s (%v)", tc.f, back.Filter, js.String()[:min(js.Len(), 200)], err)
+		}
+		var text, page bytes.Buffer
+		Text(&text, r)
+		if err := HTML(&page, r); err != nil {
+			t.Fatal(err)
+		}
+		for name, out := range map[string]string{"table": text.String(), "page": page.String()} {
+			if tc.f.Set() && (!strings.Contains(out, "left out under a filter") || strings.Contains(out, "checkout gumroad")) {
+				t.Errorf("%+v: the %s does not say clicks and checkouts are left out, or shows them", tc.f, name)
+			}
+		}
+	}
+}
+
+// TestMonthMatchesTheEvents builds the report of a generated month and
+// holds each figure to a count made from the events themselves.
+func TestMonthMatchesTheEvents(t *testing.T) {
+	end := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
+	events := traffic.Make(traffic.Month(end))
+	q := Query{From: "2026-03-02", To: "2026-03-31", Today: "2026-03-31"}
+	for _, f := range []Filter{{}, {Path: "/pay/"}, {Ref: "github.com"}, {Campaign: "march-issue"}, {Outreach: "fw-0412"}} {
+		q.Filter = f
+		r := build(t, traffic.Counts(events), q)
+		var want, before Steps
+		var scrolledHuman, viewsNoRef int
+		var times []int64
+		for _, e := range events {
+			day := e.At.Format(time.DateOnly)
+			if e.Path == "" || (f.Path != "" && e.Path != f.Path) || (f.Ref != "" && e.Ref != f.Ref) ||
+				(f.Campaign != "" && e.Campaign["utm_campaign"] != f.Campaign) || (f.Outreach != "" && (e.Outreach == nil || *e.Outreach != f.Outreach)) {
+				continue
+			}
+			switch {
+			case day >= "2026-01-31" && day <= "2026-03-01":
+				before.add(e.Name, 1)
+			case day >= q.From && day <= q.To:
+				want.add(e.Name, 1)
+				if e.Name == "human-candidate" && *e.Scrolled {
+					scrolledHuman++
+				}
+				if e.Name == "view" && e.Ref == "" {
+					viewsNoRef++
+				}
+				if e.Name == "engaged" {
+					times = append(times, *e.VisibleMS)
+				}
+			}
+		}
+		if r.Total.Steps != want || r.Previous.Total != before || r.Total.ScrolledHuman != scrolledHuman {
+			t.Errorf("%+v: total %+v, before %+v, scrolled %d; the events say %+v, %+v, %d", f, r.Total.Steps, r.Previous.Total, r.Total.ScrolledHuman, want, before, scrolledHuman)
+		}
+		if want.View == 0 {
+			t.Fatalf("%+v: the month has no such views", f)
+		}
+		for _, rows := range [][]Row{r.Refs, r.Campaigns, r.Outreach} {
+			sum := Steps{}
+			for _, row := range rows {
+				sum.View += row.View
+				sum.HumanCandidate += row.HumanCandidate
+				sum.Engaged += row.Engaged
+				if len(row.Parts) > 0 {
+					parts := 0
+					for _, p := range row.Parts {
+						parts += p.View
+					}
+					if parts != row.View {
+						t.Errorf("%+v: the parts of %s add up to %d views, not %d", f, row.Campaign, parts, row.View)
+					}
+				}
+			}
+			if sum != want {
+				t.Errorf("%+v: rows add up to %+v, total %+v", f, sum, want)
+			}
+		}
+		if f == (Filter{}) {
+			i := slices.IndexFunc(r.Refs, func(r Row) bool { return r.None })
+			if i < 0 || r.Refs[i].View != viewsNoRef || len(r.Refs) != 7 {
+				t.Errorf("no-referrer row %d; the events say %d views without a referrer, from six hosts", i, viewsNoRef)
+			}
+		}
+		// The median from the buckets is within 10% of the raw one.
+		slices.Sort(times)
+		raw := float64(times[(len(times)+1)/2-1]) / 1000
+		if r.Visible == nil || r.Visible.Timed != len(times) || float64(r.Visible.Median) < raw*0.9 || float64(r.Visible.Median) > raw*1.1 {
+			t.Errorf("%+v: median %+v, raw %.1f s of %d", f, r.Visible, raw, len(times))
+		}
+	}
+}
+
+func TestChange(t *testing.T) {
+	for _, tc := range []struct {
+		n, before int
+		want      string
+	}{
+		{5000, 4000, "+1,000 (+25.0%)"},
+		{30, 40, "-10 (-25.0%)"},
+		{7, 7, "0 (0.0%)"},
+		{3, 0, "+3 (none before)"},
+		{0, 0, "0"},
+		{0, 2, "-2 (-100.0%)"},
+	} {
+		if got := change(tc.n, tc.before); got != tc.want {
+			t.Errorf("change(%d, %d) = %q, want %q", tc.n, tc.before, got, tc.want)
+		}
+	}
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -1500: "-1,500"} {
+		if got := num(n); got != want {
+			t.Errorf("num(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for s, want := range map[int]string{45: "about 45 s", 60: "about 1 min", 140: "about 2 min 20 s", 3700: "about 1 h 1 min"} {
+		if got := seconds(s); got != want {
+			t.Errorf("seconds(%d) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"news.ycombinator.com", "news.ycombinator.com"},
+		{"/pay/", "/pay/"},
+		{"two words", `"two words"`},
+		{"\x1b]8;;http://evil\x07click\x1b]8;;\x07", `"\x1b]8;;http://evil\aclick\x1b]8;;\a"`}, // a terminal hyperlink
+		{"abc\u202edef", `"abc\u202edef"`}, // a bidi override
+		{"tab\there", `"tab\there"`},
+		{"café", "café"},
+	} {
+		if got := Quote(tc.in); got != tc.want {
+			t.Errorf("Quote(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestBuildRefusesABadPeriod(t *testing.T) {
+	for _, q := range []Query{{From: "2026-03-31", To: "2026-03-01"}, {From: "March", To: "2026-03-01"}, {}} {
+		if _, err := Build(counts, q); err == nil {
+			t.Errorf("Build(%+v) made a report", q)
+		}
+	}
+	if err := HTML(new(bytes.Buffer), Report{}); err == nil {
+		t.Error("HTML wrote a report of no days")
 	}
 }
 
@@ -106,68 +365,88 @@ func TestPeriod(t *testing.T) {
 			t.Errorf("Period(%v, %q, %q) = %s, %s, %v; want %s, %s", tc.since, tc.from, tc.to, from, to, err, tc.wantFrom, tc.wantTo)
 		}
 	}
+	if Today(now) != "2026-04-01" {
+		t.Errorf("Today(%v) = %s", now, Today(now))
+	}
+	q := Query{From: "2026-03-01", To: "2026-03-31"}
+	if from, to, err := q.Previous(); from != "2026-01-29" || to != "2026-02-28" || err != nil {
+		t.Errorf("the 31 days before March: %s to %s, %v", from, to, err)
+	}
 	if d, err := ParseSince("30d"); err != nil || d != 30*24*time.Hour {
 		t.Errorf("ParseSince(30d) = %v, %v", d, err)
 	}
 }
 
-// TestHTMLRunsNoScriptAndShowsValuesAsText opens the report in Chromium:
-// a campaign of <script> is shown as text and never runs, the page's own
-// stylesheet applies under its strict policy, and nothing sticks out at
-// 375 px.
-func TestHTMLRunsNoScriptAndShowsValuesAsText(t *testing.T) {
-	var b bytes.Buffer
-	if err := HTML(&b, Build(counts, "2026-03-01", "2026-03-31")); err != nil {
-		t.Fatal(err)
+// wide makes perDay roll-up rows for each of 60 days, as a busy site's
+// would hold: 20 pages, a long tail of 200 referrer hosts, 10 campaigns
+// with terms, 4 outreach codes, engaged events spread over 100 buckets.
+// Build's cost follows the rows, not the events they count.
+func wide(perDay int) []store.Count {
+	r := rand.New(rand.NewPCG(1, 2))
+	start := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	names := []string{"view", "view", "view", "human-candidate", "human-candidate", "engaged", "copy-sketch", "checkout"}
+	var out []store.Count
+	for d := range 60 {
+		day := start.AddDate(0, 0, d).Format(time.DateOnly)
+		for range perDay {
+			c := store.Count{Day: day, Name: names[r.IntN(len(names))], N: 1 + r.IntN(50)}
+			switch c.Name {
+			case "checkout":
+				c.Checkout = []string{"gumroad", "site"}[r.IntN(2)]
+			case "copy-sketch":
+			default:
+				c.Path = fmt.Sprintf("/page-%d/", r.IntN(20))
+				if r.IntN(4) > 0 {
+					c.Ref = fmt.Sprintf("host-%d.example.org", int(200*r.Float64()*r.Float64()))
+				}
+				if r.IntN(8) == 0 {
+					c.Source, c.Medium, c.Campaign = "src", "email", fmt.Sprintf("campaign-%d", r.IntN(10))
+					c.Term = []string{"", "a", "b"}[r.IntN(3)]
+				}
+				if r.IntN(30) == 0 {
+					c.Outreach = fmt.Sprintf("oc-%d", r.IntN(4))
+				}
+				c.Scrolled = c.Name != "view" && r.IntN(3) > 0
+				if c.Name == "engaged" {
+					c.VisibleS = store.VisibleBucket(int64(90_000 + r.IntN(900_000)))
+				}
+			}
+			out = append(out, c)
+		}
 	}
-	golden(t, "report.html", b.Bytes())
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Write(b.Bytes())
-	}))
-	defer srv.Close()
-	ctx := browsertest.New(t, browsertest.Options{})
-	if _, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 375, Height: 800, DeviceScaleFactor: 1, Mobile: true}); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(srv.URL)); err != nil {
-		t.Fatal(err)
-	}
-	got, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-		Pwned   bool
-		Title   string
-		Scripts int
-		Shown   bool
-		Weight  string
-		Scroll  int
-		Client  int
-		Rects   int
-	}](`({
-		Pwned: !!window.pwned,
-		Title: document.title,
-		Scripts: document.scripts.length,
-		Shown: document.body.innerText.includes(`+"`"+hostile+"`"+`),
-		Weight: getComputedStyle(document.querySelector("h1")).fontSize,
-		Scroll: document.documentElement.scrollWidth,
-		Client: document.documentElement.clientWidth,
-		Rects: document.querySelectorAll("svg rect").length,
-	})`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Pwned || got.Scripts != 0 || strings.Contains(got.Title, "pwned") {
-		t.Errorf("a script ran or stands in the page: %+v", got)
-	}
-	if !got.Shown {
-		t.Error("the hostile campaign is not shown as text")
-	}
-	if got.Weight != "21.6px" { // 1.35rem: the stylesheet applied under the policy
-		t.Errorf("h1 font-size %s: the page's own stylesheet did not apply", got.Weight)
-	}
-	if got.Scroll > got.Client {
-		t.Errorf("the page is %d px wide at 375 px", got.Scroll)
-	}
-	if got.Rects < 3+31 {
-		t.Errorf("%d bars in the charts, want the funnel's 3 and one a day at least", got.Rects)
+	return out
+}
+
+// BenchmarkReport times what the command does after the store answers:
+// Build over the rows of two 30-day periods, then each writer.
+//
+//	go test ./internal/report -run '^$' -bench Report
+func BenchmarkReport(b *testing.B) {
+	for _, perDay := range []int{1_000, 5_000} {
+		counts := wide(perDay)
+		q := Query{From: "2026-03-03", To: "2026-04-01", Today: "2026-04-01"}
+		b.Run(fmt.Sprintf("rows=%d/build", len(counts)), func(b *testing.B) {
+			for b.Loop() {
+				build(b, counts, q)
+			}
+		})
+		r := build(b, counts, q)
+		b.Run(fmt.Sprintf("rows=%d/html", len(counts)), func(b *testing.B) {
+			for b.Loop() {
+				HTML(io.Discard, r)
+			}
+		})
+		b.Run(fmt.Sprintf("rows=%d/text", len(counts)), func(b *testing.B) {
+			for b.Loop() {
+				Text(io.Discard, r)
+			}
+		})
+		b.Run(fmt.Sprintf("rows=%d/filtered", len(counts)), func(b *testing.B) {
+			q := q
+			q.Filter = Filter{Path: "/page-3/"}
+			for b.Loop() {
+				build(b, counts, q)
+			}
+		})
 	}
 }

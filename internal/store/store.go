@@ -250,11 +250,28 @@ func (s *Store) Import(ctx context.Context, key string, e event.Event, at time.T
 // Count is how many events of one kind a day holds: those that agree on
 // every field below. The report adds them up in whichever way it needs.
 type Count struct {
-	Day, Name, Path, Ref               string
-	Source, Medium, Campaign, Outreach string
-	Checkout                           string
-	Scrolled                           bool
-	N                                  int
+	Day, Name, Path, Ref                              string
+	Source, Medium, Campaign, Term, Content, Outreach string
+	Checkout                                          string
+	Scrolled                                          bool
+	VisibleS                                          int // engaged events only: see VisibleBucket; 0 for every other event
+	N                                                 int
+}
+
+// VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds
+// to two significant figures (95 s, 140 s, 1,200 s), so that a median and quartiles
+// read from the roll-up are within 10% of the raw figure while the roll-up stays small.
+func VisibleBucket(ms int64) int {
+	s := ms / 1000
+	switch {
+	case s < 100:
+		return int(s)
+	case s < 1000:
+		return int(s / 10 * 10)
+	case s < 10000:
+		return int(s / 100 * 100)
+	}
+	return int(s / 1000 * 1000)
 }
 
 // Counts returns the counts of the UTC days from to to, both included

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"errref/internal/report"
+	"errref/internal/store"
+	"errref/internal/traffic"
+)
+
+// command builds the command once, and a store of 60 days of generated
+// traffic ending now.
+func command(t *testing.T) (bin, db string, events []traffic.Event) {
+	t.Helper()
+	dir := t.TempDir()
+	bin = filepath.Join(dir, "report")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	db = filepath.Join(dir, "events.db")
+	st, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	events = traffic.Make(traffic.Shape{End: time.Now().UTC(), Days: 60, Views: 400, Seed: 3})
+	for _, e := range events {
+		if err := st.Insert(context.Background(), e.Event, e.At); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin, db, events
+}
+
+func run(t *testing.T, bin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var o, e bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = &o, &e
+	cmd.Env = append(os.Environ(), "DATABASE_URL=", "NETLIFY_DB_URL=", "SITE_EVENTS_DB=")
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
+
+func TestCommand(t *testing.T) {
+	bin, db, events := command(t)
+
+	// The default stays the table; -html - writes the page to stdout.
+	out, _, err := run(t, bin, "-db", db)
+	if err != nil || !strings.HasPrefix(out, "Readers, ") {
+		t.Errorf("report: %v\n%.200s", err, out)
+	}
+	out, errOut, err := run(t, bin, "-db", db, "-html", "-")
+	if err != nil || !strings.HasPrefix(out, "<!doctype html>") || !strings.HasSuffix(out, "</html>\n") || errOut != "" {
+		t.Errorf("report -html -: %v, stderr %q\n%.200s", err, errOut, out)
+	}
+	file := filepath.Join(t.TempDir(), "r.html")
+	out, _, err = run(t, bin, "-db", db, "-html", file)
+	if b, _ := os.ReadFile(file); err != nil || out != "" || !bytes.HasPrefix(b, []byte("<!doctype html>")) {
+		t.Errorf("report -html FILE: %v, stdout %q, file %.100q", err, out, b)
+	}
+
+	// The filters narrow the report, and the JSON says so.
+	today := time.Now().UTC().Format(time.DateOnly)
+	from := time.Now().UTC().AddDate(0, 0, -29).Format(time.DateOnly)
+	want := 0
+	for _, e := range events {
+		if day := e.At.Format(time.DateOnly); e.Name == "view" && e.Path == "/" && e.Ref == "github.com" && day >= from && day <= today {
+			want++
+		}
+	}
+	out, _, err = run(t, bin, "-db", db, "-json", "-path", "/", "-ref", "github.com")
+	var r report.Report
+	if err != nil || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("report -json -path / -ref github.com: %v\n%.200s", err, out)
+	}
+	if r.Filter != (report.Filter{Path: "/", Ref: "github.com"}) || r.Total.View != want || want == 0 || r.SiteWide != nil || r.PartialDay != today {
+		t.Errorf("filter %+v, %d views (want %d), site-wide %v, partial day %q", r.Filter, r.Total.View, want, r.SiteWide, r.PartialDay)
+	}
+
+	// What it cannot do right, it refuses.
+	for _, args := range [][]string{{"-html", "-", "-json"}, {"-json", "r.html"}, {"-from", "2026-03-31", "-to", "2026-03-01"}} {
+		if _, errOut, err := run(t, bin, append([]string{"-db", db}, args...)...); err == nil || !strings.HasPrefix(errOut, "report: ") {
+			t.Errorf("report %v: %v, stderr %q", args, err, errOut)
+		}
+	}
+}
