@@ -18,6 +18,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"errref/internal/cite"
@@ -58,7 +59,9 @@ func main() {
 		}
 	}
 	if *serve {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		// SIGTERM too, which process managers, containers and go run's
+		// wrappers send (on Windows, closing the console window).
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		// The store the report reads: DATABASE_URL, NETLIFY_DB_URL,
 		// SITE_EVENTS_DB or events.db; the preview says which at start.

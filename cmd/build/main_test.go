@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -199,5 +202,67 @@ func BenchmarkCommand(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// TestSIGTERMStopsThePreview sends the preview SIGTERM, as process
+// managers, containers and go run's wrappers do: it stops as on Ctrl-C,
+// exiting 0 with "preview stopped", its store closed (SQLite removes the
+// write-ahead log on the last close) and its port free.
+func TestSIGTERMStopsThePreview(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows has no SIGTERM to send")
+	}
+	bin := command(t)
+	root := t.TempDir()
+	if err := benchsite.Make(root, filepath.Join("..", ".."), 1); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(root, "events.db")
+	cmd := exec.Command(bin, "-serve", "-root", root, "-addr", "127.0.0.1:0", "-db", db)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stdout)
+	var addr string
+	for addr == "" && lines.Scan() {
+		if rest, ok := strings.CutPrefix(lines.Text(), "preview at http://"); ok {
+			addr, _, _ = strings.Cut(rest, "/")
+		}
+	}
+	if addr == "" {
+		t.Fatalf("the preview never said its address; stderr:\n%s", stderr.String())
+	}
+	if _, err := os.Stat(db + "-wal"); err != nil {
+		t.Fatalf("the store is not open while the preview runs: %v", err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var rest strings.Builder
+	for lines.Scan() {
+		rest.WriteString(lines.Text() + "\n")
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("after SIGTERM: %v, want exit status 0; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(rest.String(), "preview stopped") {
+		t.Errorf("after SIGTERM the preview printed %q, want \"preview stopped\"", rest.String())
+	}
+	if _, err := os.Stat(db + "-wal"); err == nil {
+		t.Error("the store's write-ahead log is still there: the store was not closed")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Errorf("%s is not free after the preview stopped: %v", addr, err)
+	} else {
+		ln.Close()
 	}
 }

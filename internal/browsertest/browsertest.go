@@ -11,7 +11,15 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"errref/internal/loudskip"
 )
+
+// Skipped counts the browser tests that skip. A package that has them
+// says so at the end, without -v too:
+//
+//	func TestMain(m *testing.M) { loudskip.Main(m, browsertest.Skipped) }
+var Skipped = loudskip.New("browser tests", "install Debian's chromium (apt-get install -y chromium) to run them; REQUIRE_BROWSER=1 makes a skip a failure")
 
 // ExecPath is where Debian installs Chromium.
 const ExecPath = "/usr/bin/chromium"
@@ -46,7 +54,7 @@ func New(t testing.TB, o Options) context.Context {
 		if os.Getenv("REQUIRE_BROWSER") == "1" {
 			t.Fatalf("REQUIRE_BROWSER=1 but %s is missing: apt-get install -y chromium", path())
 		}
-		t.Skipf("SKIPPING BROWSER TEST: %s not found. Install Debian's chromium (apt-get install -y chromium) to run it; REQUIRE_BROWSER=1 makes this a failure.", path())
+		Skipped.Skip(t, path()+" not found")
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path()),

@@ -1,7 +1,8 @@
 // Package output writes a built site into its folder whole: the files go
-// into a fresh sibling folder, which then takes the old one's place in one
-// step. A build that fails, or a write that fails half-way, leaves the last
-// good folder exactly as it was.
+// into a fresh sibling folder, which then takes the old one's place (in
+// one step where the system can: see Write). A build that fails, or a
+// write that fails half-way, leaves the last good folder exactly as it
+// was.
 package output
 
 import (
@@ -13,8 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"golang.org/x/sys/unix"
+	"time"
 )
 
 // Marker is the file every output folder holds: a folder without it was
@@ -26,8 +26,16 @@ const markerText = "This folder is the output of errref's build (go run ./cmd/bu
 // Write makes dir hold exactly files, keyed by slash-separated relative
 // path, and Marker. An existing dir must be empty or hold Marker: a folder
 // the build did not make holds what someone wrote, and is refused.
+//
+// The files go into a fresh folder .DIR.new-* beside dir, which then takes
+// dir's place: in one step where the system swaps two folders (Linux's
+// renameat2, macOS's renamex_np); elsewhere dir is first renamed aside to
+// .DIR.new-*.old and the new folder renamed into its place, and a build
+// killed between the two renames leaves no dir, which the next Write puts
+// back from the aside folder before anything else.
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
+	restoreAside(dir)
 	if err := Replaceable(dir); err != nil {
 		return err
 	}
@@ -39,21 +47,23 @@ func Write(dir string, files map[string][]byte) (err error) {
 	if err != nil {
 		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
-	defer func() {
-		// tmp holds the new files on failure, or the old ones after a swap.
-		os.RemoveAll(tmp)
-	}()
-	// Held until this build ends, or dies: another build of dir leaves a
-	// locked folder alone (see removeLeftovers).
-	if lock, err := os.Open(tmp); err == nil {
-		defer lock.Close()
-		unix.Flock(int(lock.Fd()), unix.LOCK_EX|unix.LOCK_NB)
-	}
-	// The marker first: a build killed from here on leaves a folder that
-	// the next build knows as its own leftover.
-	if err := os.WriteFile(filepath.Join(tmp, Marker), []byte(markerText), 0o644); err != nil {
+	// Held until this build ends, or dies (on Windows until the swap: see
+	// lock_windows.go): another build of dir leaves a held folder alone
+	// (see removeLeftovers). Claiming writes the marker: a build killed
+	// from here on leaves a folder that the next build knows as its own
+	// leftover.
+	l, err := claim(tmp)
+	if err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
+	defer func() {
+		if err != nil {
+			// tmp holds the new files, or part of them.
+			removeBuilt(tmp, nil)
+		}
+	}()
+	defer l.release()
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -74,27 +84,41 @@ func Write(dir string, files map[string][]byte) (err error) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
+	l.beforeMove()
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.Rename(tmp, dir); err != nil {
 			return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 		}
 		return nil
 	}
-	// Swap the two folders in one step where the kernel can; elsewhere
-	// move the old one aside first, so that a failure can put it back.
-	if err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, dir, unix.RENAME_EXCHANGE); err == nil {
+	// A failure to remove the old site below is not the build's: the new
+	// one is in place, and the next build removes what is left.
+	if exchange(tmp, dir) == nil {
+		// tmp holds the old site now.
+		removeBuilt(tmp, nil)
 		return nil
 	}
-	old := tmp + ".old"
-	if err := os.Rename(dir, old); err != nil {
+	aside := tmp + asideSuffix
+	if err := os.Rename(dir, aside); err != nil {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
-		os.Rename(old, dir)
+		os.Rename(aside, dir)
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
-	return os.RemoveAll(old)
+	removeBuilt(aside, nil)
+	return nil
 }
+
+// asideSuffix ends the name of a site moved aside by a swap that the
+// system cannot do in one step.
+const asideSuffix = ".old"
+
+// exchange swaps two folders in one step, or fails without touching
+// either where the system or the file system cannot (errors.ErrUnsupported
+// where no system call does it). A variable, so that a test can take the
+// other path on any system.
+var exchange = exchangeFolders
 
 // Replaceable refuses a dir that exists and that the build did not make:
 // anything but a folder that is empty or holds Marker.
@@ -124,25 +148,91 @@ func Replaceable(dir string) error {
 }
 
 // removeLeftovers removes the temporary folders of builds of dir that were
-// killed before they finished: .NAME.new-* beside it, when empty or
-// marked, and when no running build holds its lock.
+// killed before they finished: .DIR.new-* beside it (new sites and old
+// ones moved aside), when empty or marked, and when no running build
+// holds it.
 func removeLeftovers(dir string) {
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
-	for _, l := range left {
-		if fi, err := os.Lstat(l); err != nil || !fi.IsDir() {
+	for _, left := range leftovers(dir) {
+		if fi, err := os.Lstat(left); err != nil || !fi.IsDir() {
 			continue
 		}
-		f, err := os.Open(l)
-		if err != nil {
+		// Locked while it is checked and removed: a build that would
+		// claim it meanwhile fails instead of writing into it.
+		l, ok := tryLock(left)
+		if !ok {
 			continue
 		}
-		// A folder another build still holds is its work, not a leftover.
-		if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) == nil && Replaceable(l) == nil {
-			os.RemoveAll(l)
+		if Replaceable(left) == nil {
+			removeBuilt(left, l)
 		}
-		f.Close()
+		l.release()
 	}
 }
+
+func leftovers(dir string) []string {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
+	return left
+}
+
+// restoreAside puts back the last good site when a build was killed
+// between moving it aside and moving the new one into place: dir is
+// missing and a marked .DIR.new-*.old folder is there (the newest, should
+// there be more than one).
+func restoreAside(dir string) {
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		return
+	}
+	var last string
+	var lastTime time.Time
+	for _, l := range leftovers(dir) {
+		if !strings.HasSuffix(l, asideSuffix) {
+			continue
+		}
+		fi, err := os.Lstat(l)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(l, Marker)); err != nil {
+			continue
+		}
+		if last == "" || fi.ModTime().After(lastTime) {
+			last, lastTime = l, fi.ModTime()
+		}
+	}
+	if last != "" {
+		os.Rename(last, dir)
+	}
+}
+
+// removeBuilt removes a folder the build made, its marker last: a removal
+// cut short, by a kill or an error, leaves a folder that still holds the
+// marker, or an empty one, and the next build removes either. (os.RemoveAll
+// may take the marker first and leave files in a folder no build may
+// remove.) l, when not nil, is the folder's lock, held until the marker
+// goes.
+func removeBuilt(dir string, l *lock) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == Marker {
+			continue
+		}
+		if err := removeAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	l.beforeMove()
+	if err := removeAll(filepath.Join(dir, Marker)); err != nil {
+		return err
+	}
+	return removeAll(dir)
+}
+
+// removeAll is os.RemoveAll; a test stops removeBuilt part way through
+// by replacing it.
+var removeAll = os.RemoveAll
 
 // Update makes dir, which holds exactly prev, hold exactly next, writing
 // only the files whose bytes differ and removing those next lacks. Each

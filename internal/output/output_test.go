@@ -1,16 +1,110 @@
 package output
 
 import (
+	"errors"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
+// swaps are the two ways Write puts a new site in place: one exchange of
+// the folders where the system has one (Linux, macOS), and elsewhere the
+// old one renamed aside and the new one renamed into place. Both run
+// here, whatever the system.
+var swaps = []struct {
+	name     string
+	exchange func(a, b string) error
+}{
+	{"exchange", exchangeFolders},
+	{"aside", func(a, b string) error { return errors.ErrUnsupported }},
+}
+
+// forEachSwap runs f once for each way of swapping.
+func forEachSwap(t *testing.T, f func(t *testing.T)) {
+	for _, sw := range swaps {
+		t.Run(sw.name, func(t *testing.T) {
+			exchange = sw.exchange
+			t.Cleanup(func() { exchange = exchangeFolders })
+			f(t)
+		})
+	}
+}
+
+// read returns every file below dir by slash-separated path.
+func read(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// site is files as Write takes them, and what read finds after it.
+func site(files map[string]string) (map[string][]byte, map[string]string) {
+	in := map[string][]byte{}
+	want := map[string]string{Marker: markerText}
+	for k, v := range files {
+		in[k] = []byte(v)
+		want[k] = v
+	}
+	return in, want
+}
+
+func leftBehind(t *testing.T, dir string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestExchangeFolders holds the system's one-step swap to its word: where
+// there is one, both folders trade places.
+func TestExchangeFolders(t *testing.T) {
+	parent := t.TempDir()
+	a, b := filepath.Join(parent, "a"), filepath.Join(parent, "b")
+	os.MkdirAll(a, 0o755)
+	os.MkdirAll(b, 0o755)
+	os.WriteFile(filepath.Join(a, "f"), []byte("a"), 0o644)
+	os.WriteFile(filepath.Join(b, "f"), []byte("b"), 0o644)
+	err := exchangeFolders(a, b)
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		if !errors.Is(err, errors.ErrUnsupported) {
+			t.Fatalf("exchange on %s: %v, want ErrUnsupported", runtime.GOOS, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("exchange on %s: %v", runtime.GOOS, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(a, "f")); string(got) != "b" {
+		t.Errorf("a/f = %q after the exchange, want b", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(b, "f")); string(got) != "a" {
+		t.Errorf("b/f = %q after the exchange, want a", got)
+	}
+}
+
 func TestWriteSwapsWholeAndAFailureKeepsTheOld(t *testing.T) {
+	forEachSwap(t, testWriteSwapsWhole)
+}
+
+func testWriteSwapsWhole(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "public")
 	if err := Write(dir, map[string][]byte{"index.html": []byte("one"), "a/b.txt": []byte("b")}); err != nil {
 		t.Fatal(err)
@@ -34,6 +128,92 @@ func TestWriteSwapsWholeAndAFailureKeepsTheOld(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".public.new-*")); len(m) > 0 {
 		t.Errorf("left behind: %v", m)
 	}
+}
+
+// TestKilledBetweenTheRenamesRestoresTheSite: without a one-step swap, a
+// build killed after moving the site aside and before moving the new one
+// in leaves no public/; the next build puts the last good site back first,
+// so that public/ is that site even when the next build fails.
+func TestKilledBetweenTheRenamesRestoresTheSite(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "public")
+	oldIn, oldWant := site(map[string]string{"index.html": "old", "a/b.html": "b"})
+	if err := Write(dir, oldIn); err != nil {
+		t.Fatal(err)
+	}
+	// The state the kill leaves: the old site aside, the new one beside it.
+	newDir := filepath.Join(parent, ".public.new-123")
+	if err := os.Rename(dir, newDir+asideSuffix); err != nil {
+		t.Fatal(err)
+	}
+	newIn, newWant := site(map[string]string{"index.html": "new"})
+	if err := Write(newDir, newIn); err != nil {
+		t.Fatal(err)
+	}
+
+	// "x" is a file and a folder at once: the next build fails.
+	if err := Write(dir, map[string][]byte{"x": nil, "x/y": nil}); err == nil {
+		t.Fatal("a write that cannot finish passed")
+	}
+	if got := read(t, dir); !maps.Equal(got, oldWant) {
+		t.Errorf("after a failed build public/ holds %v, want the last good site %v", got, oldWant)
+	}
+	if m := leftBehind(t, dir); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
+	}
+	if err := Write(dir, newIn); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, dir); !maps.Equal(got, newWant) {
+		t.Errorf("public/ = %v, want %v", got, newWant)
+	}
+}
+
+// errKilled stands for a kill: the removal stops where it is.
+var errKilled = errors.New("killed")
+
+// TestAnInterruptedRemovalIsFinishedNextTime stops the removal of the old
+// site after each of its steps, as a kill would, and checks that the next
+// build removes what is left: the folder never loses its marker while it
+// still holds files.
+func TestAnInterruptedRemovalIsFinishedNextTime(t *testing.T) {
+	forEachSwap(t, func(t *testing.T) {
+		old := map[string][]byte{"index.html": []byte("1"), "a/b.html": nil, "c/d/e.html": nil, "z.css": nil, "0.txt": nil}
+		// One step per entry of the folder, the marker, the folder.
+		steps := len([]string{"index.html", "a", "c", "z.css", "0.txt"}) + 2
+		for k := range steps {
+			dir := filepath.Join(t.TempDir(), "public")
+			if err := Write(dir, old); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			removeAll = func(p string) error {
+				if n == k {
+					return errKilled
+				}
+				n++
+				return os.RemoveAll(p)
+			}
+			err := Write(dir, map[string][]byte{"index.html": []byte("2")})
+			removeAll = os.RemoveAll
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := leftBehind(t, dir); len(m) != 1 {
+				t.Fatalf("stopped after %d steps: left %v, want the old site's folder", k, m)
+			}
+			in, want := site(map[string]string{"index.html": "3"})
+			if err := Write(dir, in); err != nil {
+				t.Fatal(err)
+			}
+			if m := leftBehind(t, dir); len(m) > 0 {
+				t.Errorf("stopped after %d steps: the next build left %v", k, m)
+			}
+			if got := read(t, dir); !maps.Equal(got, want) {
+				t.Errorf("stopped after %d steps: public/ = %v, want %v", k, got, want)
+			}
+		}
+	})
 }
 
 func TestUnwritableOutputFolder(t *testing.T) {
@@ -126,13 +306,12 @@ func TestLeftoversGoUnlessHeld(t *testing.T) {
 		os.MkdirAll(d, 0o755)
 	}
 	os.WriteFile(filepath.Join(dead, Marker), nil, 0o644)
-	os.WriteFile(filepath.Join(held, Marker), nil, 0o644)
 	os.WriteFile(filepath.Join(foreign, "mine.txt"), []byte("someone's"), 0o644)
-	f, _ := os.Open(held)
-	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+	l, err := claim(held)
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer l.release()
 	if err := Write(dir, map[string][]byte{"index.html": nil}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,13 @@ import (
 	"time"
 
 	"errref/internal/event"
+	"errref/internal/loudskip"
 )
+
+// pgSkipped counts the PostgreSQL tests that skip; TestMain says how many.
+var pgSkipped = loudskip.New("PostgreSQL tests", "set TEST_DATABASE_URL to a server's URL to run them (.ci/run starts one); REQUIRE_POSTGRES=1 makes a skip a failure")
+
+func TestMain(m *testing.M) { loudskip.Main(m, pgSkipped) }
 
 // backend opens a fresh, empty store of one kind for a test.
 type backend struct {
@@ -39,7 +45,7 @@ func pgSchema(t testing.TB) string {
 		if os.Getenv("REQUIRE_POSTGRES") == "1" {
 			t.Fatal("REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set: start PostgreSQL and set it (.ci/run does both)")
 		}
-		t.Skip("SKIPPING POSTGRESQL: TEST_DATABASE_URL is not set. Set it to a server's URL to run these tests against PostgreSQL; REQUIRE_POSTGRES=1 makes this a failure.")
+		pgSkipped.Skip(t, "TEST_DATABASE_URL is not set")
 	}
 	admin, err := sql.Open("pgx", base)
 	if err != nil {

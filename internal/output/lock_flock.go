@@ -1,0 +1,59 @@
+//go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
+
+package output
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// A lock is flock(2) on the folder itself: it moves with the folder when
+// the folder is renamed, and ends when the build does, however it ends.
+type lock struct{ f *os.File }
+
+// claim locks the fresh folder dir, then writes its marker. A file system
+// without flock leaves the folder unlocked; tryLock then finds every
+// folder there in use, so that none is removed wrongly.
+func claim(dir string) (*lock, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); errors.Is(err, unix.EWOULDBLOCK) {
+		// Another build found the folder empty and is removing it.
+		f.Close()
+		return nil, fmt.Errorf("another build of the same folder removed %s: build again", dir)
+	}
+	if err := os.WriteFile(filepath.Join(dir, Marker), []byte(markerText), 0o644); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &lock{f}, nil
+}
+
+// tryLock locks dir, unless a running build holds it or flock cannot
+// tell.
+func tryLock(dir string) (*lock, bool) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, false
+	}
+	if unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB) != nil {
+		f.Close()
+		return nil, false
+	}
+	return &lock{f}, true
+}
+
+// beforeMove does nothing: the lock moves with the folder.
+func (l *lock) beforeMove() {}
+
+func (l *lock) release() {
+	if l != nil {
+		l.f.Close()
+	}
+}

@@ -1,0 +1,20 @@
+//go:build !(darwin || dragonfly || freebsd || linux || netbsd || openbsd || windows)
+
+package output
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Without a lock a build cannot tell a running build's folder from a dead
+// one's: here every folder counts as in use, and leftovers stay.
+type lock struct{}
+
+func claim(dir string) (*lock, error) {
+	return &lock{}, os.WriteFile(filepath.Join(dir, Marker), []byte(markerText), 0o644)
+}
+
+func tryLock(dir string) (*lock, bool) { return nil, false }
+func (l *lock) beforeMove()            {}
+func (l *lock) release()               {}
