@@ -218,6 +218,36 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestPublishNeedsThePaymentContact: /pay/ tells a buyer where to e-mail
+// the transaction hash, an address the seed never gives. -publish refuses
+// while it is unset or a stand-in, and once set the page links to it, not
+// to the address for error reports.
+func TestPublishNeedsThePaymentContact(t *testing.T) {
+	env := map[string]string{
+		"URL":                 "https://errors.lilulab.net",
+		"SITE_STOREFRONT_URL": "https://lilulab.gumroad.com/l/guide",
+		"SITE_WALLET_ADDRESS": "0x52908400098527886E0F7030069857D2E4169EE7",
+	}
+	publish := func() (*Site, error) {
+		return Build(Options{Root: filepath.Join("..", ".."), Getenv: func(k string) string { return env[k] }, Publish: true})
+	}
+	if _, err := publish(); err == nil || !strings.Contains(err.Error(), "payment_contact (or SITE_PAYMENT_CONTACT)") {
+		t.Errorf("-publish without payment_contact: %v, want a refusal naming it", err)
+	}
+	env["SITE_PAYMENT_CONTACT"] = "hash@example.org"
+	if _, err := publish(); err == nil || !strings.Contains(err.Error(), `payment_contact "hash@example.org"`) {
+		t.Errorf("-publish with a stand-in payment_contact: %v, want a refusal naming it", err)
+	}
+	env["SITE_PAYMENT_CONTACT"] = "orders@lilulab.net"
+	s, err := publish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "transaction hash to <a href=mailto:orders@lilulab.net>"; !strings.Contains(text(s, "pay/index.html"), want) {
+		t.Errorf("the payment page lacks %q", want)
+	}
+}
+
 func TestUnknownFenceLanguageWarns(t *testing.T) {
 	root := copySite(t)
 	edit(t, root, "content/404.md", "Nothing lives", "```klingon\nqapla'\n```\n\nNothing lives")
