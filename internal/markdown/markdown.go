@@ -24,6 +24,7 @@ import (
 
 	"errref/internal/cite"
 	"errref/internal/highlight"
+	"errref/internal/linebreak"
 	"errref/internal/urlcheck"
 )
 
@@ -39,6 +40,10 @@ type Settings struct {
 	Storefront string // URL of the storefront listing: [..](checkout:gumroad)
 	PayPage    string // path of the payment page: [..](checkout:site)
 	Counter    bool   // the page loads the counter, which a copy control needs
+
+	// PaymentContact is where a USDC buyer e-mails the transaction hash:
+	// <setting:payment_contact>.
+	PaymentContact string
 
 	// Partial renders the partial template NAME for {{< NAME >}}.
 	Partial func(name string) ([]byte, error)
@@ -120,6 +125,7 @@ func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		ast.KindFencedCodeBlock: (*pageRenderer).fenced,
 		ast.KindLink:            (*pageRenderer).link,
 		ast.KindAutoLink:        (*pageRenderer).autoLink,
+		ast.KindCodeSpan:        (*pageRenderer).codeSpan,
 		ast.KindParagraph:       (*pageRenderer).paragraph,
 		ast.KindRawHTML:         (*pageRenderer).rawHTML,
 		ast.KindHTMLBlock:       (*pageRenderer).rawHTML,
@@ -331,7 +337,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		c.Quote = code.String()
 		r.cites = append(r.cites, c)
 		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
-			html.EscapeString(c.URL()), html.EscapeString(c.Label()), html.EscapeString(c.Version))
+			html.EscapeString(c.URL()), linebreak.HTML(c.Label()), html.EscapeString(c.Version))
 	}
 	if name, ok := attrs["copy"]; ok {
 		if !r.set.Counter {
@@ -373,7 +379,7 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		}
 		c.Quote = plainText(cs, src)
 		r.cites = append(r.cites, c)
-		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, html.EscapeString(c.Quote), html.EscapeString(c.URL()), html.EscapeString(c.Label()))
+		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(c.Quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
 		return ast.WalkSkipChildren, nil
 	case strings.HasPrefix(dest, "checkout:"):
 		word := strings.TrimPrefix(dest, "checkout:")
@@ -424,6 +430,30 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 	return ast.WalkContinue, nil
 }
 
+// codeSpan writes inline code as goldmark does (a line ending inside the
+// span is a space), with <wbr> where a long name may wrap: a phone's line
+// then ends after a dot or between words, never inside a name.
+func (r *pageRenderer) codeSpan(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	var code strings.Builder
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch t := c.(type) {
+		case *ast.Text:
+			v := t.Segment.Value(src)
+			if len(v) > 0 && v[len(v)-1] == '\n' {
+				v = append(v[:len(v)-1:len(v)-1], ' ')
+			}
+			code.Write(v)
+		case *ast.String:
+			code.Write(t.Value)
+		}
+	}
+	fmt.Fprintf(w, "<code>%s</code>", linebreak.HTML(code.String()))
+	return ast.WalkSkipChildren, nil
+}
+
 func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -437,15 +467,17 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 			val = r.set.Contact
 		case "wallet":
 			val = r.set.Wallet
+		case "payment_contact":
+			val = r.set.PaymentContact
 		default:
-			r.fail(n, "unknown setting %q: Markdown may name <setting:contact> and <setting:wallet>", name)
+			r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
 			return ast.WalkSkipChildren, nil
 		}
 		if val == "" {
 			fmt.Fprintf(w, `<strong class="unset">[%s is not set]</strong>`, name)
 			return ast.WalkSkipChildren, nil
 		}
-		if name == "contact" {
+		if name == "contact" || name == "payment_contact" {
 			fmt.Fprintf(w, `<a href="mailto:%s">%s</a>`, html.EscapeString(val), html.EscapeString(val))
 		} else {
 			fmt.Fprintf(w, `<code class="wallet">%s</code>`, html.EscapeString(val))

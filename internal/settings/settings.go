@@ -28,7 +28,12 @@ type Settings struct {
 	Contact    string `toml:"contact"`        // e-mail address for reports of errors
 	Storefront string `toml:"storefront_url"` // the guide's storefront listing
 	Wallet     string `toml:"wallet_address"` // the USDC on Base address of the payment page
-	Endpoint   string `toml:"endpoint"`       // where measure.js posts, a same-origin path
+	// PaymentContact is where a buyer who paid in USDC e-mails the
+	// transaction hash. It is its own setting, not Contact: the seed names
+	// no address for it, and an error report and a payment are different
+	// mail, so the publisher must choose it.
+	PaymentContact string `toml:"payment_contact"`
+	Endpoint       string `toml:"endpoint"` // where measure.js posts, a same-origin path
 }
 
 // env maps each setting to the environment variable that overrides it.
@@ -40,6 +45,7 @@ var env = []struct {
 	{"SITE_CONTACT", func(s *Settings) *string { return &s.Contact }},
 	{"SITE_STOREFRONT_URL", func(s *Settings) *string { return &s.Storefront }},
 	{"SITE_WALLET_ADDRESS", func(s *Settings) *string { return &s.Wallet }},
+	{"SITE_PAYMENT_CONTACT", func(s *Settings) *string { return &s.PaymentContact }},
 }
 
 var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
@@ -58,7 +64,7 @@ func Load(root string, getenv func(string) string) (Settings, error) {
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, endpoint", File, und[0].String())
+		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint", File, und[0].String())
 	}
 	for _, e := range env {
 		if v := strings.TrimSpace(getenv(e.name)); v != "" {
@@ -85,9 +91,12 @@ func (s Settings) validate() error {
 			bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
 		}
 	}
-	if s.Contact != "" {
-		if a, err := mail.ParseAddress(s.Contact); err != nil || a.Address != s.Contact {
-			bad("contact %q must be a bare e-mail address such as name@example.org", s.Contact)
+	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
+		if m.value == "" {
+			continue
+		}
+		if a, err := mail.ParseAddress(m.value); err != nil || a.Address != m.value {
+			bad("%s %q must be a bare e-mail address such as name@example.org", m.name, m.value)
 		}
 	}
 	if s.Storefront != "" {
@@ -122,6 +131,9 @@ func (s Settings) Missing() []string {
 	if s.Wallet == "" {
 		m = append(m, "wallet_address (or SITE_WALLET_ADDRESS)")
 	}
+	if s.PaymentContact == "" {
+		m = append(m, "payment_contact (or SITE_PAYMENT_CONTACT)")
+	}
 	return m
 }
 
@@ -143,8 +155,10 @@ func (s Settings) Placeholders() []string {
 			p = append(p, fmt.Sprintf("%s %q is on a host reserved for examples: set the real address", u.name, u.value))
 		}
 	}
-	if _, domain, ok := strings.Cut(s.Contact, "@"); ok && reservedHost(domain) {
-		p = append(p, fmt.Sprintf("contact %q is at a domain reserved for examples: set a real address", s.Contact))
+	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
+		if _, domain, ok := strings.Cut(m.value, "@"); ok && reservedHost(domain) {
+			p = append(p, fmt.Sprintf("%s %q is at a domain reserved for examples: set a real address", m.name, m.value))
+		}
 	}
 	if walletRE.MatchString(s.Wallet) && strings.Count(strings.ToLower(s.Wallet[2:]), strings.ToLower(s.Wallet[2:3])) == 40 {
 		p = append(p, fmt.Sprintf("wallet_address %q repeats one digit: set the address the payments go to", s.Wallet))

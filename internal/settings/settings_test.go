@@ -1,16 +1,19 @@
 package settings
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 func TestPlaceholders(t *testing.T) {
 	real := Settings{
-		BaseURL:    "https://errors.lilulab.net",
-		Contact:    "lilu@ability.ai",
-		Storefront: "https://lilulab.gumroad.com/l/guide",
-		Wallet:     "0x52908400098527886E0F7030069857D2E4169EE7",
+		BaseURL:        "https://errors.lilulab.net",
+		Contact:        "lilu@ability.ai",
+		Storefront:     "https://lilulab.gumroad.com/l/guide",
+		Wallet:         "0x52908400098527886E0F7030069857D2E4169EE7",
+		PaymentContact: "orders@lilulab.net",
 	}
 	for _, tc := range []struct {
 		name string
@@ -26,6 +29,8 @@ func TestPlaceholders(t *testing.T) {
 		{"base URL on example.net", func(s *Settings) { s.BaseURL = "https://example.net" }, "base_url"},
 		{"base URL on .test", func(s *Settings) { s.BaseURL = "https://site.test" }, "base_url"},
 		{"contact at example.com", func(s *Settings) { s.Contact = "me@example.com" }, "contact"},
+		{"payment contact at example.org", func(s *Settings) { s.PaymentContact = "pay@example.org" }, `payment_contact "pay@example.org" is at a domain reserved for examples`},
+		{"payment contact on .invalid", func(s *Settings) { s.PaymentContact = "hash@shop.invalid" }, "payment_contact"},
 		{"a host that merely holds the word", func(s *Settings) { s.Storefront = "https://counterexample.com/l/x" }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,5 +53,52 @@ func TestStorefrontMustBeHTTPS(t *testing.T) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Storefront: "http://lilulab.gumroad.com/l/guide"}
 	if err := s.validate(); err == nil || !strings.Contains(err.Error(), "storefront_url") {
 		t.Errorf("validate() = %v, want a storefront_url error", err)
+	}
+}
+
+// TestPaymentContact: the address for the transaction hash is a setting of
+// its own, read from site.toml and overridden by SITE_PAYMENT_CONTACT,
+// listed as missing while unset (so -publish refuses), and checked as an
+// e-mail address in every build.
+func TestPaymentContact(t *testing.T) {
+	for _, tc := range []struct {
+		name, toml, env string
+		want            string // the value loaded
+		err             string // in Load's error; "" for none
+	}{
+		{"unset", "", "", "", ""},
+		{"from site.toml", `payment_contact = "orders@lilulab.net"`, "", "orders@lilulab.net", ""},
+		{"the environment wins", `payment_contact = "orders@lilulab.net"`, "hash@lilulab.net", "hash@lilulab.net", ""},
+		{"not an address", `payment_contact = "send it to us"`, "", "", `payment_contact "send it to us" must be a bare e-mail address`},
+		{"a name and an address", "", "Lilu <orders@lilulab.net>", "", "payment_contact"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, File), []byte(tc.toml+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Load(dir, func(k string) string {
+				if k == "SITE_PAYMENT_CONTACT" {
+					return tc.env
+				}
+				return ""
+			})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("Load() error = %v, want one holding %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.PaymentContact != tc.want {
+				t.Errorf("PaymentContact = %q, want %q", s.PaymentContact, tc.want)
+			}
+			missing := strings.Join(s.Missing(), "; ")
+			if unset := tc.want == ""; unset != strings.Contains(missing, "payment_contact (or SITE_PAYMENT_CONTACT)") {
+				t.Errorf("Missing() = %q with payment_contact %q", missing, s.PaymentContact)
+			}
+		})
 	}
 }

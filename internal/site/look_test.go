@@ -129,3 +129,105 @@ func TestNoSidewaysScroll(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesWrapWhole loads / at phone widths and finds every place where a
+// line ends inside the title, inline code or a source link: each must fall
+// at a space or after a dot, slash, bracket, comma or equals sign, or after
+// an underscore that joins two words. A title cut as
+// "mcp.shared.exceptions.Mc" / "pError" fails, as it did at 375 px.
+func TestNamesWrapWhole(t *testing.T) {
+	s := build(t, publishEnv)
+	srv := serve(t, s)
+	ctx := browsertest.New(t, browsertest.Options{})
+	for _, width := range []int64{320, 375} {
+		look(t, ctx, srv.URL+"/", width, "light")
+		res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+			Checked int
+			Bad     []string
+		}](`(() => {
+			const els = [...document.querySelectorAll("h1, main code:not(pre code), a.src, figcaption a")];
+			const bad = [];
+			let checked = 0;
+			for (const el of els) {
+				// Each visible character with the top of its line box.
+				const chars = [];
+				const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+				for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+					for (let i = 0; i < n.data.length; i++) {
+						const c = n.data[i];
+						if (/\s/.test(c)) { chars.push({c: " "}); continue; }
+						const r = document.createRange();
+						r.setStart(n, i); r.setEnd(n, i + 1);
+						const box = r.getClientRects()[0];
+						if (box) chars.push({c, top: box.top, h: box.height});
+					}
+				}
+				const text = chars.map(x => x.c).join("");
+				let prev = -1, space = false;
+				for (let i = 0; i < chars.length; i++) {
+					if (chars[i].c === " ") { space = true; continue; }
+					if (prev >= 0 && chars[i].top > chars[prev].top + chars[prev].h / 2) {
+						checked++;
+						const a = chars[prev].c, b = chars[i].c, aa = prev > 0 ? chars[prev - 1].c : "";
+						const ok = space || "./(=,-".includes(a) || (a === "_" && /[A-Za-z0-9]/.test(aa) && /[A-Za-z0-9]/.test(b));
+						if (!ok) bad.push(el.tagName + ": " + JSON.stringify(text.slice(Math.max(0, prev - 20), prev + 1)) + " / " + JSON.stringify(text.slice(i, i + 20)));
+					}
+					prev = i; space = false;
+				}
+			}
+			return {Checked: checked, Bad: bad};
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range res.Bad {
+			t.Errorf("at %d px a line ends inside a name: %s", width, b)
+		}
+		if res.Checked == 0 {
+			t.Errorf("at %d px no title, code or source link wraps at all: the test looked at nothing", width)
+		}
+		t.Logf("%d px: %d line ends checked", width, res.Checked)
+	}
+}
+
+// TestUnderscoresShowUnderLinks: a link's underline must sit below the ink
+// of an underscore in the link's own font, or __init__ in a source link
+// reads "stdio/ init .py". The underline's top is the baseline plus
+// text-underline-offset; the underscore's lowest ink is the baseline plus
+// its descent, which a canvas measures in the font the browser resolved.
+func TestUnderscoresShowUnderLinks(t *testing.T) {
+	s := build(t, publishEnv)
+	srv := serve(t, s)
+	ctx := browsertest.New(t, browsertest.Options{})
+	for _, width := range []int64{375, 1280} {
+		look(t, ctx, srv.URL+"/", width, "light")
+		res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+			Links int
+			Bad   []string
+		}](`(() => {
+			const g = document.createElement("canvas").getContext("2d");
+			const bad = [];
+			let links = 0;
+			for (const a of document.querySelectorAll("a")) {
+				if (!a.textContent.includes("_")) continue;
+				const cs = getComputedStyle(a);
+				if (!cs.textDecorationLine.includes("underline")) continue;
+				links++;
+				g.font = cs.fontStyle + " " + cs.fontWeight + " " + cs.fontSize + " " + cs.fontFamily;
+				const ink = g.measureText("_").actualBoundingBoxDescent;
+				const offset = cs.textUnderlineOffset === "auto" ? NaN : parseFloat(cs.textUnderlineOffset);
+				if (!(offset >= ink + 1)) bad.push(JSON.stringify(a.textContent.slice(0, 50)) + ": underline offset " + cs.textUnderlineOffset + ", underscore ink " + ink.toFixed(2) + "px below the baseline in " + g.font);
+			}
+			return {Links: links, Bad: bad.slice(0, 5)};
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Links == 0 {
+			t.Fatalf("at %d px no underlined link holds an underscore: the test looked at nothing", width)
+		}
+		for _, b := range res.Bad {
+			t.Errorf("at %d px the underline covers the underscores: %s", width, b)
+		}
+	}
+}

@@ -88,11 +88,12 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	}
 	t := r.tmpl
 	res, err := markdown.Render(p.src, p.first, markdown.Settings{
-		Contact:    set.Contact,
-		Wallet:     set.Wallet,
-		Storefront: set.Storefront,
-		PayPage:    "/pay/",
-		Counter:    d.Counter,
+		Contact:        set.Contact,
+		Wallet:         set.Wallet,
+		PaymentContact: set.PaymentContact,
+		Storefront:     set.Storefront,
+		PayPage:        "/pay/",
+		Counter:        d.Counter,
 		Partial: func(name string) ([]byte, error) {
 			if t.Lookup(name) == nil {
 				return nil, fmt.Errorf("no partial %q: add %s/partials/%s.html", name, TemplateDir, name)

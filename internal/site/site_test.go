@@ -105,7 +105,7 @@ func TestBadInput(t *testing.T) {
 		}, "both map to public/pay/index.html"},
 		{"click control that does not say so", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "```python copy=copy-sketch", "```python copy=copy-sketch label=\"Copy\"")
-		}, `content/index.md:243: the click control "copy-sketch" reads "Copy"`},
+		}, `content/index.md:305: the click control "copy-sketch" reads "Copy"`},
 		{"reserved click name", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=engaged")
 		}, `the click name "engaged" is reserved`},
@@ -117,7 +117,7 @@ func TestBadInput(t *testing.T) {
 		}, `the click name "Copy_Sketch" must be lowercase letters, digits and -`},
 		{"checkout word, Markdown", func(t *testing.T, r string) {
 			edit(t, r, "content/pay.md", "(checkout:gumroad)", "(checkout:paypal)")
-		}, `content/pay.md:16: checkout word "paypal"`},
+		}, `content/pay.md:17: checkout word "paypal"`},
 		{"checkout word, template", func(t *testing.T, r string) {
 			edit(t, r, "templates/partials/offer.html", `data-checkout="site"`, `data-checkout="stripe"`)
 		}, `templates/partials/offer.html:12 (rendering content/index.md): the checkout word "stripe"`},
@@ -218,6 +218,36 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestPublishNeedsThePaymentContact: /pay/ tells a buyer where to e-mail
+// the transaction hash, an address the seed never gives. -publish refuses
+// while it is unset or a stand-in, and once set the page links to it, not
+// to the address for error reports.
+func TestPublishNeedsThePaymentContact(t *testing.T) {
+	env := map[string]string{
+		"URL":                 "https://errors.lilulab.net",
+		"SITE_STOREFRONT_URL": "https://lilulab.gumroad.com/l/guide",
+		"SITE_WALLET_ADDRESS": "0x52908400098527886E0F7030069857D2E4169EE7",
+	}
+	publish := func() (*Site, error) {
+		return Build(Options{Root: filepath.Join("..", ".."), Getenv: func(k string) string { return env[k] }, Publish: true})
+	}
+	if _, err := publish(); err == nil || !strings.Contains(err.Error(), "payment_contact (or SITE_PAYMENT_CONTACT)") {
+		t.Errorf("-publish without payment_contact: %v, want a refusal naming it", err)
+	}
+	env["SITE_PAYMENT_CONTACT"] = "hash@example.org"
+	if _, err := publish(); err == nil || !strings.Contains(err.Error(), `payment_contact "hash@example.org"`) {
+		t.Errorf("-publish with a stand-in payment_contact: %v, want a refusal naming it", err)
+	}
+	env["SITE_PAYMENT_CONTACT"] = "orders@lilulab.net"
+	s, err := publish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "transaction hash to <a href=mailto:orders@lilulab.net>"; !strings.Contains(text(s, "pay/index.html"), want) {
+		t.Errorf("the payment page lacks %q", want)
+	}
+}
+
 func TestUnknownFenceLanguageWarns(t *testing.T) {
 	root := copySite(t)
 	edit(t, root, "content/404.md", "Nothing lives", "```klingon\nqapla'\n```\n\nNothing lives")
@@ -247,9 +277,16 @@ func build(t testing.TB, env map[string]string) *Site {
 }
 
 var publishEnv = map[string]string{
-	"URL":                 "https://errors.example.org",
-	"SITE_STOREFRONT_URL": "https://store.example.org/l/guide",
-	"SITE_WALLET_ADDRESS": "0x1111111111111111111111111111111111111111",
+	"URL":                  "https://errors.example.org",
+	"SITE_STOREFRONT_URL":  "https://store.example.org/l/guide",
+	"SITE_WALLET_ADDRESS":  "0x1111111111111111111111111111111111111111",
+	"SITE_PAYMENT_CONTACT": "hash@errors.example.org",
+}
+
+// text is a built file as one line: the <wbr> marks that let names wrap
+// dropped and white space folded, so a phrase matches across both.
+func text(s *Site, name string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(string(s.Files[name]), "<wbr>", "")), " ")
 }
 
 // TestGolden holds the rendered pages to testdata/: go test -update rewrites them.
@@ -318,7 +355,7 @@ func TestPageFacts(t *testing.T) {
 // seed's ("switch away from the tab" covers an app switch too).
 func TestPageIsDated(t *testing.T) {
 	s := build(t, publishEnv)
-	page := string(s.Files["index.html"])
+	page := text(s, "index.html")
 	for _, want := range []string{
 		"v1.29.0 (commit 98b7159c, 28 July 2026)",
 		"as of 21 August 2026",
@@ -349,6 +386,71 @@ func TestPageIsDated(t *testing.T) {
 		if !checked[c.Repo+"@"+c.Version] {
 			t.Errorf("%s cites %s@%s, which no check covers", c.Source, c.Repo, c.Version)
 		}
+	}
+}
+
+// TestPageSaysNoMoreThanTheCode holds the page to the audit of issue 19
+// (../shared/mcp-facts.md §5 and §6): each phrase below was checked to be
+// missing from, or present on, the page before that audit, so the test
+// fails if the wording slides back.
+func TestPageSaysNoMoreThanTheCode(t *testing.T) {
+	s := build(t, publishEnv)
+	page, pay := text(s, "index.html"), text(s, "pay/index.html")
+	for _, c := range []struct{ why, want string }{
+		{"the stdio trigger is end of file, not silence", "reaches end of file"},
+		{"a live, silent server hangs the call", "alive but silent gives no such error"},
+		{"the test is of a process that exits at once, not of prints", "The SDK has a test for a server process that fails at once"},
+		{"where the traceback shows is a generalisation", "a few lines above the <code>McpError</code> (our reading)"},
+		{"the timedelta advice is 1.x only", "On 1.x, give the session one with"},
+		{"the receive loop's exception closes the connection too", "or its receive loop stopped on an exception, while your request was still waiting"},
+		{"transports put errors in place of responses", "or a transport's, such as <code>Session terminated</code>"},
+		{"a tool's exception depends on the server's version", "depends on the server's SDK version"},
+		{"v1 re-raises UrlElicitationRequiredError", "except <code>UrlElicitationRequiredError</code>: the server re-raises it"},
+		{"a v2 low-level server answers a tool's exception with a JSON-RPC error", "On a v2.0.0 low-level server"},
+		{"any 404 gives Session terminated, a wrong URL too", "a wrong path in the endpoint URL, where <code>initialize()</code> fails this way before any session exists"},
+		{"other statuses escape as an ExceptionGroup at v1", "raises <code>httpx.HTTPStatusError</code> inside the transport's task group"},
+		{"the traceback may wrap the error in a group", "may be printed inside an <code>ExceptionGroup</code>"},
+		{"at v2 a 404 before a session is Not Found", "<code>MCPError(-32601, 'Not Found')</code>"},
+		{"the sketch fails first on import httpx at v2", `sketch on v2:</p><ol><li><code>import httpx</code>.`},
+		{"the ImportError names the module the sketch imports from", "<code>ImportError</code> that names <code>mcp.shared.exceptions</code>"},
+		{"a waiting request gets v2's Connection closed from _fan_out_closed", "src/mcp/shared/jsonrpc_dispatcher.py#L693"},
+		{"mcp.types lives on at v2", "<code>mcp.types</code> lives on as a package"},
+		{"CONNECTION_CLOSED dates from 1.9.2", "It needs 1.9.2 or later in 1.x"},
+		{"eight files are quoted, and the claim is about src/", "the only class in the SDK's <code>src/</code>"},
+		{"the seed's words", "There is a written guide"},
+	} {
+		if !strings.Contains(page, c.want) {
+			t.Errorf("the page lacks %q (%s)", c.want, c.why)
+		}
+	}
+	for _, c := range []struct{ why, bad string }{
+		{"the trigger is end of file", "stops writing to its standard output"},
+		{"said after a paragraph about prints", "The SDK tests this very case"},
+		{"UrlElicitationRequiredError and v2 servers", "A tool that raises an exception on the server is not one of these"},
+		{"two sources of JSON-RPC errors contradicted the third", "is either the server's own, or one the SDK"},
+		{"the page quotes more than four files", "four files"},
+		{"mcp.types lives on as a package", "are gone at v2.0.0"},
+		{"the sketch needs 1.9.2 or later", "It is for SDK 1.x"},
+		{"the seed says there is a written guide", "We wrote a guide"},
+	} {
+		if strings.Contains(page, c.bad) {
+			t.Errorf("the page says %q (%s)", c.bad, c.why)
+		}
+	}
+	// The first screen points the 2.x reader to the v2 section.
+	top, _, _ := strings.Cut(page, "<h2")
+	for _, want := range []string{"<code>pip show mcp</code>", "<code>MCPError</code>", "floats", `href=#on-sdk-v200`} {
+		if !strings.Contains(top, want) {
+			t.Errorf("before its first section the page lacks %q: the 2.x reader must learn at once where to read", want)
+		}
+	}
+	// The payment page sends the hash to its own setting, never to the
+	// address for error reports, and keeps the seed's "automatically".
+	if want := "transaction hash to <a href=mailto:hash@errors.example.org>"; !strings.Contains(pay, want) {
+		t.Errorf("the payment page lacks %q", want)
+	}
+	if strings.Contains(pay, "delivered at once") || !strings.Contains(pay, "delivered automatically") {
+		t.Error(`the payment page must say the storefront delivers "automatically", as the seed does`)
 	}
 }
 

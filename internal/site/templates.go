@@ -11,6 +11,8 @@ import (
 	"strings"
 	"text/template/parse"
 	"time"
+
+	"errref/internal/linebreak"
 )
 
 // The templates every site has: base.html lays out a page and calls
@@ -25,6 +27,9 @@ func loadTemplates(dir string) (*template.Template, map[string][]byte, error) {
 		// Replaced for each page by the real asset map; declared here so
 		// that templates parse.
 		"asset": func(string) (string, error) { return "", nil },
+		// wbr marks where a code-like title may wrap on a phone: after
+		// a dot, never inside a name (see package linebreak).
+		"wbr": func(s string) template.HTML { return template.HTML(linebreak.HTML(s)) },
 	})
 	files := map[string]string{} // template name -> file path
 	srcs := map[string][]byte{}

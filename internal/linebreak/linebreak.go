@@ -1,0 +1,67 @@
+// Package linebreak marks where code-like text may wrap. A browser breaks
+// a line only at spaces and hyphens, so a long dotted name such as
+// mcp.shared.exceptions.McpError either overflows a phone's screen or,
+// with overflow-wrap, is cut wherever the line ends: "Mc" / "pError".
+// HTML adds a <wbr> at the points a reader expects a name to wrap, and
+// nowhere inside a name.
+package linebreak
+
+import (
+	"html"
+	"strings"
+)
+
+// Short is the longest word that gets no mark: on the narrowest line the
+// site lays out (a 320 px phone, the title's monospace at 1.45rem) 20
+// characters fit, so a word this short wraps whole, and a mark in it would
+// only cost bytes on the page's critical path.
+const Short = 16
+
+// HTML escapes s for HTML and, in each space-separated word longer than
+// Short bytes, puts <wbr> after each '.', '/', '(', '=' or ',' that is
+// followed by a letter, digit or underscore, and after each '_' that joins
+// two words (read_timeout), so __init__ and _receive stay whole and no
+// break falls inside a name or a run of punctuation (...).
+func HTML(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	start := 0 // of the current word
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' {
+			start = i + 1
+		}
+		b.WriteString(html.EscapeString(s[i : i+1]))
+		if breakAfter(s, i) && wordLen(s, start) > Short {
+			b.WriteString("<wbr>")
+		}
+	}
+	return b.String()
+}
+
+// wordLen is the length of the word that starts at s[start].
+func wordLen(s string, start int) int {
+	if n := strings.IndexByte(s[start:], ' '); n >= 0 {
+		return n
+	}
+	return len(s) - start
+}
+
+// breakAfter reports whether a line may break after s[i].
+func breakAfter(s string, i int) bool {
+	if i+1 >= len(s) || !word(s[i+1]) {
+		return false
+	}
+	switch s[i] {
+	case '.', '/', '(', '=', ',':
+		return true
+	case '_':
+		return i > 0 && alnum(s[i-1]) && alnum(s[i+1])
+	}
+	return false
+}
+
+func alnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func word(c byte) bool { return alnum(c) || c == '_' }

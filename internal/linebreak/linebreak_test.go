@@ -1,0 +1,25 @@
+package linebreak
+
+import "testing"
+
+func TestHTML(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"mcp.shared.exceptions.McpError: Connection closed", "mcp.<wbr>shared.<wbr>exceptions.<wbr>McpError: Connection closed"},
+		{"src/mcp/client/stdio/__init__.py", "src/<wbr>mcp/<wbr>client/<wbr>stdio/<wbr>__init__.<wbr>py"},
+		{"read_timeout_seconds", "read_<wbr>timeout_<wbr>seconds"},
+		{"self._receive_loop", "self.<wbr>_receive_<wbr>loop"},
+		{"ClientSession(..., read_timeout_seconds=timedelta(seconds=30))", "ClientSession(..., read_<wbr>timeout_<wbr>seconds=<wbr>timedelta(<wbr>seconds=<wbr>30))"},
+		{"f(alpha,beta,gamma,delta)", "f(<wbr>alpha,<wbr>beta,<wbr>gamma,<wbr>delta)"},
+		// Words of Short bytes or fewer wrap whole: no mark.
+		{"e.error.code == 408", "e.error.code == 408"},
+		{"read_timeout_sec", "read_timeout_sec"},
+		{"Timed out … <seconds> seconds.", "Timed out … &lt;seconds&gt; seconds."},
+		{`"a<b&c".defghijklmnop`, "&#34;a&lt;b&amp;c&#34;.<wbr>defghijklmnop"},
+		{"UrlElicitationRequiredError", "UrlElicitationRequiredError"},
+		{"", ""},
+	} {
+		if got := HTML(tc.in); got != tc.want {
+			t.Errorf("HTML(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
