@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -73,6 +74,24 @@ func snapshot(t *testing.T, dir string) map[string][32]byte {
 	return m
 }
 
+// differing names the files that differ between two snapshots, or that
+// only one of them holds.
+func differing(got, want map[string][32]byte) string {
+	var names []string
+	for name, sum := range want {
+		if g, ok := got[name]; !ok || g != sum {
+			names = append(names, name)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
 // TestUnsafeOutIsRefusedAndNothingIsLost runs the command with each -out
 // that would replace what someone wrote: it exits non-zero with the
 // reason, and every file of the site folder is byte for byte the same.
@@ -115,7 +134,7 @@ func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
 			t.Errorf("-out %s: output\n%s\nwant it to say %q", tc.out, out, tc.want)
 		}
 		if after := snapshot(t, root); !maps.Equal(before, after) {
-			t.Fatalf("-out %s changed the site folder", tc.out)
+			t.Fatalf("-out %s changed the site folder: %s", tc.out, differing(after, before))
 		}
 	}
 }
@@ -147,7 +166,7 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		if got := snapshot(t, out); !maps.Equal(got, whole) {
-			t.Fatalf("kill %d: public/ is not the whole site (%d files, want %d)", i, len(got), len(whole))
+			t.Fatalf("kill %d: public/ is not the whole site (%d files, want %d); these differ: %s", i, len(got), len(whole), differing(got, whole))
 		}
 	}
 	if err := run(); err != nil {
@@ -158,7 +177,7 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 		t.Errorf("left behind after the next build: %v", left)
 	}
 	if got := snapshot(t, out); !maps.Equal(got, whole) {
-		t.Error("the build after the kills differs")
+		t.Errorf("the build after the kills differs in: %s", differing(got, whole))
 	}
 }
 

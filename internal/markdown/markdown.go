@@ -303,8 +303,8 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		seg := fc.Lines().At(i)
 		code.Write(seg.Value(src))
 	}
-	if lang != "" && !highlight.Known(lang) {
-		r.warn(n, "unknown code language %q: rendered as plain text", lang)
+	if err := highlight.Supported(lang); err != nil {
+		r.warn(n, "%v: rendered as plain text", err)
 	}
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)
@@ -319,7 +319,8 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	}
 	w.WriteString(">")
 	if err := highlight.Code(w, lang, code.String()); err != nil {
-		return ast.WalkStop, err
+		r.fail(n, "%v", err)
+		return ast.WalkSkipChildren, nil
 	}
 	w.WriteString("</code></pre>")
 	if spec, ok := attrs["cite"]; ok {
