@@ -173,3 +173,19 @@ func TestLexersAreUntimed(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCode highlights the three blocks of testdata/retry.py, as one
+// page of the benchmark sites does.
+func BenchmarkCode(b *testing.B) {
+	src, err := os.ReadFile("testdata/retry.py")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	for b.Loop() {
+		out.Reset()
+		if err := Code(&out, "python", string(src)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

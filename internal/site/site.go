@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -164,11 +165,16 @@ func Build(o Options) (*Site, error) {
 	errs := make([]error, len(pages))
 	var renders atomic.Int64
 	var wg sync.WaitGroup
+	// As many pages at a time as there are cores: more would only hold
+	// more half-rendered pages in memory, for the collector to scan.
+	busy := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, p := range pages {
 		if p.out.HTML != nil {
 			continue // reused from Prev
 		}
 		wg.Go(func() {
+			busy <- struct{}{}
+			defer func() { <-busy }()
 			key := cache.Key(s.inputs[:], []byte(p.Source), p.raw)
 			if data, ok := cache.Get(key); ok {
 				var out rendered
