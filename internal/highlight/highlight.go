@@ -67,24 +67,30 @@ func Supported(lang string) error {
 // refuses, or an empty one, is written as escaped plain text; the caller
 // decides whether to warn. A block that takes longer than Limit is an
 // error, whatever chroma made of it.
-func Code(w io.Writer, lang, text string) error {
+func Code(w io.Writer, lang, text string) error { return Start(lang, text)(w) }
+
+// Start begins highlighting text at once, in the background, and returns
+// the function that waits for it and writes it as Code does. A page starts
+// all its blocks before writing the first, so that they are highlighted
+// side by side.
+func Start(lang, text string) func(io.Writer) error {
 	l, err := lexer(lang)
 	if lang == "" || err != nil {
 		l, err = lexer("plaintext")
 		if err != nil {
-			return err
+			return func(io.Writer) error { return err }
 		}
 	}
-	return code(w, l, lang, text)
+	return start(l, lang, text)
 }
 
-// code highlights text with l, within Limit.
-func code(w io.Writer, l chroma.Lexer, lang, text string) error {
+// start highlights text with l in the background, within Limit.
+func start(l chroma.Lexer, lang, text string) func(io.Writer) error {
 	type result struct {
 		html bytes.Buffer
 		err  error
 	}
-	start := time.Now()
+	began := time.Now()
 	done := make(chan *result, 1)
 	go func() {
 		r := new(result)
@@ -102,25 +108,27 @@ func code(w io.Writer, l chroma.Lexer, lang, text string) error {
 		}
 		r.err = err
 	}()
-	timer := time.NewTimer(Limit)
-	defer timer.Stop()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			return fmt.Errorf("highlight %s: %w", lang, r.err)
+	return func(w io.Writer) error {
+		timer := time.NewTimer(Limit - time.Since(began))
+		defer timer.Stop()
+		select {
+		case r := <-done:
+			if r.err != nil {
+				return fmt.Errorf("highlight %s: %w", lang, r.err)
+			}
+			// Over the limit is an error even when finished, so that the
+			// outcome depends on the time taken alone, not on which of
+			// the two channels was ready first.
+			if took := time.Since(began); took > Limit {
+				return tooSlow(lang, took)
+			}
+			_, err := w.Write(r.html.Bytes())
+			return err
+		case <-timer.C:
+			// The match cannot be stopped: it runs on, into a buffer no
+			// one reads, until the process ends.
+			return tooSlow(lang, Limit)
 		}
-		// Late is late even when finished: the same block must not
-		// pass on a fast machine and fail on a slow one by a hair, nor
-		// the other way round, so the one measure is the time taken.
-		if took := time.Since(start); took > Limit {
-			return tooSlow(lang, took)
-		}
-		_, err := w.Write(r.html.Bytes())
-		return err
-	case <-timer.C:
-		// The match cannot be stopped: it runs on, into a buffer no one
-		// reads, until the process ends.
-		return tooSlow(lang, Limit)
 	}
 }
 

@@ -142,7 +142,7 @@ func TestRunawayBlockIsAnError(t *testing.T) {
 		return chroma.Rules{"root": {{Pattern: `(a|aa)+$`, Type: chroma.Keyword}, {Pattern: `.|\n`, Type: chroma.Text}}}
 	}))
 	var got bytes.Buffer
-	err := code(&got, l, "runaway", strings.Repeat("a", 40)+"b\n")
+	err := start(l, "runaway", strings.Repeat("a", 40)+"b\n")(&got)
 	if err == nil || !strings.Contains(err.Error(), "took over") {
 		t.Errorf("error = %v, want one saying the block took over %v", err, Limit)
 	}

@@ -6,11 +6,13 @@ package output
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -59,17 +61,20 @@ func Write(dir string, files map[string][]byte) (err error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	made := map[string]bool{tmp: true}
 	for _, name := range names {
 		if err := checkName(dir, name); err != nil {
 			return err
 		}
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("%s: cannot write the site: %w", dir, err)
+		if d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(name))); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("%s: cannot write the site: %w", dir, err)
+			}
+			made[d] = true
 		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return fmt.Errorf("%s: cannot write the site: %w", dir, err)
-		}
+	}
+	if err := writeAll(tmp, names, files); err != nil {
+		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
@@ -94,6 +99,35 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
 	return os.RemoveAll(old)
+}
+
+// writeAll writes each named file into dir, whose folders exist, as many
+// at a time as there are cores: a write is mostly the kernel's work, and
+// one after another they kept one core busy and left the other idle.
+func writeAll(dir string, names []string, files map[string][]byte) error {
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	next := make(chan string)
+	errs := make(chan error, workers)
+	for range workers {
+		go func() {
+			var first error
+			for name := range next {
+				if first == nil {
+					first = os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), files[name], 0o644)
+				}
+			}
+			errs <- first
+		}()
+	}
+	for _, name := range names {
+		next <- name
+	}
+	close(next)
+	var err error
+	for range workers {
+		err = cmp.Or(err, <-errs)
+	}
+	return err
 }
 
 // Replaceable refuses a dir that exists and that the build did not make:
