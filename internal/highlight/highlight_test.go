@@ -151,9 +151,10 @@ func TestRunawayBlockIsAnError(t *testing.T) {
 	}
 }
 
-// TestLexersAreUntimed: the copies keep chroma's rules and drop only the
-// limit; languages whose lexer runs Go code of its own are refused, since
-// the copy cannot reach what that code calls.
+// TestLexersAreUntimed: a language is highlighted when its lexer, and
+// every lexer it hands text to, is a copy; one whose lexer could reach
+// chroma's own (Go code in the rules, a lexer built from others, a lexer
+// named by the text) is refused, with the reason.
 func TestLexersAreUntimed(t *testing.T) {
 	for _, tc := range []struct {
 		lang string
@@ -166,6 +167,9 @@ func TestLexersAreUntimed(t *testing.T) {
 		{"klingon", `unknown code language "klingon"`},
 		{"go", "calls Go code of its own"},
 		{"erb", "built from other lexers"},
+		{"Templ", "Go lexer calls Go code of its own (used by Templ)"},
+		{"Org Mode", "picks other lexers by the text"},
+		{"html", ""}, // uses JavaScript and CSS by name: their copies
 	} {
 		err := Supported(tc.lang)
 		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {

@@ -84,9 +84,8 @@ type lexerResult struct {
 }
 
 // lexer returns the untimed lexer for lang, or why there is none: the
-// language is unknown, or chroma's lexer for it runs Go code of its own
-// (it delegates to another lexer, or calls one from a function), which
-// no copy reaches, so its matches would keep the limit.
+// language is unknown, or chroma's lexer for it could reach a lexer that
+// is not a copy (see reachable), whose matches keep the limit.
 func lexer(lang string) (chroma.Lexer, error) {
 	if r, ok := checked.Load(lang); ok {
 		return r.(lexerResult).l, r.(lexerResult).err
@@ -101,18 +100,10 @@ func find(lang string) (chroma.Lexer, error) {
 	if orig == nil {
 		return nil, fmt.Errorf("unknown code language %q", lang)
 	}
+	if err := reachable(orig, map[string]bool{}); err != nil {
+		return nil, fmt.Errorf("%q: %w, out of reach of the fix that makes highlighting the same under any load", lang, err)
+	}
 	name := orig.Config().Name
-	rl, ok := orig.(*chroma.RegexLexer)
-	if !ok {
-		return nil, fmt.Errorf("chroma's %s lexer (%q) is built from other lexers, out of reach of the fix that makes highlighting the same under any load", name, lang)
-	}
-	rules, err := rl.Rules()
-	if err != nil {
-		return nil, fmt.Errorf("chroma's %s lexer: %w", name, err)
-	}
-	if hasFunc(reflect.ValueOf(rules)) {
-		return nil, fmt.Errorf("chroma's %s lexer (%q) calls Go code of its own, out of reach of the fix that makes highlighting the same under any load", name, lang)
-	}
 	l := registry().Get(name)
 	if l == nil {
 		return nil, fmt.Errorf("no copy of chroma's %s lexer", name)
@@ -120,33 +111,81 @@ func find(lang string) (chroma.Lexer, error) {
 	return l, nil
 }
 
-// hasFunc reports whether v holds a function anywhere: a rule's emitter
-// or mutator that is Go code rather than data, which may use lexers of
-// chroma's registry directly.
-func hasFunc(v reflect.Value) bool {
+// reachable reports why l's copy could run a timed match: l, or a lexer
+// its rules hand text to by name, is not a plain regex lexer (it
+// delegates, or remaps another), or holds Go code of its own (which may
+// call chroma's lexers directly), or picks a lexer by the text it reads.
+func reachable(l chroma.Lexer, seen map[string]bool) error {
+	name := l.Config().Name
+	if seen[name] {
+		return nil
+	}
+	seen[name] = true
+	rl, ok := l.(*chroma.RegexLexer)
+	if !ok {
+		return fmt.Errorf("chroma's %s lexer is built from other lexers", name)
+	}
+	rules, err := rl.Rules()
+	if err != nil {
+		return fmt.Errorf("chroma's %s lexer: %w", name, err)
+	}
+	var in rulesInside
+	in.walk(reflect.ValueOf(rules))
+	switch {
+	case in.code:
+		return fmt.Errorf("chroma's %s lexer calls Go code of its own", name)
+	case in.byText:
+		return fmt.Errorf("chroma's %s lexer picks other lexers by the text", name)
+	}
+	for _, u := range in.uses {
+		sub := lexers.Get(u)
+		if sub == nil {
+			return fmt.Errorf("chroma's %s lexer uses %s, which chroma does not have", name, u)
+		}
+		if err := reachable(sub, seen); err != nil {
+			return fmt.Errorf("%w (used by %s)", err, name)
+		}
+	}
+	return nil
+}
+
+// rulesInside is what a lexer's rules hold besides patterns and token
+// types, as chroma's serialisable rules spell it.
+type rulesInside struct {
+	code   bool     // a function: Go code rather than data
+	byText bool     // UsingByGroup: a lexer named by the text lexed
+	uses   []string // Using: lexers named in the rules
+}
+
+const chromaPkg = "github.com/alecthomas/chroma/v2"
+
+func (in *rulesInside) walk(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Func:
-		return !v.IsNil()
+		in.code = in.code || !v.IsNil()
 	case reflect.Pointer, reflect.Interface:
-		return !v.IsNil() && hasFunc(v.Elem())
+		if !v.IsNil() {
+			in.walk(v.Elem())
+		}
 	case reflect.Struct:
-		for i := range v.NumField() {
-			if hasFunc(v.Field(i)) {
-				return true
+		if v.Type().PkgPath() == chromaPkg {
+			switch v.Type().Name() {
+			case "usingEmitter":
+				in.uses = append(in.uses, v.FieldByName("Lexer").String())
+			case "usingByGroup":
+				in.byText = true
 			}
+		}
+		for i := range v.NumField() {
+			in.walk(v.Field(i))
 		}
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			if hasFunc(v.Index(i)) {
-				return true
-			}
+			in.walk(v.Index(i))
 		}
 	case reflect.Map:
 		for it := v.MapRange(); it.Next(); {
-			if hasFunc(it.Value()) {
-				return true
-			}
+			in.walk(it.Value())
 		}
 	}
-	return false
 }
