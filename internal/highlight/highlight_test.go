@@ -136,13 +136,14 @@ func TestRunawayBlockIsAnError(t *testing.T) {
 	old := Limit
 	Limit = 10 * time.Millisecond
 	t.Cleanup(func() { Limit = old })
-	// (a|aa)+$ on 40 a's and a b tries every way to split the a's:
-	// minutes of work, or a lifted limit that does not hold.
+	// (a|aa)+$ on 26 a's and a b tries every way to split the a's, at
+	// each of 27 places: a third of a second here, 30 times the limit,
+	// and short enough not to keep a core busy after the test.
 	l := untimed(chroma.MustNewLexer(&chroma.Config{Name: "runaway"}, func() chroma.Rules {
 		return chroma.Rules{"root": {{Pattern: `(a|aa)+$`, Type: chroma.Keyword}, {Pattern: `.|\n`, Type: chroma.Text}}}
 	}))
 	var got bytes.Buffer
-	err := start(l, "runaway", strings.Repeat("a", 40)+"b\n")(&got)
+	err := start(l, "runaway", strings.Repeat("a", 26)+"b\n")(&got)
 	if err == nil || !strings.Contains(err.Error(), "took over") {
 		t.Errorf("error = %v, want one saying the block took over %v", err, Limit)
 	}
