@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -72,24 +71,6 @@ func snapshot(t *testing.T, dir string) map[string][32]byte {
 		return nil
 	})
 	return m
-}
-
-// differing names the files that differ between two snapshots, or that
-// only one of them holds.
-func differing(got, want map[string][32]byte) string {
-	var names []string
-	for name, sum := range want {
-		if g, ok := got[name]; !ok || g != sum {
-			names = append(names, name)
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			names = append(names, name)
-		}
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
 }
 
 // TestUnsafeOutIsRefusedAndNothingIsLost runs the command with each -out
