@@ -5,6 +5,7 @@ package highlight
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"io"
@@ -119,21 +120,21 @@ func start(l chroma.Lexer, lang, text string) func(io.Writer) error {
 			// Over the limit is an error even when finished, so that the
 			// outcome depends on the time taken alone, not on which of
 			// the two channels was ready first.
-			if took := time.Since(began); took > Limit {
-				return tooSlow(lang, took)
+			if time.Since(began) > Limit {
+				return tooSlow(lang)
 			}
 			_, err := w.Write(r.html.Bytes())
 			return err
 		case <-timer.C:
 			// The match cannot be stopped: it runs on, into a buffer no
 			// one reads, until the process ends.
-			return tooSlow(lang, Limit)
+			return tooSlow(lang)
 		}
 	}
 }
 
-func tooSlow(lang string, took time.Duration) error {
-	return fmt.Errorf("highlighting this %s block took over %v: a rule of chroma's lexer is stuck on it; write it with another language, or as text", lang, took.Round(time.Millisecond))
+func tooSlow(lang string) error {
+	return fmt.Errorf("highlighting this %s block took longer than %v: a rule of chroma's lexer is stuck on it; write it with another language, or as text", cmp.Or(lang, "plain"), Limit)
 }
 
 // CSS returns the stylesheet for highlighted code, each theme under its own

@@ -144,8 +144,8 @@ func TestRunawayBlockIsAnError(t *testing.T) {
 	}))
 	var got bytes.Buffer
 	err := start(l, "runaway", strings.Repeat("a", 26)+"b\n")(&got)
-	if err == nil || !strings.Contains(err.Error(), "took over") {
-		t.Errorf("error = %v, want one saying the block took over %v", err, Limit)
+	if err == nil || !strings.Contains(err.Error(), "took longer than 10ms") {
+		t.Errorf("error = %v, want one saying the block took longer than %v", err, Limit)
 	}
 	if got.Len() > 0 {
 		t.Errorf("wrote %q for a block that failed", got.String())
