@@ -118,7 +118,7 @@ func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
 			t.Errorf("-out %s: output\n%s\nwant it to say %q", tc.out, out, tc.want)
 		}
 		if after := snapshot(t, root); !maps.Equal(before, after) {
-			t.Fatalf("-out %s changed the site folder", tc.out)
+			t.Fatalf("-out %s changed the site folder: %s", tc.out, differing(after, before))
 		}
 	}
 }
@@ -150,7 +150,7 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		if got := snapshot(t, out); !maps.Equal(got, whole) {
-			t.Fatalf("kill %d: public/ is not the whole site (%d files, want %d)", i, len(got), len(whole))
+			t.Fatalf("kill %d: public/ is not the whole site (%d files, want %d); these differ: %s", i, len(got), len(whole), differing(got, whole))
 		}
 	}
 	if err := run(); err != nil {
@@ -161,7 +161,7 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 		t.Errorf("left behind after the next build: %v", left)
 	}
 	if got := snapshot(t, out); !maps.Equal(got, whole) {
-		t.Error("the build after the kills differs")
+		t.Errorf("the build after the kills differs in: %s", differing(got, whole))
 	}
 }
 

@@ -4,13 +4,15 @@
 package highlight
 
 import (
+	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
-	"github.com/alecthomas/chroma/v2/lexers"
 )
 
 // Styles used for the light and the dark color scheme.
@@ -23,6 +25,12 @@ const (
 // (".c-chroma .c-k{...}"). The element around highlighted code must carry
 // it, or no token is coloured.
 const WrapperClass = "c-chroma"
+
+// Limit is the longest one block may take to highlight. Chroma's lexers
+// here have no per-match time limit (see lexers.go), so a rule that
+// backtracks without end is caught here, as an error, instead of
+// changing the page. A block of this site takes about a millisecond.
+var Limit = 5 * time.Second
 
 // The formatter is set up once: it holds no state between calls.
 var formatter = chromahtml.New(
@@ -46,21 +54,87 @@ var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 //go:embed chroma.css
 var css []byte
 
-// Known reports whether lang names a language chroma can highlight.
-func Known(lang string) bool { return lang != "" && lexers.Get(lang) != nil }
+// Supported reports why a block in lang would be written as plain text:
+// nil when chroma highlights lang. Empty lang is plain text by choice.
+func Supported(lang string) error {
+	if lang == "" {
+		return nil
+	}
+	_, err := lexer(lang)
+	return err
+}
 
-// Code writes code as highlighted HTML spans. An unknown or empty lang is
-// written as escaped plain text; the caller decides whether to warn.
-func Code(w io.Writer, lang, code string) error {
-	lexer := lexers.Get(lang)
-	if lang == "" || lexer == nil {
-		lexer = lexers.Get("plaintext")
+// Code writes code as highlighted HTML spans. A lang that Supported
+// refuses, or an empty one, is written as escaped plain text; the caller
+// decides whether to warn. A block that takes longer than Limit is an
+// error, whatever chroma made of it.
+func Code(w io.Writer, lang, text string) error { return Start(lang, text)(w) }
+
+// Start begins highlighting text at once, in the background, and returns
+// the function that waits for it and writes it as Code does. A page starts
+// all its blocks before writing the first, so that they are highlighted
+// side by side.
+func Start(lang, text string) func(io.Writer) error {
+	l, err := lexer(lang)
+	if lang == "" || err != nil {
+		l, err = lexer("plaintext")
+		if err != nil {
+			return func(io.Writer) error { return err }
+		}
 	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
-	if err != nil {
-		return fmt.Errorf("highlight %s: %w", lang, err)
+	return start(l, lang, text)
+}
+
+// start highlights text with l in the background, within Limit.
+func start(l chroma.Lexer, lang, text string) func(io.Writer) error {
+	type result struct {
+		html bytes.Buffer
+		err  error
 	}
-	return formatter.Format(w, classesOnly, it)
+	began := time.Now()
+	done := make(chan *result, 1)
+	go func() {
+		r := new(result)
+		defer func() {
+			// Chroma panics on a lexer that fails mid-way; that is
+			// this block's error, not the end of the build.
+			if p := recover(); p != nil {
+				r.err = fmt.Errorf("chroma: %v", p)
+			}
+			done <- r
+		}()
+		it, err := chroma.Coalesce(l).Tokenise(nil, text)
+		if err == nil {
+			err = formatter.Format(&r.html, classesOnly, it)
+		}
+		r.err = err
+	}()
+	return func(w io.Writer) error {
+		timer := time.NewTimer(Limit - time.Since(began))
+		defer timer.Stop()
+		select {
+		case r := <-done:
+			if r.err != nil {
+				return fmt.Errorf("highlight %s: %w", lang, r.err)
+			}
+			// Over the limit is an error even when finished, so that the
+			// outcome depends on the time taken alone, not on which of
+			// the two channels was ready first.
+			if time.Since(began) > Limit {
+				return tooSlow(lang)
+			}
+			_, err := w.Write(r.html.Bytes())
+			return err
+		case <-timer.C:
+			// The match cannot be stopped: it runs on, into a buffer no
+			// one reads, until the process ends.
+			return tooSlow(lang)
+		}
+	}
+}
+
+func tooSlow(lang string) error {
+	return fmt.Errorf("highlighting this %s block took longer than %v: a rule of chroma's lexer is stuck on it; write it with another language, or as text", cmp.Or(lang, "plain"), Limit)
 }
 
 // CSS returns the stylesheet for highlighted code, each theme under its own

@@ -7,10 +7,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/dlclark/regexp2/v2"
 )
 
 var update = flag.Bool("update", false, "rewrite chroma.css from chroma's styles")
@@ -70,5 +72,125 @@ func TestClassesDoNotDependOnTheStyle(t *testing.T) {
 	}
 	if !strings.Contains(got.String(), `class="c-k"`) {
 		t.Errorf("no keyword class in %s", got.String())
+	}
+}
+
+// golden is testdata/retry.py highlighted, as testdata/retry.html holds it
+// (go test ./internal/highlight -update rewrites it).
+func golden(t *testing.T) (code string, want []byte) {
+	t.Helper()
+	src, err := os.ReadFile("testdata/retry.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := Code(&got, "python", string(src)); err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := os.WriteFile("testdata/retry.html", got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err = os.ReadFile("testdata/retry.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Fatalf("testdata/retry.py highlights differently from testdata/retry.html:\n%s", got.Bytes())
+	}
+	return string(src), want
+}
+
+// TestStarvedClockChangesNothing: regexp2 times chroma's matches with a
+// clock that jumps when its goroutine is starved, and a timed-out match
+// used to fall through to the next rule ("raise" became a name). Here
+// the clock is made to say that every deadline has passed the moment it
+// is set, as the worst jump would; the highlighting must not change.
+func TestStarvedClockChangesNothing(t *testing.T) {
+	code, want := golden(t)
+	// A negative period puts every deadline (now + limit + period) in
+	// the past.
+	regexp2.SetTimeoutCheckPeriod(-time.Hour)
+	t.Cleanup(func() { regexp2.SetTimeoutCheckPeriod(regexp2.DefaultClockPeriod) })
+	// The clock is really starved: a match with a limit times out.
+	timed := regexp2.MustCompile(`\w+`, regexp2.None)
+	timed.MatchTimeout = time.Second
+	if _, err := timed.MatchString("raise"); err == nil {
+		t.Fatal("a timed match did not time out: the test no longer starves regexp2's clock")
+	}
+	for _, lang := range []string{"python", "Python", "py"} {
+		var got bytes.Buffer
+		if err := Code(&got, lang, code); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s, with the clock starved:\n%s\nwant testdata/retry.html", lang, got.Bytes())
+		}
+	}
+}
+
+// TestRunawayBlockIsAnError: without chroma's per-match limit, a rule that
+// backtracks for ages is stopped by Limit, as an error, not a page.
+func TestRunawayBlockIsAnError(t *testing.T) {
+	old := Limit
+	Limit = 10 * time.Millisecond
+	t.Cleanup(func() { Limit = old })
+	// (a|aa)+$ on 26 a's and a b tries every way to split the a's, at
+	// each of 27 places: a third of a second here, 30 times the limit,
+	// and short enough not to keep a core busy after the test.
+	l := untimed(chroma.MustNewLexer(&chroma.Config{Name: "runaway"}, func() chroma.Rules {
+		return chroma.Rules{"root": {{Pattern: `(a|aa)+$`, Type: chroma.Keyword}, {Pattern: `.|\n`, Type: chroma.Text}}}
+	}))
+	var got bytes.Buffer
+	err := start(l, "runaway", strings.Repeat("a", 26)+"b\n")(&got)
+	if err == nil || !strings.Contains(err.Error(), "took longer than 10ms") {
+		t.Errorf("error = %v, want one saying the block took longer than %v", err, Limit)
+	}
+	if got.Len() > 0 {
+		t.Errorf("wrote %q for a block that failed", got.String())
+	}
+}
+
+// TestLexersAreUntimed: a language is highlighted when its lexer, and
+// every lexer it hands text to, is a copy; one whose lexer could reach
+// chroma's own (Go code in the rules, a lexer built from others, a lexer
+// named by the text) is refused, with the reason.
+func TestLexersAreUntimed(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		want string // "" for supported
+	}{
+		{"python", ""},
+		{"text", ""},
+		{"bash", ""},
+		{"json", ""},
+		{"klingon", `unknown code language "klingon"`},
+		{"go", "calls Go code of its own"},
+		{"erb", "built from other lexers"},
+		{"Templ", "Go lexer calls Go code of its own (used by Templ)"},
+		{"Org Mode", "picks other lexers by the text"},
+		{"html", ""}, // uses JavaScript and CSS by name: their copies
+	} {
+		err := Supported(tc.lang)
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Supported(%q) = %v, want %q", tc.lang, err, tc.want)
+		}
+	}
+}
+
+// BenchmarkCode highlights the three blocks of testdata/retry.py, as one
+// page of the benchmark sites does.
+func BenchmarkCode(b *testing.B) {
+	src, err := os.ReadFile("testdata/retry.py")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	for b.Loop() {
+		out.Reset()
+		if err := Code(&out, "python", string(src)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

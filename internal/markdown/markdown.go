@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,6 +80,7 @@ func Render(src []byte, firstLine int, s Settings) (Result, error) {
 	if err := r.inspect(doc); err != nil {
 		return Result{}, err
 	}
+	r.startCode(doc)
 	if err := md.Renderer().Render(r, src, doc); err != nil {
 		return Result{}, err
 	}
@@ -100,6 +102,47 @@ type pageRenderer struct {
 	err      error // the first error found while rendering
 	codes    int
 	ids      map[string]int // id -> line of the file that makes it
+	// code holds each fenced block's highlighting, begun before the
+	// page is written (see startCode).
+	code map[*ast.FencedCodeBlock]func(io.Writer) error
+}
+
+// startCode starts highlighting every fenced block of doc, side by side,
+// before the page is written; fenced writes each when it comes to it. A
+// block whose info string is wrong is left to fenced to report.
+func (r *pageRenderer) startCode(doc ast.Node) {
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		fc, ok := n.(*ast.FencedCodeBlock)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		lang, _, err := parseInfo(fenceInfo(fc, r.src))
+		if err == nil {
+			if r.code == nil {
+				r.code = map[*ast.FencedCodeBlock]func(io.Writer) error{}
+			}
+			r.code[fc] = highlight.Start(lang, fenceCode(fc, r.src))
+		}
+		return ast.WalkSkipChildren, nil
+	})
+}
+
+// fenceInfo is the text after a fence's opening backticks.
+func fenceInfo(fc *ast.FencedCodeBlock, src []byte) string {
+	if fc.Info == nil {
+		return ""
+	}
+	return string(fc.Info.Segment.Value(src))
+}
+
+// fenceCode is a fenced block's code.
+func fenceCode(fc *ast.FencedCodeBlock, src []byte) string {
+	var code strings.Builder
+	for i := 0; i < fc.Lines().Len(); i++ {
+		seg := fc.Lines().At(i)
+		code.Write(seg.Value(src))
+	}
+	return code.String()
 }
 
 // madeID records the line that makes id. A heading's line wins over a code
@@ -295,22 +338,14 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		return ast.WalkContinue, nil
 	}
 	fc := n.(*ast.FencedCodeBlock)
-	info := ""
-	if fc.Info != nil {
-		info = string(fc.Info.Segment.Value(src))
-	}
-	lang, attrs, err := parseInfo(info)
+	lang, attrs, err := parseInfo(fenceInfo(fc, src))
 	if err != nil {
 		r.fail(n, "%v", err)
 		return ast.WalkSkipChildren, nil
 	}
-	var code bytes.Buffer
-	for i := 0; i < fc.Lines().Len(); i++ {
-		seg := fc.Lines().At(i)
-		code.Write(seg.Value(src))
-	}
-	if lang != "" && !highlight.Known(lang) {
-		r.warn(n, "unknown code language %q: rendered as plain text", lang)
+	code := fenceCode(fc, src)
+	if err := highlight.Supported(lang); err != nil {
+		r.warn(n, "%v: rendered as plain text", err)
 	}
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)
@@ -324,8 +359,13 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		fmt.Fprintf(w, ` class="language-%s"`, html.EscapeString(lang))
 	}
 	w.WriteString(">")
-	if err := highlight.Code(w, lang, code.String()); err != nil {
-		return ast.WalkStop, err
+	write := r.code[fc]
+	if write == nil {
+		write = highlight.Start(lang, code)
+	}
+	if err := write(w); err != nil {
+		r.fail(n, "%v", err)
+		return ast.WalkSkipChildren, nil
 	}
 	w.WriteString("</code></pre>")
 	if spec, ok := attrs["cite"]; ok {
@@ -334,7 +374,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 			r.fail(n, "%v", err)
 			return ast.WalkSkipChildren, nil
 		}
-		c.Quote = code.String()
+		c.Quote = code
 		r.cites = append(r.cites, c)
 		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
 			html.EscapeString(c.URL()), linebreak.HTML(c.Label()), html.EscapeString(c.Version))

@@ -69,17 +69,20 @@ func Write(dir string, files map[string][]byte) (err error) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	made := map[string]bool{tmp: true}
 	for _, name := range names {
 		if err := checkName(dir, name); err != nil {
 			return err
 		}
-		p := filepath.Join(tmp, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("%s: cannot write the site: %w", dir, err)
+		if d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(name))); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("%s: cannot write the site: %w", dir, err)
+			}
+			made[d] = true
 		}
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
-			return fmt.Errorf("%s: cannot write the site: %w", dir, err)
-		}
+	}
+	if err := writeAll(tmp, names, files); err != nil {
+		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -164,6 +165,10 @@ func Build(o Options) (*Site, error) {
 	errs := make([]error, len(pages))
 	var renders atomic.Int64
 	var wg sync.WaitGroup
+	// As many renders at a time as there are cores: more would only hold
+	// more half-rendered pages in memory, for the collector to scan.
+	// Reading the cache is not held back: it waits on the disk.
+	busy := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, p := range pages {
 		if p.out.HTML != nil {
 			continue // reused from Prev
@@ -177,6 +182,8 @@ func Build(o Options) (*Site, error) {
 					return
 				}
 			}
+			busy <- struct{}{}
+			defer func() { <-busy }()
 			renders.Add(1)
 			var out rendered
 			out.HTML, out.Cites, out.Warnings, errs[i] = r.render(p)

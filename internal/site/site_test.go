@@ -489,19 +489,21 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// BenchmarkReport is the build's summary, which must cost little beside
-// the build itself.
-func BenchmarkReport(b *testing.B) {
+// BenchmarkSizes is the build's size summary, which must cost little
+// beside the build itself, and its brotli figures, which cost more.
+func BenchmarkSizes(b *testing.B) {
 	for _, n := range []int{1, 1000} {
-		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
-			s, err := Build(Options{Root: benchSite(b, n), Getenv: noEnv})
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				s.Report()
-			}
-		})
+		for _, withBrotli := range []bool{false, true} {
+			b.Run(fmt.Sprintf("pages=%d/brotli=%v", n, withBrotli), func(b *testing.B) {
+				s, err := Build(Options{Root: benchSite(b, n), Getenv: noEnv})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for b.Loop() {
+					s.Sizes(withBrotli)
+				}
+			})
+		}
 	}
 }
 
@@ -599,8 +601,10 @@ func TestCacheGivesWhatAFreshBuildGives(t *testing.T) {
 					t.Errorf("%s differs from a build without the cache", name)
 				}
 			}
-			if cached.Report() != fresh.Report() {
-				t.Errorf("report %+v, without the cache %+v", cached.Report(), fresh.Report())
+			for _, withBrotli := range []bool{false, true} {
+				if c, f := cached.Sizes(withBrotli), fresh.Sizes(withBrotli); c != f {
+					t.Errorf("sizes %+v, without the cache %+v", c, f)
+				}
 			}
 		})
 	}
@@ -613,7 +617,7 @@ func TestSizesMatchTheCommands(t *testing.T) {
 	for _, name := range []string{"index.html", "measure.js", "404.html", "robots.txt"} {
 		f := filepath.Join(t.TempDir(), "f")
 		os.WriteFile(f, s.Files[name], 0o644)
-		z := Sizes(s.Files[name])
+		z := Measure(s.Files[name], true)
 		for _, c := range []struct {
 			cmd  string
 			args []string
