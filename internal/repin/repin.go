@@ -115,6 +115,18 @@ func Run(o Options) (bool, error) {
 		}
 		results = append(results, r)
 	}
+	// A misspelt repository or a forgotten -check-sources would otherwise
+	// look like a page with nothing to move.
+	if len(results) == 0 && already == 0 && len(unsourced) == 0 {
+		return false, fmt.Errorf("-repin %s: no page in content/ cites %s", to.Repo, to.Repo)
+	}
+	if len(results) == 0 && len(unsourced) > 0 {
+		var give []string
+		for _, v := range slices.Sorted(maps.Keys(unsourced)) {
+			give = append(give, fmt.Sprintf("-check-sources %s@%s=DIR", to.Repo, v))
+		}
+		return false, fmt.Errorf("-repin %s: nothing to move: name the versions to move from, and a copy of each, with %s", to.Repo, strings.Join(give, " or "))
+	}
 	edited := edit(o.Files, results)
 	counts := map[string]int{}
 	for _, r := range results {

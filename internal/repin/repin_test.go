@@ -361,3 +361,21 @@ func TestAllMovedIsOK(t *testing.T) {
 		})
 	}
 }
+
+// TestNothingToMoveIsAnError: a repository no page cites, or citations
+// none of whose versions -check-sources names, is an error, not a run
+// that moves nothing and succeeds.
+func TestNothingToMoveIsAnError(t *testing.T) {
+	root := fixture(t, nil)
+	var out bytes.Buffer
+	o := options(t, root, false, &out)
+	o.To = "acme/other@v2.0.0=testdata/upstream/v2"
+	if _, err := Run(o); err == nil || !strings.Contains(err.Error(), "no page in content/ cites acme/other") {
+		t.Errorf("an uncited repository: err = %v", err)
+	}
+	o = options(t, root, false, &out)
+	o.From = nil
+	if _, err := Run(o); err == nil || !strings.Contains(err.Error(), "with -check-sources acme/lib@v1.0.0=DIR") {
+		t.Errorf("no -check-sources: err = %v", err)
+	}
+}
