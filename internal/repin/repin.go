@@ -288,7 +288,7 @@ func report(w io.Writer, r *result, version string) {
 		case len(mv.Diff) > 0:
 			fmt.Fprint(w, "; the quote holds, but the cited lines changed around it: read them")
 		case !mv.Around:
-			fmt.Fprint(w, "; the line before or after it changed: read them")
+			fmt.Fprint(w, "; the line before or after it changed: read it there")
 		}
 		fmt.Fprintln(w)
 	case cite.Changed:
