@@ -8,6 +8,7 @@
 //	go run ./cmd/build -brotli          add brotli sizes to the summary
 //	go run ./cmd/build -nocache         render everything, as on a fresh machine
 //	go run ./cmd/build -check-sources modelcontextprotocol/python-sdk=../python-sdk
+//	go run ./cmd/build -check-sources REPO@OLD=DIR -repin REPO@NEW=DIR [-write]
 package main
 
 import (
@@ -25,6 +26,7 @@ import (
 	"errref/internal/cite"
 	"errref/internal/output"
 	"errref/internal/preview"
+	"errref/internal/repin"
 	"errref/internal/site"
 	"errref/internal/store"
 
@@ -49,11 +51,16 @@ func main() {
 	db := flag.String("db", "", "where the preview stores events: a SQLite file or a postgres:// URL (default: DATABASE_URL, NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in -root; -db=none keeps none)")
 	var checks sources
 	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
+	repinTo := flag.String("repin", "", "move the citations of REPO at the versions -check-sources gives to REPO@VERSION=DIR, printing the diff")
+	write := flag.Bool("write", false, "with -repin, rewrite content/*.md instead of printing the diff")
 	flag.Parse()
+	if *write && *repinTo == "" {
+		fail(fmt.Errorf("-write goes with -repin REPO@VERSION=DIR"))
+	}
 	if err := site.CheckOut(*root, *out); err != nil {
 		fail(err)
 	}
-	if len(checks) == 0 {
+	if len(checks) == 0 && *repinTo == "" {
 		// Before the build, not after it: a folder that will be refused
 		// is reported at once.
 		if err := output.Replaceable(*out); err != nil {
@@ -84,6 +91,20 @@ func main() {
 	}
 	for _, w := range s.Warnings {
 		fmt.Fprintln(os.Stderr, "warning:", w)
+	}
+	if *repinTo != "" {
+		files := map[string][]byte{}
+		for _, p := range s.Pages {
+			files[p.Source] = p.Raw()
+		}
+		ok, err := repin.Run(repin.Options{Root: *root, To: *repinTo, From: checks, Citations: s.Citations, Files: files, Write: *write, Out: os.Stdout})
+		if err != nil {
+			fail(err)
+		}
+		if !ok {
+			os.Exit(1)
+		}
+		return
 	}
 	if len(checks) > 0 {
 		ok, err := cite.CheckAll(os.Stdout, s.Citations, checks)

@@ -266,3 +266,64 @@ func TestSIGTERMStopsThePreview(t *testing.T) {
 		ln.Close()
 	}
 }
+
+// TestRepin runs -repin on internal/repin's fixture page as a user does:
+// the dry run prints the diff, changes nothing and exits 1 for the quotes
+// it cannot move; -write rewrites the pages to internal/repin's golden
+// ones and exits 1 still; -write alone is refused.
+func TestRepin(t *testing.T) {
+	bin := command(t)
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "internal", "repin", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := benchsite.Make(root, filepath.Join("..", ".."), 1); err != nil {
+		t.Fatal(err)
+	}
+	content := filepath.Join(root, "content")
+	if err := os.RemoveAll(content); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(content, os.DirFS(filepath.Join(fixture, "content"))); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(bin, append([]string{"-root", root}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	repin := []string{
+		"-check-sources", "acme/lib@v1.0.0=" + filepath.Join(fixture, "upstream", "v1"),
+		"-repin", "acme/lib@v2.0.0=" + filepath.Join(fixture, "upstream", "v2"),
+	}
+	summary := "acme/lib to v2.0.0: 7 moved, 1 unchanged, 1 changed, 1 ambiguous, 1 gone; 1 already at v2.0.0\n"
+
+	before := snapshot(t, root)
+	out, code := run(repin...)
+	if code != 1 || !strings.Contains(out, summary) || !strings.Contains(out, "+++ content/index.md\n") {
+		t.Errorf("dry run: exit %d, output:\n%s", code, out)
+	}
+	if !maps.Equal(before, snapshot(t, root)) {
+		t.Error("the dry run changed the site folder")
+	}
+
+	out, code = run(append(repin, "-write")...)
+	if code != 1 || !strings.Contains(out, summary) || !strings.HasSuffix(out, "wrote content/about.md\nwrote content/index.md\n") {
+		t.Errorf("-write: exit %d, output:\n%s", code, out)
+	}
+	for _, name := range []string{"about", "index"} {
+		got, _ := os.ReadFile(filepath.Join(content, name+".md"))
+		want, _ := os.ReadFile(filepath.Join(fixture, name+".written.md"))
+		if string(got) != string(want) {
+			t.Errorf("content/%s.md after -write:\n%s\nwant internal/repin/testdata/%s.written.md:\n%s", name, got, name, want)
+		}
+	}
+
+	if out, code := run("-write"); code != 1 || !strings.Contains(out, "-write goes with -repin") {
+		t.Errorf("-write alone: exit %d, output:\n%s", code, out)
+	}
+}

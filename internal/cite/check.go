@@ -29,22 +29,36 @@ func ParseSource(arg string) (Source, error) {
 	if !ok || spec == "" || dir == "" {
 		return Source{}, fmt.Errorf("-check-sources %q: write REPO=DIR or REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk=../python-sdk", arg)
 	}
+	return parseSource("-check-sources", spec, dir)
+}
+
+// ParseTarget reads REPO@VERSION=DIR, the version to move citations to:
+// the version is the one written into the page, so it must be given.
+func ParseTarget(arg string) (Source, error) {
+	spec, dir, ok := strings.Cut(arg, "=")
+	if repo, version, _ := strings.Cut(spec, "@"); !ok || repo == "" || version == "" || dir == "" {
+		return Source{}, fmt.Errorf("-repin %q: write REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk@v1.30.0=../sdk-v1.30.0", arg)
+	}
+	return parseSource("-repin", spec, dir)
+}
+
+func parseSource(flag, spec, dir string) (Source, error) {
 	s := Source{Dir: dir}
 	s.Repo, s.Version, _ = strings.Cut(spec, "@")
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
-		return Source{}, fmt.Errorf("-check-sources %s: %s is not a folder", s.Repo, dir)
+		return Source{}, fmt.Errorf("%s %s: %s is not a folder", flag, s.Repo, dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		s.git = true
 		head, err := git(dir, "rev-parse", "HEAD")
 		if err != nil {
-			return Source{}, fmt.Errorf("-check-sources %s: %s: %v", s.Repo, dir, err)
+			return Source{}, fmt.Errorf("%s %s: %s: %v", flag, s.Repo, dir, err)
 		}
 		s.head = head
 		if s.Version != "" {
 			if c, err := git(dir, "rev-parse", "--verify", "-q", s.Version+"^{commit}"); err != nil || c != head {
-				return Source{}, fmt.Errorf("-check-sources %s@%s: %s is checked out at %.12s, not at %s", s.Repo, s.Version, dir, head, s.Version)
+				return Source{}, fmt.Errorf("%s %s@%s: %s is checked out at %.12s, not at %s", flag, s.Repo, s.Version, dir, head, s.Version)
 			}
 		}
 	}
@@ -89,6 +103,10 @@ func (s Source) versionOf(c Citation) string {
 	}
 	return ""
 }
+
+// Holds reports whether s is a copy of the repository and version c
+// cites (a plain folder given without a version holds every version).
+func (s Source) Holds(c Citation) bool { return s.Repo == c.Repo && s.versionOf(c) == "" }
 
 // Check checks c against s.
 func (s Source) Check(c Citation) Result {

@@ -22,7 +22,24 @@ type Citation struct {
 	Source  string // the page file and line that cite it, "content/index.md:88", when known
 }
 
-var specRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@([A-Za-z0-9_.+-]+):([A-Za-z0-9_./-]+)#L?(\d+)(?:-L?(\d+))?$`)
+const specPattern = `([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@([A-Za-z0-9_.+-]+):([A-Za-z0-9_./-]+)#L?(\d+)(?:-L?(\d+))?`
+
+var (
+	specRE    = regexp.MustCompile(`^` + specPattern + `$`)
+	writtenRE = regexp.MustCompile(`cite(?:=|:|=")(` + specPattern + `)`)
+)
+
+// SpecsIn finds the citations written in a page's text, after cite= (a
+// fence, quoted or not) or cite: (a link), and returns the byte range of
+// each spec, without that prefix. Specs in text the build does not read
+// as a citation, such as one shown in a code span, are found too.
+func SpecsIn(text []byte) [][2]int {
+	var at [][2]int
+	for _, m := range writtenRE.FindAllSubmatchIndex(text, -1) {
+		at = append(at, [2]int{m[2], m[3]})
+	}
+	return at
+}
 
 // Parse reads a citation of the form OWNER/REPO@VERSION:PATH#LINE or
 // OWNER/REPO@VERSION:PATH#FIRST-LAST.

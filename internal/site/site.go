@@ -87,6 +87,10 @@ type Page struct {
 	out    rendered
 }
 
+// Raw is the page's file as the build read it: what a tool that rewrites
+// the file checks it against, so that it never writes over a newer edit.
+func (p *Page) Raw() []byte { return p.raw }
+
 // rendered is what rendering a page gives, kept for the next build.
 type rendered struct {
 	HTML     []byte

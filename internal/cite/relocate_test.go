@@ -1,0 +1,198 @@
+package cite
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRelocate moves one citation between two made-up versions of a file,
+// one table row per way its quote can fare.
+func TestRelocate(t *testing.T) {
+	old := []string{
+		"def a():",          // 1
+		"    emit(\"x\")",   // 2
+		"",                  // 3
+		"def b():",          // 4
+		"    emit(\"x\")",   // 5
+		"    done = True",   // 6
+		"",                  // 7
+		"def c(y):",         // 8
+		"    return y  # c", // 9
+		"",                  // 10
+		"def d():",          // 11
+		"    total = 1",     // 12
+		"    total += 2",    // 13
+		"    return total",  // 14
+	}
+	for _, tc := range []struct {
+		name    string
+		spec    string // at v1, of old
+		quote   string
+		cur     []string
+		outcome string
+		start   int // Moved, Unchanged: the new first line; Changed: the nearest
+		end     int
+		places  int
+		context int
+		cands   []int
+		diff    bool
+		around  bool
+	}{
+		{name: "unchanged", spec: "a/b@v1:f.py#4", quote: "def b():", cur: old,
+			outcome: Unchanged, start: 4, end: 4, places: 1, around: true},
+		{name: "moved", spec: "a/b@v1:f.py#11-14", quote: "def d():\n    total = 1\n    total += 2\n    return total",
+			cur:     append([]string{"# new", "# lines"}, old...),
+			outcome: Moved, start: 13, end: 16, places: 1, around: true},
+		{name: "moved, elided", spec: "a/b@v1:f.py#11-14", quote: "def d(): ... return total",
+			cur:     append([]string{"# new"}, old...),
+			outcome: Moved, start: 12, end: 15, places: 1, around: true},
+		{name: "an elided quote now on fewer lines is changed, not found twice", spec: "a/b@v1:f.py#11-14", quote: "def d(): ... return total",
+			cur:     []string{"x = 0", "def d():", "    total = 3", "    return total", "y = 0"},
+			outcome: Changed, start: 2, end: 5, diff: true},
+		{name: "more lines cited than quoted go with the quote", spec: "a/b@v1:f.py#12-13", quote: "total += 2",
+			cur:     append([]string{"# new"}, old...),
+			outcome: Moved, start: 13, end: 14, places: 1, around: true},
+		{name: "quote holds, line around it changed", spec: "a/b@v1:f.py#9", quote: "return y",
+			cur:     replace(old, 9, "    return y"),
+			outcome: Unchanged, start: 9, end: 9, places: 1, diff: true, around: true},
+		{name: "lines before and after changed", spec: "a/b@v1:f.py#9", quote: "return y",
+			cur:     replace(replace(old, 8, "def c2(y):"), 10, "# end"),
+			outcome: Unchanged, start: 9, end: 9, places: 1},
+		{name: "twice, told apart by its whole line", spec: "a/b@v1:f.py#6", quote: "done",
+			cur:     append(slices.Clone(old), "    done = False"),
+			outcome: Unchanged, start: 6, end: 6, places: 2, around: true},
+		{name: "twice, told apart by the lines around", spec: "a/b@v1:f.py#5", quote: `emit("x")`,
+			cur:     append([]string{"# new"}, old...),
+			outcome: Moved, start: 6, end: 6, places: 2, context: 1, around: true},
+		{name: "changed", spec: "a/b@v1:f.py#9", quote: "return y", cur: replace(old, 9, "    return z  # c"),
+			outcome: Changed, start: 9, end: 9, diff: true},
+		{name: "changed, nothing alike", spec: "a/b@v1:f.py#9", quote: "return y", cur: []string{"%%%"},
+			outcome: Changed},
+		{name: "ambiguous: same text, same surroundings", spec: "a/b@v1:f.py#2", quote: `emit("x")`,
+			cur:     []string{"def a():", "    emit(\"x\")", "", "def a():", "    emit(\"x\")", ""},
+			outcome: Ambiguous, places: 2, cands: []int{2, 5}},
+		{name: "ambiguous: neither place as it was", spec: "a/b@v1:f.py#2", quote: `emit("x")`,
+			cur:     []string{"def p():", "    emit(\"x\")", "", "def q():", "    emit(\"x\")"},
+			outcome: Ambiguous, places: 2, cands: []int{2, 5}},
+		{name: "a place where the cited lines would run past the file is none", spec: "a/b@v1:f.py#13-14", quote: "total += 2",
+			cur:     []string{"    total += 2"},
+			outcome: Changed, start: 1, end: 1, diff: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Quote = tc.quote
+			if !holds(old[c.Start-1:c.End], quoteParts(c.Quote)) {
+				t.Fatalf("bad test: %q is not at %s", c.Quote, tc.spec)
+			}
+			mv := relocate(c, "v2", old, tc.cur)
+			if mv.Outcome != tc.outcome {
+				t.Fatalf("outcome %s, want %s (%+v)", mv.Outcome, tc.outcome, mv)
+			}
+			switch mv.Outcome {
+			case Moved, Unchanged:
+				want := c
+				want.Version, want.Start, want.End = "v2", tc.start, tc.end
+				if mv.To != want {
+					t.Errorf("to %s, want %s", mv.To.Spec(), want.Spec())
+				}
+				if mv.Places != tc.places || mv.Context != tc.context || mv.Around != tc.around {
+					t.Errorf("places %d, context %d, around %v; want %d, %d, %v", mv.Places, mv.Context, mv.Around, tc.places, tc.context, tc.around)
+				}
+			case Changed:
+				if mv.Nearest != tc.start || mv.NearestEnd != tc.end {
+					t.Errorf("nearest %d-%d, want %d-%d", mv.Nearest, mv.NearestEnd, tc.start, tc.end)
+				}
+			case Ambiguous:
+				if !slices.Equal(mv.Candidates, tc.cands) {
+					t.Errorf("candidates %v, want %v", mv.Candidates, tc.cands)
+				}
+			}
+			if (len(mv.Diff) > 0) != tc.diff {
+				t.Errorf("diff %q, want one: %v", mv.Diff, tc.diff)
+			}
+		})
+	}
+}
+
+func replace(lines []string, n int, s string) []string {
+	out := slices.Clone(lines)
+	out[n-1] = s
+	return out
+}
+
+// TestRelocateChangedShowsTheDiff: a changed quote is set against the
+// nearest lines, line by line.
+func TestRelocateChangedShowsTheDiff(t *testing.T) {
+	old := []string{"a = 1", "def f(x):", "    x += 1", "    return x", "b = 2"}
+	cur := []string{"a = 1", "", "def f(x):", "    x += 2", "    return x", "b = 2"}
+	c, _ := Parse("a/b@v1:f.py#2-4")
+	c.Quote = "def f(x):\n    x += 1\n    return x"
+	mv := relocate(c, "v2", old, cur)
+	want := []string{" def f(x):", "-    x += 1", "+    x += 2", "     return x"}
+	if mv.Outcome != Changed || mv.Nearest != 3 || mv.NearestEnd != 5 || !slices.Equal(mv.Diff, want) {
+		t.Errorf("got %s, nearest %d-%d, diff\n%s\nwant changed, 3-5, diff\n%s", mv.Outcome, mv.Nearest, mv.NearestEnd, strings.Join(mv.Diff, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRelocateSource reads both versions from folders: a file missing at
+// the new one is Gone, and a quote that does not hold where it is cited
+// now is refused rather than looked for.
+func TestRelocateSource(t *testing.T) {
+	v1, err := ParseSource("acme/lib@v1=testdata/upstream/v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, err := ParseTarget("acme/lib@v2=testdata/upstream/v2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ spec, quote, want, err string }{
+		{"acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)", "acme/lib@v2:src/mod.py#9-11", ""},
+		{"acme/lib@v1:src/dropped.py#1", "def dropped():", Gone, ""},
+		{"acme/lib@v1:src/mod.py#5", "def vanished():", "", "not found anywhere"},
+		{"acme/lib@v3:src/mod.py#5", "def raise_it():", "", "VERSION MISMATCH"},
+	} {
+		c, err := Parse(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Quote = tc.quote
+		mv, err := v1.Relocate(c, v2)
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: err = %v, want %q", tc.spec, err, tc.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tc.spec, err)
+		case mv.Outcome == Gone:
+			if tc.want != Gone {
+				t.Errorf("%s: gone, want %s", tc.spec, tc.want)
+			}
+		case mv.To.Spec() != tc.want:
+			t.Errorf("%s: %s to %s, want %s", tc.spec, mv.Outcome, mv.To.Spec(), tc.want)
+		}
+	}
+	if _, err := ParseTarget("acme/lib=testdata/upstream/v2"); err == nil || !strings.Contains(err.Error(), "-repin") {
+		t.Errorf("a target without a version: err = %v", err)
+	}
+}
+
+// TestSpecsIn finds specs after cite=, cite=" and cite:, and nothing else.
+func TestSpecsIn(t *testing.T) {
+	text := "```python cite=a/b@v1:x.py#1-2\n" +
+		"```go cite=\"a/b@v1:y.go#3\" copy=z\n" +
+		"[`q`](cite:a/b@v1.2:z/w.py#10) and a/b@v1:bare.py#4 not cited, nor excite:a/b\n"
+	var got []string
+	for _, at := range SpecsIn([]byte(text)) {
+		got = append(got, text[at[0]:at[1]])
+	}
+	want := []string{"a/b@v1:x.py#1-2", "a/b@v1:y.go#3", "a/b@v1.2:z/w.py#10"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,2 @@
+def dropped():
+    pass
