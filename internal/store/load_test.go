@@ -24,13 +24,9 @@ func TestLoadThroughTheHandler(t *testing.T) {
 	}
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
-		h := &event.Handler{Sink: func(e event.Event, at time.Time) {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := s.Insert(ctx, e, at); err != nil {
-				t.Error(err)
-			}
-		}}
+		w := NewWriter(s, nil, 0, func(msg string) { t.Error(msg) })
+		defer w.Close()
+		h := &event.Handler{Sink: w.Sink}
 		srv := httptest.NewServer(h)
 		defer srv.Close()
 		const workers, each = 50, 2000
@@ -97,8 +93,8 @@ func liveHeap() uint64 {
 
 // BenchmarkReportAtAMillion times what cmd/report asks of the store, the
 // counts of 30 days, over 1,000,000 stored events (made once per backend,
-// in a transaction, over 100 days, mixed kinds and sources, with the
-// daily roll-up filled from them).
+// in batches as the writer stores them, over 100 days, mixed kinds and
+// sources, the roll-up kept by the trigger).
 //
 //	go test ./internal/store -run '^$' -bench ReportAtAMillion -benchtime 5x
 func BenchmarkReportAtAMillion(b *testing.B) {
@@ -106,14 +102,7 @@ func BenchmarkReportAtAMillion(b *testing.B) {
 		b.Run(be.name, func(b *testing.B) {
 			s := open(b, be.dsn(b))
 			ctx := context.Background()
-			tx, err := s.db.BeginTx(ctx, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			stmt, err := tx.PrepareContext(ctx, s.q(insertSQL))
-			if err != nil {
-				b.Fatal(err)
-			}
+			var batch []Item
 			names := []string{"view", "view", "view", "view", "human-candidate", "human-candidate", "engaged", "copy-sketch", "checkout"}
 			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 			for i := range 1_000_000 {
@@ -129,16 +118,13 @@ func BenchmarkReportAtAMillion(b *testing.B) {
 						e.Campaign = map[string]string{"utm_source": "s" + string(rune('a'+i%7)), "utm_medium": "m", "utm_campaign": "c" + string(rune('a'+i%3))}
 					}
 				}
-				if _, err := stmt.ExecContext(ctx, row(e, start.Add(time.Duration(i)*8640*time.Millisecond))...); err != nil {
-					b.Fatal(err)
+				batch = append(batch, Item{Event: e, At: start.Add(time.Duration(i) * 8640 * time.Millisecond)})
+				if len(batch) == 20_000 {
+					if _, err := s.Keep(ctx, batch); err != nil {
+						b.Fatal(err)
+					}
+					batch = batch[:0]
 				}
-			}
-			// The roll-up, as migration 2 fills it from stored events.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO daily SELECT `+groupCols+`, COUNT(*) FROM events GROUP BY `+groupCols); err != nil {
-				b.Fatal(err)
-			}
-			if err := tx.Commit(); err != nil {
-				b.Fatal(err)
 			}
 			rollupAgrees(b, s, "2026-01-01", "2026-04-10")
 			b.ResetTimer()
@@ -157,7 +143,9 @@ func BenchmarkInsertThroughTheHandler(b *testing.B) {
 	for _, be := range backends(b) {
 		b.Run(be.name, func(b *testing.B) {
 			s := open(b, be.dsn(b))
-			srv := httptest.NewServer(&event.Handler{Sink: func(e event.Event, at time.Time) { s.Insert(context.Background(), e, at) }})
+			w := NewWriter(s, nil, 0, func(msg string) { b.Error(msg) })
+			defer w.Close()
+			srv := httptest.NewServer(&event.Handler{Sink: w.Sink})
 			defer srv.Close()
 			body := []byte(`{"name":"view","path":"/","visible_ms":1200,"scrolled":true}`)
 			b.SetParallelism(8)

@@ -62,7 +62,7 @@ func pgSchema(t testing.TB) string {
 
 func open(t testing.TB, dsn string) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), dsn, Options{MaxConns: 8})
+	s, err := Open(context.Background(), dsn, Options{MaxConns: 8, Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestMigrationsTwiceAndAtOnce(t *testing.T) {
 		errs := make([]error, 4)
 		for i := range errs {
 			wg.Go(func() {
-				s, err := Open(context.Background(), dsn, Options{})
+				s, err := Open(context.Background(), dsn, Options{Create: true})
 				if err == nil {
 					s.Close()
 				}
@@ -129,7 +129,9 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 		want := map[string][]string{
 			"events": Columns,
 			// The report's counts by day: the contract's fields and a count.
-			"daily":             {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n"},
+			"daily": {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n"},
+			// The counts the report reads, kept by a trigger.
+			"rollup":            {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout", "scrolled", "visible_s", "n"},
 			"imported":          {"line"}, // the hash of an imported log line, to take it once
 			"schema_migrations": {"version", "applied_at"},
 		}
@@ -204,7 +206,7 @@ func TestCountsAreExactAndDaysAreUTC(t *testing.T) {
 		}
 		cs, _ := s.Counts(ctx, "2026-03-01", "2026-03-03")
 		for _, c := range cs {
-			if c.Name == "engaged" && (c.Source != "hn" || c.Medium != "post" || c.Campaign != "launch" || c.Outreach != "oc1" || !c.Scrolled || c.Day != "2026-03-02") {
+			if c.Name == "engaged" && (c.Source != "hn" || c.Medium != "post" || c.Campaign != "launch" || c.Term != "t" || c.Outreach != "oc1" || !c.Scrolled || c.Day != "2026-03-02" || c.VisibleS != 90) {
 				t.Errorf("engaged = %+v", c)
 			}
 			if c.Name == "checkout" && c.Checkout == "" {
@@ -300,25 +302,128 @@ func rollupAgrees(t testing.TB, s *Store, from, to string) {
 	}
 }
 
-// TestMigrationTwoFillsTheRollUp: a store made before the roll-up gets it
-// filled from the events it holds.
-func TestMigrationTwoFillsTheRollUp(t *testing.T) {
+// TestMigrationThreeRepairsTheGap: a store that the landed release
+// migrated to version 2, written by it (events and daily) and by the
+// release before it (events only: the daily gap), gets a roll-up that
+// counts every event once.
+func TestMigrationThreeRepairsTheGap(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
 		old := migrations
-		migrations = migrations[:1]
+		migrations = migrations[:2]
 		s := open(t, dsn)
 		migrations = old
-		for _, r := range seed { // as a store of version 1 wrote them
+		ctx := context.Background()
+		for i, r := range seed {
 			at, _ := time.Parse(time.RFC3339, r.at)
-			if _, err := s.db.Exec(s.q(insertSQL), row(r.e, at)...); err != nil {
+			write := insert77aa49a
+			if i%2 == 0 {
+				write = insertDbc78ec
+			}
+			if err := write(ctx, s, r.e, at); err != nil {
 				t.Fatal(err)
 			}
+		}
+		var daily int
+		s.db.QueryRow(`SELECT SUM(n) FROM daily`).Scan(&daily)
+		if daily == len(seed) {
+			t.Fatalf("the test needs a gap in daily: it counts all %d events", daily)
 		}
 		s.Close()
 		s = open(t, dsn)
 		rollupAgrees(t, s, "2026-03-01", "2026-03-03")
-		if cs, _ := s.Counts(context.Background(), "2026-03-01", "2026-03-03"); sum(cs, func(Count) bool { return true }) != len(seed) {
+		if cs, _ := s.Counts(ctx, "2026-03-01", "2026-03-03"); sum(cs, func(Count) bool { return true }) != len(seed) {
 			t.Errorf("the roll-up counts %d events, want %d", sum(cs, func(Count) bool { return true }), len(seed))
+		}
+	})
+}
+
+// TestEveryWriterIsCountedOnce: events inserted by plain SQL, by the
+// release before the roll-up (dbc78ec: events only), by the landed release
+// (77aa49a: events and daily in one transaction, and its import) and by
+// this one are each counted once in what the report reads.
+func TestEveryWriterIsCountedOnce(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+		e := event.Event{Name: "engaged", Path: "/", VisibleMS: ptr[int64](123_456), Scrolled: ptr(true), Campaign: map[string]string{"utm_term": "x", "utm_content": "y"}}
+		writers := []struct {
+			name  string
+			write func() error
+		}{
+			{"psql", func() error {
+				_, err := s.db.Exec(`INSERT INTO events (ts, day, name, path, visible_ms, scrolled, utm_term, utm_content) VALUES (1772445600, '2026-03-02', 'engaged', '/', 123456, 1, 'x', 'y')`)
+				return err
+			}},
+			{"dbc78ec Insert", func() error { return insertDbc78ec(ctx, s, e, at) }},
+			{"dbc78ec Import", func() error { return importDbc78ec(ctx, s, "k1", e, at) }},
+			{"77aa49a Insert", func() error { return insert77aa49a(ctx, s, e, at) }},
+			{"77aa49a Import", func() error { return import77aa49a(ctx, s, "k2", e, at) }},
+			{"this release", func() error { return s.Insert(ctx, e, at) }},
+			{"this release's import", func() error { _, err := s.Import(ctx, "k3", e, at); return err }},
+			{"a batch", func() error { _, err := s.Keep(ctx, []Item{{Event: e, At: at}, {Event: e, At: at}}); return err }},
+		}
+		for _, w := range writers {
+			if err := w.write(); err != nil {
+				t.Fatalf("%s: %v", w.name, err)
+			}
+		}
+		cs, err := s.Counts(ctx, "2026-03-02", "2026-03-02")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Count{{Day: "2026-03-02", Name: "engaged", Path: "/", Term: "x", Content: "y", Scrolled: true, VisibleS: 120, N: len(writers) + 1}}
+		if fmt.Sprint(cs) != fmt.Sprint(want) {
+			t.Errorf("counts:\n%+v\nwant:\n%+v", cs, want)
+		}
+		rollupAgrees(t, s, "2026-03-02", "2026-03-02")
+	})
+}
+
+func TestVisibleBucket(t *testing.T) {
+	for _, tc := range []struct {
+		ms   int64
+		want int
+	}{
+		{0, 0}, {999, 0}, {95_400, 95}, {99_999, 99}, {100_000, 100}, {149_000, 140},
+		{999_999, 990}, {1_000_000, 1000}, {1_299_000, 1200}, {12_345_000, 12000},
+	} {
+		if got := VisibleBucket(tc.ms); got != tc.want {
+			t.Errorf("VisibleBucket(%d) = %d, want %d", tc.ms, got, tc.want)
+		}
+	}
+}
+
+// TestTheTriggerBucketsAsGoDoes: the SQL that keys the roll-up agrees
+// with VisibleBucket, and only engaged events carry a visible time.
+func TestTheTriggerBucketsAsGoDoes(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		var items []Item
+		for _, ms := range []int64{0, 999, 95_400, 99_999, 100_000, 149_000, 999_999, 1_000_000, 1_299_000, 12_345_000, 1e11} {
+			items = append(items, Item{Event: event.Event{Name: "engaged", Path: "/", VisibleMS: ptr(ms), Scrolled: ptr(false)}, At: at},
+				Item{Event: event.Event{Name: "view", Path: "/", VisibleMS: ptr(ms), Scrolled: ptr(false)}, At: at})
+		}
+		if _, err := s.Keep(ctx, items); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Counts(ctx, "2026-03-02", "2026-03-02")
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups := map[Count]int{}
+		for _, it := range items {
+			groups[countOf(it)]++
+		}
+		var want []Count
+		for c, n := range groups {
+			c.N = n
+			want = append(want, c)
+		}
+		SortCounts(want)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("the roll-up:\n%v\nGo:\n%v", got, want)
 		}
 	})
 }
