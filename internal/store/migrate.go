@@ -206,7 +206,7 @@ func (s *Store) version(ctx context.Context) (int, error) {
 func (s *Store) Migrate(ctx context.Context) error {
 	st := s
 	if s.o.ReadOnly && !s.postgres {
-		db, err := openSQLite(s.dsn, false)
+		db, err := openSQLite(s.dsn, false, false)
 		if err != nil {
 			return err
 		}
@@ -234,10 +234,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 }
 
 // busy reports whether err is SQLite's SQLITE_BUSY.
-func busy(err error) bool {
-	var coded interface{ Code() int }
-	return errors.As(err, &coded) && coded.Code()&0xff == 5
-}
+func busy(err error) bool { return sqliteCode(err, 5) }
 
 func (s *Store) apply(ctx context.Context, m migration) error {
 	if v, err := s.version(ctx); err == nil && v >= m.version {

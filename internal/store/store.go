@@ -119,12 +119,23 @@ func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 				return nil, fmt.Errorf("%s: no such store (a mistyped path? -import and -migrate create one)", dsn)
 			}
 		}
-		s.db, err = openSQLite(dsn, o.ReadOnly)
+		s.db, err = openSQLite(dsn, o.ReadOnly, false)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if err := s.upToDate(ctx); err != nil {
+	err = s.upToDate(ctx)
+	if err != nil && o.ReadOnly && !s.postgres && sqliteCode(err, 8, 14) {
+		// A WAL file in a folder this user may not write: SQLite cannot
+		// make the -shm file readers share. Then no writer can be at work
+		// (it would need the -wal file), and the file is read as it is.
+		s.db.Close()
+		if s.db, err = openSQLite(dsn, true, true); err != nil {
+			return nil, err
+		}
+		err = s.upToDate(ctx)
+	}
+	if err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("%s: %w", s.where, err)
 	}
@@ -187,7 +198,14 @@ func FileURI(path string) (string, error) {
 	return (&url.URL{Scheme: "file", Path: p}).String(), nil
 }
 
-func openSQLite(path string, readOnly bool) (*sql.DB, error) {
+// sqliteCode reports whether err is a SQLite error whose primary code is
+// one of codes (SQLITE_READONLY is 8, SQLITE_CANTOPEN 14).
+func sqliteCode(err error, codes ...int) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && slices.Contains(codes, coded.Code()&0xff)
+}
+
+func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 	// The SQLite driver is registered by the commands that keep a file
 	// (import _ "modernc.org/sqlite"), not here: the function and the
 	// build, which never open one, stay small.
@@ -205,6 +223,9 @@ func openSQLite(path string, readOnly bool) (*sql.DB, error) {
 		// query_only makes sure nothing here ever tries.
 		v.Set("mode", "ro")
 		v.Add("_pragma", "query_only(1)")
+		if immutable {
+			v.Set("immutable", "1")
+		}
 	} else {
 		// WAL lets the report read while another process writes;
 		// synchronous NORMAL makes a commit cheap (no fsync but at
