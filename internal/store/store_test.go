@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"errref/internal/event"
 )
@@ -32,7 +36,9 @@ func backends(t testing.TB) []backend {
 
 // pgSchema makes a schema of its own for one test on the server in
 // TEST_DATABASE_URL, dropped when the test ends, and returns a URL whose
-// search_path is that schema.
+// search_path is that schema. With TEST_DATABASE_PER_TEST=1 it makes a
+// database instead: a pooler such as PgBouncer 1.18 refuses search_path
+// as a startup parameter (.ci/run sets it for the run through PgBouncer).
 func pgSchema(t testing.TB) string {
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
@@ -41,23 +47,49 @@ func pgSchema(t testing.TB) string {
 		}
 		t.Skip("SKIPPING POSTGRESQL: TEST_DATABASE_URL is not set. Set it to a server's URL to run these tests against PostgreSQL; REQUIRE_POSTGRES=1 makes this a failure.")
 	}
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
+	admin := pgAdmin(t, base)
+	name := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), rand.IntN(1e6))
+	if os.Getenv("TEST_DATABASE_PER_TEST") == "1" {
+		if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+			t.Fatalf("PostgreSQL at TEST_DATABASE_URL (the role needs CREATEDB): %v", err)
+		}
+		t.Cleanup(func() {
+			if _, err := admin.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
+				t.Errorf("dropping the test's database: %v", err)
+			}
+			admin.Close()
+		})
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Path = "/" + name
+		return u.String()
 	}
-	schema := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), rand.IntN(1e6))
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+	if _, err := admin.Exec("CREATE SCHEMA " + name); err != nil {
 		t.Fatalf("PostgreSQL at TEST_DATABASE_URL: %v", err)
 	}
 	t.Cleanup(func() {
-		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Exec("DROP SCHEMA " + name + " CASCADE")
 		admin.Close()
 	})
 	sep := "?"
 	if slices.Contains([]rune(base), '?') {
 		sep = "&"
 	}
-	return base + sep + "search_path=" + schema
+	return base + sep + "search_path=" + name
+}
+
+// pgAdmin connects to dsn for a test's own statements, as the store does:
+// without prepared statements, so that it works through a pooler.
+func pgAdmin(t testing.TB, dsn string) *sql.DB {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	return stdlib.OpenDB(*cfg)
 }
 
 func open(t testing.TB, dsn string) *Store {
