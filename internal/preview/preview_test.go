@@ -444,3 +444,61 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 		}
 	}
 }
+
+// TestAFloodIsKeptWhole: 10,000 events posted at once are each answered
+// 204 and each in the journal by then.
+func TestAFloodIsKeptWhole(t *testing.T) {
+	root, srv, _ := start(t)
+	const n = 10_000
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1000, MaxConnsPerHost: 1000}}
+	defer client.CloseIdleConnections()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	for range n {
+		wg.Go(func() {
+			resp, err := client.Post(srv.URL+"/api/event", "text/plain", strings.NewReader(`{"name":"copy-sketch"}`))
+			code := 0
+			if err == nil {
+				code = resp.StatusCode
+				resp.Body.Close()
+			}
+			mu.Lock()
+			codes[code]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	today := time.Now().UTC().Format(time.DateOnly)
+	cs, err := store.JournalCounts(filepath.Join(root, "events.jsonl"), today, today)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, c := range cs {
+		kept += c.N
+	}
+	if codes[204] != n || kept != n {
+		t.Errorf("answers %v; %d kept, want all %d answered 204 and kept", codes, kept, n)
+	}
+}
+
+// TestAnEventNothingKeptIs503: when the journal cannot be written (a full
+// disk), the page hears 503 and the terminal says why.
+func TestAnEventNothingKeptIs503(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	_, srv, log := start(t, func(o *Options) { o.Events = "/dev/full" })
+	resp, err := http.Post(srv.URL+"/api/event", "text/plain", strings.NewReader(`{"name":"copy-sketch"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("status %d, want 503", resp.StatusCode)
+	}
+	if !strings.Contains(log.String(), "NOT KEPT") || !strings.Contains(log.String(), "no space left on device") {
+		t.Errorf("terminal:\n%s", log.String())
+	}
+}
