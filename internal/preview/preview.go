@@ -50,14 +50,15 @@ type Server struct {
 	o       Options
 	headers []headerRule
 	recv    *event.Handler
-	// The event store, its writer and what the report reads; nil without
+	// The event store's writer, and what the report reads (a
+	// report.Source: the PostgreSQL store or the journal); nil without
 	// Options.Events.
 	writer *store.Writer
-	keep   []io.Closer // closed after the writer: the store, the journals
-	source interface {
+	store  interface {
 		Counts(ctx context.Context, from, to string) ([]store.Count, error)
 	}
-	where   string // the store, for the terminal
+	keep    []io.Closer // closed after the writer: the store, the journals
+	where   string      // the store, for the terminal
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
@@ -130,7 +131,7 @@ func (s *Server) openEvents() error {
 		}
 		s.writer = store.NewWriter(st, fallback, 0, log)
 		s.keep = []io.Closer{st, fallback}
-		s.source, s.where = st, st.String()
+		s.store, s.where = st, st.String()
 	case strings.HasSuffix(ev, ".db") || strings.HasSuffix(ev, ".sqlite"):
 		return fmt.Errorf("-db %s: the preview keeps events in a journal of JSON lines (events.jsonl), which go run ./cmd/report takes into events.db; give a .jsonl file, a PostgreSQL URL, or none", ev)
 	default:
@@ -140,7 +141,7 @@ func (s *Server) openEvents() error {
 		}
 		s.writer = store.NewWriter(j, nil, 0, log)
 		s.keep = []io.Closer{j}
-		s.source, s.where = j, j.String()
+		s.store, s.where = j, j.String()
 	}
 	return nil
 }
@@ -212,12 +213,12 @@ func (s *Server) rebuild() {
 // store, reloaded every 5 s, so that the author sees it move while
 // clicking through the page in another tab.
 func (s *Server) report(w http.ResponseWriter, r *http.Request) {
-	if s.source == nil {
+	if s.store == nil {
 		http.Error(w, "the preview keeps no events: it was started with -db=none", http.StatusNotFound)
 		return
 	}
 	from, to, _ := report.Period(time.Now(), 30*24*time.Hour, "", "")
-	counts, err := s.source.Counts(r.Context(), from, to)
+	counts, err := s.store.Counts(r.Context(), from, to)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return

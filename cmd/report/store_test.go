@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 
 // run runs the command in dir with args, without the caller's database
 // variables, and returns its exit code, stdout and stderr.
-func run(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
+func runReport(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -56,7 +56,7 @@ func run(t *testing.T, dir string, env []string, args ...string) (int, string, s
 
 func TestAMistypedStoreIsRefusedNotCreated(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errs := run(t, dir, nil, "-db", "evnets.db")
+	code, out, errs := runReport(t, dir, nil, "-db", "evnets.db")
 	if code != 1 || !strings.Contains(errs, "evnets.db: no such store") || out != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
@@ -82,7 +82,7 @@ func TestTheReportTakesThePreviewsJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	code, out, errs := run(t, dir, nil, "-since", "7d")
+	code, out, errs := runReport(t, dir, nil, "-since", "7d")
 	if code != 0 || !strings.Contains(errs, "took 2 events from "+filepath.Join(".", "events.jsonl")) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -93,7 +93,7 @@ func TestTheReportTakesThePreviewsJournal(t *testing.T) {
 	if !strings.Contains(out, "checkout site") || !strings.Contains(out, "/a/") {
 		t.Errorf("stdout:\n%s", out)
 	}
-	code, _, errs = run(t, dir, nil, "-since", "7d")
+	code, _, errs = runReport(t, dir, nil, "-since", "7d")
 	if code != 0 || strings.Contains(errs, "took") {
 		t.Errorf("second run: exit %d, stderr %q", code, errs)
 	}
@@ -108,7 +108,7 @@ func TestTheReportTakesThePreviewsJournal(t *testing.T) {
 }
 
 func TestSinceBeyondWhatItCanCount(t *testing.T) {
-	code, _, errs := run(t, t.TempDir(), nil, "-since", "213505d")
+	code, _, errs := runReport(t, t.TempDir(), nil, "-since", "213505d")
 	if code != 1 || !strings.Contains(errs, "-since 213505d: at most") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
@@ -120,7 +120,7 @@ func TestAnImportReportsEachRefusedLine(t *testing.T) {
 		"{\"ts\":\"2026-03-02T10:00:00Z\",\"name\":\"bad name\"}\n" +
 		"{\"ts\":\"2026-03-02T10:00:01Z\",\"name\":\"copy-sketch\",\"x\":\"\xff\"}\n"
 	os.WriteFile(filepath.Join(dir, "log.jsonl"), []byte(log), 0o644)
-	code, _, errs := run(t, dir, nil, "-import", "log.jsonl")
+	code, _, errs := runReport(t, dir, nil, "-import", "log.jsonl")
 	if code != 1 || !strings.Contains(errs, "line 2: name must be") || !strings.Contains(errs, "line 3: not UTF-8") || !strings.Contains(errs, "1 added") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
@@ -142,14 +142,14 @@ func TestAStalledServerIsAnError(t *testing.T) {
 			held = append(held, c)
 		}
 	}()
-	code, _, errs := run(t, t.TempDir(), []string{"DATABASE_URL=postgres://u:secret@" + ln.Addr().String() + "/db?sslmode=disable&connect_timeout=1"})
+	code, _, errs := runReport(t, t.TempDir(), []string{"DATABASE_URL=postgres://u:secret@" + ln.Addr().String() + "/db?sslmode=disable&connect_timeout=1"})
 	if code != 1 || !strings.Contains(errs, "timeout") || !strings.Contains(errs, "DATABASE_URL") || strings.Contains(errs, "secret") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
 
 func TestADatabaseURLThatIsNeither(t *testing.T) {
-	code, _, errs := run(t, t.TempDir(), []string{"DATABASE_URL=mysql://u@h/db"})
+	code, _, errs := runReport(t, t.TempDir(), []string{"DATABASE_URL=mysql://u@h/db"})
 	if code != 1 || !strings.Contains(errs, "DATABASE_URL is set but is neither") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
