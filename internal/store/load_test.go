@@ -163,3 +163,96 @@ func BenchmarkInsertThroughTheHandler(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTenThousandAtOnce is events per second kept through the
+// receiver's handler and the one writer when 10,000 POSTs arrive at once:
+// into the preview's journal, SQLite and PostgreSQL (through PgBouncer
+// when TEST_DATABASE_URL points at it). Each iteration posts 10,000.
+//
+//	go test ./internal/store -run '^$' -bench TenThousandAtOnce -benchtime 5x
+func BenchmarkTenThousandAtOnce(b *testing.B) {
+	kinds := []struct {
+		name string
+		open func(b *testing.B) Keeper
+	}{
+		{"journal", func(b *testing.B) Keeper {
+			j, _, err := OpenJournal(b.TempDir() + "/events.jsonl")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { j.Close() })
+			return j
+		}},
+	}
+	for _, be := range backends(b) {
+		kinds = append(kinds, struct {
+			name string
+			open func(b *testing.B) Keeper
+		}{be.name, func(b *testing.B) Keeper { return open(b, be.dsn(b)) }})
+	}
+	for _, k := range kinds {
+		b.Run(k.name, func(b *testing.B) {
+			w := NewWriter(k.open(b), nil, 0, func(msg string) { b.Error(msg) })
+			defer w.Close()
+			srv := httptest.NewServer(&event.Handler{Sink: w.Sink})
+			defer srv.Close()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1000, MaxConnsPerHost: 1000}}
+			defer client.CloseIdleConnections()
+			body := []byte(`{"name":"view","path":"/","visible_ms":1200,"scrolled":true}`)
+			var took time.Duration
+			for b.Loop() {
+				start := time.Now()
+				var wg sync.WaitGroup
+				var ok atomic.Int64
+				for range 10_000 {
+					wg.Go(func() {
+						resp, err := client.Post(srv.URL, "text/plain", bytes.NewReader(body))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						resp.Body.Close()
+						if resp.StatusCode == http.StatusNoContent {
+							ok.Add(1)
+						}
+					})
+				}
+				wg.Wait()
+				took += time.Since(start)
+				if ok.Load() != 10_000 {
+					b.Errorf("%d of 10,000 answered 204", ok.Load())
+				}
+			}
+			b.ReportMetric(float64(10_000*b.N)/took.Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkImport is log lines per second taken by -import, 100,000 lines
+// an iteration, into a new store each time.
+//
+//	go test ./internal/store -run '^$' -bench Import -benchtime 3x
+func BenchmarkImport(b *testing.B) {
+	var log bytes.Buffer
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 100_000 {
+		e := event.Event{Name: "view", Path: []string{"/", "/pay/", "/a/"}[i%3], VisibleMS: ptr(int64(i)), Scrolled: ptr(i%2 == 0)}
+		log.Write(e.JSON(start.Add(time.Duration(i) * 86 * time.Second)))
+	}
+	for _, be := range backends(b) {
+		b.Run(be.name, func(b *testing.B) {
+			var took time.Duration
+			for b.Loop() {
+				s := open(b, be.dsn(b))
+				t0 := time.Now()
+				res, err := s.ImportLog(context.Background(), bytes.NewReader(log.Bytes()))
+				took += time.Since(t0)
+				if err != nil || res.Added != 100_000 {
+					b.Fatalf("%s, %v", importResult(res), err)
+				}
+				s.Close()
+			}
+			b.ReportMetric(float64(100_000*b.N)/took.Seconds(), "lines/s")
+		})
+	}
+}

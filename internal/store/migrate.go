@@ -121,8 +121,16 @@ func rollupCols(p string) string {
 	return strings.Join(cols, ", ")
 }
 
+// On SQLite, the roll-up and the import keys are WITHOUT ROWID tables:
+// their primary key is the table, not a second copy of it beside a rowid,
+// which halves what each insert writes (an import of 100,000 lines spends
+// most of its time on these two keys).
 var rollupSQLite = []string{
-	rollupTable,
+	rollupTable + ` WITHOUT ROWID`,
+	`CREATE TABLE imported_keys (line TEXT PRIMARY KEY) WITHOUT ROWID`,
+	`INSERT INTO imported_keys SELECT line FROM imported`,
+	`DROP TABLE imported`,
+	`ALTER TABLE imported_keys RENAME TO imported`,
 	`CREATE TRIGGER events_rollup AFTER INSERT ON events BEGIN
 	INSERT INTO rollup (` + countCols + `, n) VALUES (` + rollupCols("NEW.") + `, 1)
 	ON CONFLICT (` + countCols + `) DO UPDATE SET n = n + 1;

@@ -234,6 +234,7 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 		// of failing. Only writes begin transactions.
 		v.Add("_pragma", "journal_mode(WAL)")
 		v.Add("_pragma", "synchronous(NORMAL)")
+		v.Add("_pragma", "cache_size(-32768)") // 32 MB: an import's keys land all over their index
 		v.Set("_txlock", "immediate")
 	}
 	db, err := sql.Open("sqlite", uri+"?"+v.Encode())
