@@ -102,20 +102,15 @@ func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store
 	return st, nil
 }
 
-// takeJournal imports the journal's lines into the store at dsn: each is
-// taken once, so only new lines add events.
+// takeJournal imports the journal's new lines into the store at dsn, each
+// once.
 func takeJournal(ctx context.Context, dsn, path string) error {
 	st, err := store.Open(ctx, dsn, store.Options{Create: true})
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	res, err := st.ImportLog(ctx, f)
+	res, err := st.TakeJournal(ctx, path)
 	if err != nil {
 		return err
 	}

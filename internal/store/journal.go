@@ -3,11 +3,15 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 )
 
@@ -37,21 +41,10 @@ func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 		return nil, false, err
 	}
 	if j.size > 0 {
-		// Find the end of the last whole line.
-		end := j.size
-		buf := make([]byte, 4096)
-		for end > 0 {
-			off := max(end-int64(len(buf)), 0)
-			n, err := f.ReadAt(buf[:end-off], off)
-			if err != nil && err != io.EOF {
-				f.Close()
-				return nil, false, err
-			}
-			if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
-				end = off + int64(i) + 1
-				break
-			}
-			end = off
+		end, err := wholeLines(f, j.size)
+		if err != nil {
+			f.Close()
+			return nil, false, err
 		}
 		if end != j.size {
 			if err := f.Truncate(end); err != nil {
@@ -62,6 +55,90 @@ func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 		}
 	}
 	return j, fixed, nil
+}
+
+// wholeLines is the offset just after the last line break in f before
+// end: where its whole lines end. 0 when there is none.
+func wholeLines(f io.ReaderAt, end int64) (int64, error) {
+	buf := make([]byte, 4096)
+	for end > 0 {
+		off := max(end-int64(len(buf)), 0)
+		n, err := f.ReadAt(buf[:end-off], off)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return off + int64(i) + 1, nil
+		}
+		end = off
+	}
+	return 0, nil
+}
+
+// lineBefore is the hash of the whole line that ends at end (just after
+// its line break).
+func lineBefore(f io.ReaderAt, end int64) (string, error) {
+	start, err := wholeLines(f, end-1)
+	if err != nil {
+		return "", err
+	}
+	line := make([]byte, end-start)
+	if _, err := f.ReadAt(line, start); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// TakeJournal imports the preview's journal at path into s: its whole
+// lines after those an earlier call took (the preview may be writing the
+// next one). A journal cut short or replaced since is read from its start
+// again; each line's key keeps the import exact either way.
+func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	end, err := wholeLines(f, fi.Size())
+	if err != nil {
+		return ImportResult{}, err
+	}
+	var pos int64
+	var last string
+	err = s.db.QueryRowContext(ctx, s.q(`SELECT pos, line FROM journal_taken WHERE path = ?`), abs).Scan(&pos, &last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return ImportResult{}, fmt.Errorf("%s: %w", s.where, err)
+	}
+	if pos > end {
+		pos = 0
+	} else if pos > 0 {
+		if h, err := lineBefore(f, pos); err != nil || h != last {
+			pos = 0
+		}
+	}
+	if pos == end {
+		return ImportResult{}, nil
+	}
+	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
+	if err != nil || len(res.Refused) > 0 {
+		return res, err
+	}
+	h, err := lineBefore(f, end)
+	if err != nil {
+		return res, err
+	}
+	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO journal_taken (path, pos, line) VALUES (?, ?, ?)
+		ON CONFLICT (path) DO UPDATE SET pos = excluded.pos, line = excluded.line`), abs, end, h)
+	return res, err
 }
 
 // String names the journal, for messages.

@@ -136,7 +136,14 @@ var rollupSQLite = []string{
 	ON CONFLICT (` + countCols + `) DO UPDATE SET n = n + 1;
 END`,
 	`INSERT INTO rollup (` + countCols + `, n) SELECT ` + rollupCols("") + `, COUNT(*) FROM events GROUP BY ` + rollupCols(""),
+	journalTaken,
 }
+
+// journalTaken is how far the report has taken each preview journal into
+// this store: the byte offset and the key of the line that ends there, so
+// that a report reads only new lines, and a journal replaced or cut is
+// read again from the start (each line's key keeps that exact).
+const journalTaken = `CREATE TABLE journal_taken (path TEXT PRIMARY KEY, pos BIGINT NOT NULL, line TEXT NOT NULL)`
 
 // On PostgreSQL, one statement-level trigger adds a whole batch, grouped,
 // in key order (two batches never lock the same rows in opposite order).
@@ -158,6 +165,7 @@ END $$`,
 	`REVOKE ALL ON FUNCTION events_rollup() FROM PUBLIC`,
 	`CREATE TRIGGER events_rollup AFTER INSERT ON events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION events_rollup()`,
 	`INSERT INTO rollup (` + countCols + `, n) SELECT ` + rollupCols("") + `, COUNT(*) FROM events GROUP BY ` + rollupCols(""),
+	journalTaken,
 }
 
 // migrateLock is the PostgreSQL advisory lock every migrating process

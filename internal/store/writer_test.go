@@ -182,3 +182,36 @@ func TestWriterFallsBackOrRefuses(t *testing.T) {
 		t.Errorf("log %q", log)
 	}
 }
+
+// TestTakeJournalReadsOnlyNewWholeLines: the report takes the preview's
+// journal line by line as it grows, never a line still being written,
+// and reads it again from the start when it was replaced.
+func TestTakeJournalReadsOnlyNewWholeLines(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "events.db"))
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	line := func(sec int) string {
+		return string(event.Event{Name: "copy-sketch"}.JSON(at.Add(time.Duration(sec) * time.Second)))
+	}
+	ctx := context.Background()
+	for _, step := range []struct {
+		name, content string
+		want          string
+	}{
+		{"three lines", line(1) + line(2) + line(3), "added 3, again 0"},
+		{"nothing new", line(1) + line(2) + line(3), "added 0, again 0"},
+		{"two more, one being written", line(1) + line(2) + line(3) + line(4) + line(5) + line(6)[:10], "added 2, again 0"},
+		{"the last one whole", line(1) + line(2) + line(3) + line(4) + line(5) + line(6), "added 1, again 0"},
+		{"replaced", line(1) + line(7), "added 1, again 1"},
+	} {
+		if err := os.WriteFile(path, []byte(step.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.TakeJournal(ctx, path)
+		if got := fmt.Sprintf("added %d, again %d", res.Added, res.Again); err != nil || got != step.want || len(res.Refused) > 0 {
+			t.Errorf("%s: %s, refused %v, %v; want %s", step.name, got, res.Refused, err, step.want)
+		}
+	}
+	if n, _ := s.Total(ctx); n != 7 {
+		t.Errorf("%d events, want 7", n)
+	}
+}
