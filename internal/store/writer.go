@@ -31,7 +31,8 @@ type Writer struct {
 	timeout      time.Duration
 	queue        chan request
 	done         chan struct{}
-	closing      sync.Once
+	mu           sync.RWMutex // held to send on queue (read) and to close it
+	closed       bool
 }
 
 type request struct {
@@ -59,9 +60,16 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 // store or the fallback holds it, else why neither does.
 func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
+	w.mu.RLock()
+	if w.closed {
+		w.mu.RUnlock()
+		return errors.New("the event was not kept: the writer is closed")
+	}
 	select {
 	case w.queue <- r:
+		w.mu.RUnlock()
 	case <-ctx.Done():
+		w.mu.RUnlock()
 		return fmt.Errorf("the event was not kept: %w", ctx.Err())
 	}
 	// Once queued, the event is kept or refused by the writer whatever
@@ -76,10 +84,15 @@ func (w *Writer) Sink(e event.Event, at time.Time) error {
 	return w.Add(ctx, e, at)
 }
 
-// Close keeps what is queued and stops the writer. Add must not be called
-// after Close.
+// Close keeps what is queued and stops the writer; an event added after
+// it is refused.
 func (w *Writer) Close() {
-	w.closing.Do(func() { close(w.queue) })
+	w.mu.Lock()
+	if !w.closed {
+		w.closed = true
+		close(w.queue)
+	}
+	w.mu.Unlock()
 	<-w.done
 }
 

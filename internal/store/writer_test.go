@@ -215,3 +215,19 @@ func TestTakeJournalReadsOnlyNewWholeLines(t *testing.T) {
 		t.Errorf("%d events, want 7", n)
 	}
 }
+
+// TestWriterRefusesAfterClose: an event that arrives while the preview
+// stops is refused, not acknowledged, and nothing panics.
+func TestWriterRefusesAfterClose(t *testing.T) {
+	j, _, err := OpenJournal(filepath.Join(t.TempDir(), "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	w := NewWriter(j, nil, 0, func(string) {})
+	w.Close()
+	w.Close()
+	if err := w.Sink(event.Event{Name: "copy-sketch"}, at); err == nil {
+		t.Error("an event added after Close was reported kept")
+	}
+}
