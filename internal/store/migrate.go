@@ -182,7 +182,11 @@ var ErrBehind = errors.New("the store's schema is behind this program's")
 // refuses a store newer than this program knows, and migrates one that is
 // behind.
 func (s *Store) upToDate(ctx context.Context) error {
-	v, err := s.version(ctx)
+	var v int
+	err := retryBusy(ctx, func() (err error) {
+		v, err = s.version(ctx)
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -230,23 +234,27 @@ func (s *Store) Migrate(ctx context.Context) error {
 		st = &Store{db: db, dsn: s.dsn, where: s.where}
 	}
 	for _, m := range migrations {
-		err := st.apply(ctx, m)
-		// Two processes opening a new SQLite file at once can get
-		// SQLITE_BUSY without the busy handler being asked, while one of
-		// them turns the file to WAL: wait and try again.
-		for try := 1; busy(err) && try < 100; try++ {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(time.Duration(try) * 2 * time.Millisecond):
-			}
-			err = st.apply(ctx, m)
-		}
-		if err != nil {
+		if err := retryBusy(ctx, func() error { return st.apply(ctx, m) }); err != nil {
 			return fmt.Errorf("migration %d: %w", m.version, err)
 		}
 	}
 	return nil
+}
+
+// retryBusy calls f until it returns anything but SQLITE_BUSY: two
+// processes opening a new SQLite file at once can get it without the busy
+// handler being asked, while one of them turns the file to WAL.
+func retryBusy(ctx context.Context, f func() error) error {
+	err := f()
+	for try := 1; busy(err) && try < 100; try++ {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(try) * 2 * time.Millisecond):
+		}
+		err = f()
+	}
+	return err
 }
 
 // busy reports whether err is SQLite's SQLITE_BUSY.
