@@ -154,7 +154,7 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	}
 	open(t, dsn).Close()
 	admin := pgAdmin(t, dsn)
-	defer admin.Close()
+	t.Cleanup(func() { admin.Close() }) // after the roles' cleanups
 	var schema string
 	admin.QueryRow(`SELECT current_schema()`).Scan(&schema)
 	writer := role(t, admin, schema, "w", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations TO %[2]s; GRANT INSERT ON %[1]s.events TO %[2]s")
@@ -209,8 +209,17 @@ func role(t *testing.T, admin *sql.DB, schema, kind, grants string) string {
 		t.Fatalf("CREATE ROLE (errref needs CREATEROLE): %v", err)
 	}
 	t.Cleanup(func() {
-		admin.Exec(`DROP OWNED BY ` + name)
-		admin.Exec(`DROP ROLE ` + name)
+		// Before the schema goes: a role that still holds grants cannot
+		// be dropped.
+		for _, q := range []string{
+			`REVOKE ALL ON ALL TABLES IN SCHEMA ` + schema + ` FROM ` + name,
+			`REVOKE ALL ON SCHEMA ` + schema + ` FROM ` + name,
+			`DROP ROLE ` + name,
+		} {
+			if _, err := admin.Exec(q); err != nil {
+				t.Errorf("%s: %v", q, err)
+			}
+		}
 	})
 	for _, g := range strings.Split(fmt.Sprintf(grants, schema, name), "; ") {
 		if _, err := admin.Exec(g); err != nil {
