@@ -85,7 +85,7 @@ type opts struct {
 func newHarness(t *testing.T, o opts) *harness {
 	h := &harness{t: t, fail: o.fail, wd: o.webdriver}
 	fs := files(t)
-	recv := &event.Handler{Sink: func(event.Event, time.Time) {}}
+	recv := &event.Handler{Sink: func(event.Event, time.Time) error { return nil }}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.paths = append(h.paths, r.URL.Path)

@@ -12,7 +12,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -29,8 +28,6 @@ import (
 	"errref/internal/repin"
 	"errref/internal/site"
 	"errref/internal/store"
-
-	_ "modernc.org/sqlite" // the store's default: a file beside the site
 )
 
 type sources []string
@@ -48,7 +45,7 @@ func main() {
 	nocache := flag.Bool("nocache", false, "render every page and measure every size, using no build cache")
 	timeout := flag.Duration("timeout", site.DefaultTimeout, "the longest the pages may take to render")
 	addr := flag.String("addr", "127.0.0.1:8080", "the preview's address")
-	db := flag.String("db", "", "where the preview stores events: a SQLite file or a postgres:// URL (default: DATABASE_URL, NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in -root; -db=none keeps none)")
+	db := flag.String("db", "", "where the preview keeps events: a journal of JSON lines or a PostgreSQL URL (default: DATABASE_URL, NETLIFY_DB_URL, else events.jsonl in -root, which go run ./cmd/report takes into events.db; -db=none keeps none)")
 	var checks sources
 	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
 	repinTo := flag.String("repin", "", "move the citations of REPO at the versions -check-sources gives to REPO@VERSION=DIR, printing the diff")
@@ -72,9 +69,20 @@ func main() {
 		// wrappers send (on Windows, closing the console window).
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		// The store the report reads: DATABASE_URL, NETLIFY_DB_URL,
-		// SITE_EVENTS_DB or events.db; the preview says which at start.
-		events := cmp.Or(*db, store.Locate(os.Getenv, filepath.Join(*root, "events.db")))
+		// Where the report reads: DATABASE_URL, NETLIFY_DB_URL, or the
+		// journal that go run ./cmd/report takes into events.db (the
+		// build links no SQLite); the preview says which at start.
+		events := *db
+		if events == "" {
+			dsn, _, err := store.Locate(os.Getenv, "")
+			if err != nil {
+				fail(err)
+			}
+			events = filepath.Join(*root, "events.jsonl")
+			if store.IsPostgres(dsn) {
+				events = dsn
+			}
+		}
 		if events == "none" {
 			events = ""
 		}

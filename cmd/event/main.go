@@ -8,6 +8,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
@@ -18,9 +19,19 @@ import (
 )
 
 func main() {
-	dsn := store.Locate(os.Getenv, "")
-	if !store.IsURL(dsn) {
-		dsn = "" // a function has no disk to keep a SQLite file on
+	dsn, from, err := store.Locate(os.Getenv, "")
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "store: %v: events go to the log, marked not stored\n", err)
+		dsn = ""
+	case dsn == "":
+		fmt.Fprintln(os.Stderr, "store: neither DATABASE_URL nor NETLIFY_DB_URL is set: events go to the log, marked not stored")
+	case !store.IsPostgres(dsn):
+		// A function has no disk to keep a SQLite file on.
+		fmt.Fprintf(os.Stderr, "store: %s names a file, and a function keeps no files: events go to the log, marked not stored\n", from)
+		dsn = ""
+	default:
+		fmt.Fprintf(os.Stderr, "store: events are stored in %s (from %s); any it cannot store go to the log, marked not stored\n", store.Describe(dsn), from)
 	}
 	sink := store.Sink(dsn, os.Stdout, os.Stderr)
 	lambda.Start(lambdahttp.Adapt(&event.Handler{Sink: sink}))

@@ -4,13 +4,15 @@
 // outreach codes; engaged readers' time in view; and a day-by-day series.
 // It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else
 // the SQLite file events.db in the site folder (or -db, or
-// SITE_EVENTS_DB).
+// SITE_EVENTS_DB), after taking into it what the preview kept in
+// events.jsonl.
 //
 //	go run ./cmd/report                      the last 30 days, as tables
 //	go run ./cmd/report -from 2026-03-01 -to 2026-03-31 -json
 //	go run ./cmd/report -html report.html    (-html - writes the page to stdout)
 //	go run ./cmd/report -path /pay/ -ref news.ycombinator.com
 //	go run ./cmd/report -import events.jsonl  take the function's log lines into the store
+//	go run ./cmd/report -migrate              bring the store's schema up to this release
 package main
 
 import (
@@ -19,11 +21,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"errref/internal/report"
-	"errref/internal/store"
 
 	_ "modernc.org/sqlite" // the store's default: a file beside the site
 )
@@ -41,7 +41,8 @@ func main() {
 	flag.StringVar(&f.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com")
 	flag.StringVar(&f.Campaign, "campaign", "", "only the reading events of this utm_campaign")
 	flag.StringVar(&f.Outreach, "outreach", "", "only the reading events of this outreach code")
-	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, or netlify logs --function event --json), each once; - reads standard input")
+	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, netlify logs --function event --json, or a journal), each once; - reads standard input")
+	migrate := flag.Bool("migrate", false, "bring the store's schema up to this release, creating it if need be, and stop")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0)))
@@ -50,31 +51,16 @@ func main() {
 		fail(fmt.Errorf("-html and -json: choose one"))
 	}
 
-	dsn := *db
-	if dsn == "" {
-		dsn = store.Locate(os.Getenv, filepath.Join(*root, "events.db"))
-	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, dsn, store.Options{})
-	if err != nil {
+	if err := checkSince(*since); err != nil {
 		fail(err)
 	}
-	defer st.Close()
-
-	if *importFile != "" {
-		in := os.Stdin
-		if *importFile != "-" {
-			if in, err = os.Open(*importFile); err != nil {
-				fail(err)
-			}
-		}
-		res, err := st.ImportLog(ctx, in)
-		if err != nil {
-			fail(fmt.Errorf("%s: %w", *importFile, err))
-		}
-		fmt.Fprintf(os.Stderr, "imported into %s: %d added, %d taken before, %d stored when they arrived, %d lines without an event\n", st, res.Added, res.Again, res.Stored, res.Skipped)
+	// Where, and how: read-only unless a step needs to write (see store.go).
+	ctx := context.Background()
+	st, done := openStore(ctx, *db, *root, *importFile, *migrate)
+	if done {
 		return
 	}
+	defer st.Close()
 
 	days, err := report.ParseSince(*since)
 	if err != nil {
@@ -85,9 +71,12 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
+	fmt.Fprintf(os.Stderr, "report: %s, %s to %s (UTC days)\n", report.Quote(st.String()), first, last)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	r, err := report.Load(ctx, st, report.Query{From: first, To: last, Today: report.Today(now), Filter: f})
 	if err != nil {
-		fail(err)
+		fail(timedOut(ctx, err))
 	}
 	switch {
 	case *htmlFile == "-":

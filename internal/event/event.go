@@ -277,9 +277,11 @@ func (e Event) JSON(t time.Time) []byte {
 }
 
 // Handler serves POST /api/event. Each valid event goes to Sink, with the
-// time it arrived. It reads no cookie, sets none, and keeps no header.
+// time it arrived, and is answered 204 only when Sink says it kept it; an
+// event Sink could not keep is answered 503. It reads no cookie, sets
+// none, and keeps no header.
 type Handler struct {
-	Sink func(Event, time.Time)
+	Sink func(Event, time.Time) error
 	Now  func() time.Time // time.Now when nil
 }
 
@@ -323,7 +325,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.Now != nil {
 		now = h.Now
 	}
-	h.Sink(e, now())
+	if err := h.Sink(e, now()); err != nil {
+		// The reason is the server's (its terminal or log has it); the
+		// page is told only that the event was not kept.
+		http.Error(w, "the event could not be kept", http.StatusServiceUnavailable)
+		return
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -333,12 +340,13 @@ func sameHost(origin, host string) bool {
 }
 
 // JSONLines is a sink that writes each event to w as one JSON line, whole,
-// even when events arrive at once.
-func JSONLines(w io.Writer) func(Event, time.Time) {
+// even when events arrive at once, and keeps it when the write succeeds.
+func JSONLines(w io.Writer) func(Event, time.Time) error {
 	var mu sync.Mutex
-	return func(e Event, t time.Time) {
+	return func(e Event, t time.Time) error {
 		mu.Lock()
 		defer mu.Unlock()
-		w.Write(e.JSON(t))
+		_, err := w.Write(e.JSON(t))
+		return err
 	}
 }

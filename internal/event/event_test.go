@@ -3,6 +3,7 @@ package event
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -220,10 +221,39 @@ func TestLoad(t *testing.T) {
 		workers*each, elapsed.Round(time.Millisecond), float64(workers*each)/elapsed.Seconds(), warmHeap>>10, workers*warm, endHeap>>10)
 }
 
+// TestNoSilent204: an event the sink did not keep is answered 503, not 204,
+// and one it kept is answered only after the sink returned.
+func TestNoSilent204(t *testing.T) {
+	body := `{"name":"copy-sketch"}`
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"kept", nil, http.StatusNoContent},
+		{"not kept", errors.New("disk full"), http.StatusServiceUnavailable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			returned := false
+			h := &Handler{Sink: func(Event, time.Time) error { returned = true; return tc.err }}
+			r := httptest.NewRequest("POST", "/api/event", strings.NewReader(body))
+			r.Header.Set("Content-Type", "text/plain")
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != tc.want || !returned {
+				t.Errorf("status %d (sink returned: %v), want %d", w.Code, returned, tc.want)
+			}
+			if strings.Contains(w.Body.String(), "disk full") {
+				t.Errorf("the page is told the server's reason: %q", w.Body.String())
+			}
+		})
+	}
+}
+
 // BenchmarkServeHTTP is the handler's cost for one valid event, without
 // the network.
 func BenchmarkServeHTTP(b *testing.B) {
-	h := &Handler{Sink: func(Event, time.Time) {}}
+	h := &Handler{Sink: func(Event, time.Time) error { return nil }}
 	body := `{"name":"view","path":"/","ref":"news.ycombinator.com","visible_ms":10012,"scrolled":true,"campaign":{"utm_source":"hn"}}`
 	b.ReportAllocs()
 	for b.Loop() {

@@ -38,8 +38,9 @@ type Options struct {
 	Debounce        time.Duration // 30 ms when zero
 	Cache           bool          // use the build cache (site.Options.Cache)
 	Timeout         time.Duration // site.Options.Timeout
-	// Events is where the preview stores the counter's events, a SQLite
-	// file or a postgres:// URL, or "" for nowhere. Serve prints it at
+	// Events is where the preview keeps the counter's events: a journal
+	// of JSON lines (events.jsonl, which go run ./cmd/report takes into
+	// events.db), a PostgreSQL URL, or "" for nowhere. Serve prints it at
 	// start: a shell whose DATABASE_URL is production's sends it clicks.
 	Events string
 }
@@ -49,7 +50,15 @@ type Server struct {
 	o       Options
 	headers []headerRule
 	recv    *event.Handler
-	store   *store.Store // nil without Options.Events
+	// The event store's writer, and what the report reads (a
+	// report.Source: the PostgreSQL store or the journal); nil without
+	// Options.Events.
+	writer *store.Writer
+	store  interface {
+		Counts(ctx context.Context, from, to string) ([]store.Count, error)
+	}
+	keep    []io.Closer // closed after the writer: the store, the journals
+	where   string      // the store, for the terminal
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
@@ -81,28 +90,71 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("netlify.toml: %w", err)
 	}
 	s.headers = cfg.Headers
-	if o.Events != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		st, err := store.Open(ctx, o.Events, store.Options{})
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("the preview's store: %w", err)
-		}
-		s.store = st
+	if err := s.openEvents(); err != nil {
+		return nil, err
 	}
-	s.recv = &event.Handler{Sink: func(e event.Event, t time.Time) {
-		if s.store != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			err := s.store.Insert(ctx, e, t)
-			cancel()
-			if err != nil {
-				s.logf("not stored: %v", err)
+	s.recv = &event.Handler{Sink: func(e event.Event, t time.Time) error {
+		if s.writer != nil {
+			if err := s.writer.Sink(e, t); err != nil {
+				s.logf("NOT KEPT, answered 503: %s: %v", e.Line(t), err)
+				return err
 			}
 		}
 		s.logf("%s", e.Line(t))
+		return nil
 	}}
 	s.rebuild()
 	return s, nil
+}
+
+// openEvents opens where the preview keeps events: PostgreSQL, with the
+// journal not-stored.jsonl for what it cannot take, or the journal
+// events.jsonl. Every event goes through one writer, which answers each
+// only once it is kept.
+func (s *Server) openEvents() error {
+	ev := s.o.Events
+	log := func(msg string) { s.logf("events: %s", msg) }
+	switch {
+	case ev == "":
+		return nil
+	case store.IsPostgres(ev):
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		st, err := store.Open(ctx, ev, store.Options{})
+		cancel()
+		if err != nil {
+			return fmt.Errorf("the preview's store: %w", err)
+		}
+		fallback, err := s.journal(filepath.Join(s.o.Root, "not-stored.jsonl"))
+		if err != nil {
+			st.Close()
+			return err
+		}
+		s.writer = store.NewWriter(st, fallback, 0, log)
+		s.keep = []io.Closer{st, fallback}
+		s.store, s.where = st, st.String()
+	case strings.HasSuffix(ev, ".db") || strings.HasSuffix(ev, ".sqlite"):
+		return fmt.Errorf("-db %s: the preview keeps events in a journal of JSON lines (events.jsonl), which go run ./cmd/report takes into events.db; give a .jsonl file, a PostgreSQL URL, or none", ev)
+	default:
+		j, err := s.journal(ev)
+		if err != nil {
+			return err
+		}
+		s.writer = store.NewWriter(j, nil, 0, log)
+		s.keep = []io.Closer{j}
+		s.store, s.where = j, j.String()
+	}
+	return nil
+}
+
+func (s *Server) journal(path string) (*store.Journal, error) {
+	j, fixed, err := store.OpenJournal(path)
+	if err != nil {
+		return nil, fmt.Errorf("the preview's journal of events: %w", err)
+	}
+	if fixed {
+		s.logf("%s: removed a last line cut short by a crash (its event was never acknowledged)", path)
+	}
+	return j, nil
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -188,12 +240,16 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	w.Write(b.Bytes())
 }
 
-// Close closes the preview's store.
+// Close keeps the events queued and closes the preview's store.
 func (s *Server) Close() error {
-	if s.store != nil {
-		return s.store.Close()
+	if s.writer != nil {
+		s.writer.Close()
 	}
-	return nil
+	var errs []error
+	for _, c := range s.keep {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // Listening tells the server the address it listens on, host:port. It
@@ -461,8 +517,8 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	if s.store != nil {
-		fmt.Fprintf(o.Log, "events are stored in %s; the funnel is at http://%s/_preview/report\n", s.store, ln.Addr())
+	if s.writer != nil {
+		fmt.Fprintf(o.Log, "events are kept in %s; the funnel is at http://%s/_preview/report\n", s.where, ln.Addr())
 	}
 	go s.Watch(ctx)
 	go func() {

@@ -34,7 +34,7 @@ func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Ser
 		os.WriteFile(filepath.Join(root, f), data, 0o644)
 	}
 	log = &syncBuffer{}
-	o := Options{Root: root, Out: filepath.Join(root, "public"), Log: log, Events: filepath.Join(root, "events.db")}
+	o := Options{Root: root, Out: filepath.Join(root, "public"), Log: log, Events: filepath.Join(root, "events.jsonl")}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -422,13 +422,18 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 		}
 		resp.Body.Close()
 	}
-	st, err := store.Open(context.Background(), filepath.Join(root, "events.db"), store.Options{})
+	// Acknowledged means written: the journal holds them already.
+	today := time.Now().UTC().Format(time.DateOnly)
+	cs, err := store.JournalCounts(filepath.Join(root, "events.jsonl"), today, today)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	if n, _ := st.Total(context.Background()); n != 4 {
-		t.Errorf("%d events stored, want the 4 valid ones", n)
+	n := 0
+	for _, c := range cs {
+		n += c.N
+	}
+	if n != 4 {
+		t.Errorf("%d events kept, want the 4 valid ones", n)
 	}
 	code, body, h := get(t, srv.URL+"/_preview/report")
 	if code != 200 || h.Get("Refresh") == "" {
@@ -437,7 +442,7 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	// The same page as go run ./cmd/report -html writes from that store.
 	now := time.Now()
 	from, to, _ := report.Period(now, 30*24*time.Hour, "", "")
-	r, err := report.Load(context.Background(), st, report.Query{From: from, To: to, Today: report.Today(now)})
+	r, err := report.Load(context.Background(), journalAt(filepath.Join(root, "events.jsonl")), report.Query{From: from, To: to, Today: report.Today(now)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,4 +458,69 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
+}
+
+// TestAFloodIsKeptWhole: 10,000 events posted at once are each answered
+// 204 and each in the journal by then.
+func TestAFloodIsKeptWhole(t *testing.T) {
+	root, srv, _ := start(t)
+	const n = 10_000
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1000, MaxConnsPerHost: 1000}}
+	defer client.CloseIdleConnections()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	for range n {
+		wg.Go(func() {
+			resp, err := client.Post(srv.URL+"/api/event", "text/plain", strings.NewReader(`{"name":"copy-sketch"}`))
+			code := 0
+			if err == nil {
+				code = resp.StatusCode
+				resp.Body.Close()
+			}
+			mu.Lock()
+			codes[code]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	today := time.Now().UTC().Format(time.DateOnly)
+	cs, err := store.JournalCounts(filepath.Join(root, "events.jsonl"), today, today)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, c := range cs {
+		kept += c.N
+	}
+	if codes[204] != n || kept != n {
+		t.Errorf("answers %v; %d kept, want all %d answered 204 and kept", codes, kept, n)
+	}
+}
+
+// TestAnEventNothingKeptIs503: when the journal cannot be written (a full
+// disk), the page hears 503 and the terminal says why.
+func TestAnEventNothingKeptIs503(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	_, srv, log := start(t, func(o *Options) { o.Events = "/dev/full" })
+	resp, err := http.Post(srv.URL+"/api/event", "text/plain", strings.NewReader(`{"name":"copy-sketch"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("status %d, want 503", resp.StatusCode)
+	}
+	if !strings.Contains(log.String(), "NOT KEPT") || !strings.Contains(log.String(), "no space left on device") {
+		t.Errorf("terminal:\n%s", log.String())
+	}
+}
+
+// journalAt reads the preview's journal as the report does.
+type journalAt string
+
+func (p journalAt) Counts(_ context.Context, from, to string) ([]store.Count, error) {
+	return store.JournalCounts(string(p), from, to)
 }

@@ -3,83 +3,219 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
+	"unicode/utf8"
 
 	"errref/internal/event"
 )
 
+// MaxLine is the longest log line read, in bytes; a longer one is refused
+// by its number and the import goes on.
+const MaxLine = 1 << 20
+
+// importBatch is how many events one import transaction holds.
+const importBatch = 5000
+
 // ImportResult counts what an import did.
 type ImportResult struct {
-	Added   int // events stored
-	Again   int // lines an earlier import took
-	Stored  int // lines the function had stored already ("stored": true)
-	Skipped int // lines that hold no event
+	Added   int     // events stored
+	Again   int     // lines an earlier import took
+	Stored  int     // lines the function had stored already ("stored": true)
+	Skipped int     // lines that hold no event
+	Refused []error // lines that hold a broken event, each "line N: why"
 }
 
 // ImportLog reads JSON lines, as the event function writes them to stdout
 // or as netlify logs --function event --json prints them (each line an
-// object whose "message" is the function's line), and stores each event
-// that was not stored when it arrived, once, however often it is run.
-// Each event passes the receiver's own validator again.
+// object whose "message" is the function's line), as the preview's journal
+// holds them, and stores each event that was not stored when it arrived,
+// once, however often it is run. Each event passes the receiver's own
+// validator again, on the raw bytes. A line refused is reported by its
+// number in Refused and the rest are still taken; the error is the
+// store's or the reader's. Events are committed in batches.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	var res ImportResult
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
+	// Lines are read and checked here while the batch before is written,
+	// on another goroutine: each takes about half the time.
+	batches := make(chan []Item, 1)
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for batch := range batches {
+			if err != nil {
+				continue // drain: the reader stops at its next send
+			}
+			var n int
+			if n, err = s.Keep(ctx, batch); err == nil {
+				res.Added += n
+				res.Again += len(batch) - n
+			}
 		}
-		rec, ok := unwrap(line)
-		if !ok {
+		written <- err
+	}()
+	var batch []Item
+	failed := func() error {
+		select {
+		case err := <-written:
+			written <- err
+			return err
+		default:
+			return nil
+		}
+	}
+	err := eachLine(r, func(n int, line []byte, err error) error {
+		if err != nil {
+			res.Refused = append(res.Refused, fmt.Errorf("line %d: %v", n, err))
+			return nil
+		}
+		it, kind, err := parseLine(line)
+		switch {
+		case err != nil:
+			res.Refused = append(res.Refused, fmt.Errorf("line %d: %v", n, err))
+			return nil
+		case kind == noEvent:
 			res.Skipped++
-			continue
-		}
-		if string(rec["stored"]) == "true" {
+			return nil
+		case kind == storedEvent:
 			res.Stored++
-			continue
+			return nil
 		}
-		var ts string
-		if json.Unmarshal(rec["ts"], &ts) != nil {
-			res.Skipped++
-			continue
+		batch = append(batch, it)
+		if len(batch) == importBatch {
+			batches <- batch
+			batch = make([]Item, 0, importBatch)
+			return failed()
 		}
-		at, err := time.Parse(time.RFC3339Nano, ts)
-		if err != nil {
-			return res, fmt.Errorf("line %d: ts %q is not an RFC 3339 time", n, ts)
+		return nil
+	})
+	if len(batch) > 0 && err == nil {
+		batches <- batch
+	}
+	close(batches)
+	werr := <-written
+	return res, cmp.Or(err, werr)
+}
+
+// eachLine calls f with each non-empty line of r and its number, or with
+// the error of a line over MaxLine, which it skips. It stops at f's error.
+func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
+	br := bufio.NewReaderSize(r, 64*1024)
+	var long []byte
+	tooLong := false
+	for n := 1; ; n++ {
+		long, tooLong = long[:0], false
+		var err error
+		for {
+			var part []byte
+			part, err = br.ReadSlice('\n')
+			if !tooLong {
+				long = append(long, part...)
+				if len(long) > MaxLine {
+					tooLong, long = true, long[:0]
+				}
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
 		}
-		delete(rec, "ts")
-		delete(rec, "stored")
-		body, _ := json.Marshal(rec)
-		e, err := event.Parse(body)
-		if err != nil {
-			return res, fmt.Errorf("line %d: %v", n, err)
+		if err != nil && err != io.EOF {
+			return err
 		}
-		// The line's key is its time and its event as the receiver would
-		// write it: the same event from stdout and from the CLI's JSON is
-		// one line.
-		canon, _ := json.Marshal(e)
-		sum := sha256.Sum256(append([]byte(at.UTC().Format(time.RFC3339Nano)+"\n"), canon...))
-		added, err := s.Import(ctx, hex.EncodeToString(sum[:]), e, at)
-		if err != nil {
-			return res, fmt.Errorf("line %d: %w", n, err)
+		switch line := bytes.TrimSpace(long); {
+		case tooLong:
+			if ferr := f(n, nil, fmt.Errorf("over %d bytes: skipped", MaxLine)); ferr != nil {
+				return ferr
+			}
+		case len(line) > 0:
+			if ferr := f(n, line, nil); ferr != nil {
+				return ferr
+			}
 		}
-		if added {
-			res.Added++
-		} else {
-			res.Again++
+		if err == io.EOF {
+			return nil
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return res, err
+}
+
+type lineKind int
+
+const (
+	anEvent     lineKind = iota
+	storedEvent          // the function stored it when it arrived
+	noEvent              // a line of the log that is not the function's record
+)
+
+// parseLine reads one line of a log: the function's record of an event,
+// the line itself or the JSON in its "message" field.
+func parseLine(line []byte) (Item, lineKind, error) {
+	// encoding/json would turn invalid bytes into U+FFFD without a word;
+	// the receiver refuses them, and so does the import.
+	if !utf8.Valid(line) {
+		return Item{}, 0, errors.New("not UTF-8")
 	}
-	return res, nil
+	if ts, body, ok := ownLine(line); ok {
+		return parsed(ts, body)
+	}
+	rec, ok := unwrap(line)
+	if !ok {
+		return Item{}, noEvent, nil
+	}
+	if string(rec["stored"]) == "true" {
+		return Item{}, storedEvent, nil
+	}
+	var ts string
+	if json.Unmarshal(rec["ts"], &ts) != nil {
+		return Item{}, 0, errors.New("ts is not a string")
+	}
+	delete(rec, "ts")
+	delete(rec, "stored")
+	body, _ := json.Marshal(rec)
+	return parsed(ts, body)
+}
+
+// ownLine splits a line exactly as Event.JSON writes it, as the function's
+// stdout and the preview's journal hold it, into its time and the event's
+// body, without decoding it twice.
+func ownLine(line []byte) (ts string, body []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
+	if !ok {
+		return "", nil, false
+	}
+	i := bytes.IndexByte(rest, '"')
+	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 {
+		return "", nil, false
+	}
+	after, ok := bytes.CutPrefix(rest[i:], []byte(`","stored":false,`))
+	if !ok {
+		return "", nil, false
+	}
+	return string(rest[:i]), append([]byte{'{'}, after...), true
+}
+
+// parsed is the event of body, received at ts, with its line's key.
+func parsed(ts string, body []byte) (Item, lineKind, error) {
+	at, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return Item{}, 0, fmt.Errorf("ts %q is not an RFC 3339 time", ts)
+	}
+	e, err := event.Parse(body)
+	if err != nil {
+		return Item{}, 0, err
+	}
+	// The line's key is its time and its event as the receiver would
+	// write it: the same event from stdout and from the CLI's JSON is
+	// one line.
+	canon, _ := json.Marshal(e)
+	sum := sha256.Sum256(append([]byte(at.UTC().Format(time.RFC3339Nano)+"\n"), canon...))
+	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
 }
 
 // unwrap finds the function's own record in a line: the line itself, or

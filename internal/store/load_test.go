@@ -24,13 +24,9 @@ func TestLoadThroughTheHandler(t *testing.T) {
 	}
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
-		h := &event.Handler{Sink: func(e event.Event, at time.Time) {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			if err := s.Insert(ctx, e, at); err != nil {
-				t.Error(err)
-			}
-		}}
+		w := NewWriter(s, nil, 0, func(msg string) { t.Error(msg) })
+		defer w.Close()
+		h := &event.Handler{Sink: w.Sink}
 		srv := httptest.NewServer(h)
 		defer srv.Close()
 		const workers, each = 50, 2000
@@ -97,8 +93,8 @@ func liveHeap() uint64 {
 
 // BenchmarkReportAtAMillion times what cmd/report asks of the store, the
 // counts of 30 days, over 1,000,000 stored events (made once per backend,
-// in a transaction, over 100 days, mixed kinds and sources, with the
-// daily roll-up filled from them).
+// in batches as the writer stores them, over 100 days, mixed kinds and
+// sources, the roll-up kept by the trigger).
 //
 //	go test ./internal/store -run '^$' -bench ReportAtAMillion -benchtime 5x
 func BenchmarkReportAtAMillion(b *testing.B) {
@@ -106,14 +102,7 @@ func BenchmarkReportAtAMillion(b *testing.B) {
 		b.Run(be.name, func(b *testing.B) {
 			s := open(b, be.dsn(b))
 			ctx := context.Background()
-			tx, err := s.db.BeginTx(ctx, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			stmt, err := tx.PrepareContext(ctx, s.q(insertSQL))
-			if err != nil {
-				b.Fatal(err)
-			}
+			var batch []Item
 			names := []string{"view", "view", "view", "view", "human-candidate", "human-candidate", "engaged", "copy-sketch", "checkout"}
 			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 			for i := range 1_000_000 {
@@ -129,16 +118,13 @@ func BenchmarkReportAtAMillion(b *testing.B) {
 						e.Campaign = map[string]string{"utm_source": "s" + string(rune('a'+i%7)), "utm_medium": "m", "utm_campaign": "c" + string(rune('a'+i%3))}
 					}
 				}
-				if _, err := stmt.ExecContext(ctx, row(e, start.Add(time.Duration(i)*8640*time.Millisecond))...); err != nil {
-					b.Fatal(err)
+				batch = append(batch, Item{Event: e, At: start.Add(time.Duration(i) * 8640 * time.Millisecond)})
+				if len(batch) == 20_000 {
+					if _, err := s.Keep(ctx, batch); err != nil {
+						b.Fatal(err)
+					}
+					batch = batch[:0]
 				}
-			}
-			// The roll-up, as migration 2 fills it from stored events.
-			if _, err := tx.ExecContext(ctx, `INSERT INTO daily SELECT `+groupCols+`, COUNT(*) FROM events GROUP BY `+groupCols); err != nil {
-				b.Fatal(err)
-			}
-			if err := tx.Commit(); err != nil {
-				b.Fatal(err)
 			}
 			rollupAgrees(b, s, "2026-01-01", "2026-04-10")
 			b.ResetTimer()
@@ -157,7 +143,9 @@ func BenchmarkInsertThroughTheHandler(b *testing.B) {
 	for _, be := range backends(b) {
 		b.Run(be.name, func(b *testing.B) {
 			s := open(b, be.dsn(b))
-			srv := httptest.NewServer(&event.Handler{Sink: func(e event.Event, at time.Time) { s.Insert(context.Background(), e, at) }})
+			w := NewWriter(s, nil, 0, func(msg string) { b.Error(msg) })
+			defer w.Close()
+			srv := httptest.NewServer(&event.Handler{Sink: w.Sink})
 			defer srv.Close()
 			body := []byte(`{"name":"view","path":"/","visible_ms":1200,"scrolled":true}`)
 			b.SetParallelism(8)
@@ -172,6 +160,99 @@ func BenchmarkInsertThroughTheHandler(b *testing.B) {
 				}
 			})
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkTenThousandAtOnce is events per second kept through the
+// receiver's handler and the one writer when 10,000 POSTs arrive at once:
+// into the preview's journal, SQLite and PostgreSQL (through PgBouncer
+// when TEST_DATABASE_URL points at it). Each iteration posts 10,000.
+//
+//	go test ./internal/store -run '^$' -bench TenThousandAtOnce -benchtime 5x
+func BenchmarkTenThousandAtOnce(b *testing.B) {
+	kinds := []struct {
+		name string
+		open func(b *testing.B) Keeper
+	}{
+		{"journal", func(b *testing.B) Keeper {
+			j, _, err := OpenJournal(b.TempDir() + "/events.jsonl")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { j.Close() })
+			return j
+		}},
+	}
+	for _, be := range backends(b) {
+		kinds = append(kinds, struct {
+			name string
+			open func(b *testing.B) Keeper
+		}{be.name, func(b *testing.B) Keeper { return open(b, be.dsn(b)) }})
+	}
+	for _, k := range kinds {
+		b.Run(k.name, func(b *testing.B) {
+			w := NewWriter(k.open(b), nil, 0, func(msg string) { b.Error(msg) })
+			defer w.Close()
+			srv := httptest.NewServer(&event.Handler{Sink: w.Sink})
+			defer srv.Close()
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1000, MaxConnsPerHost: 1000}}
+			defer client.CloseIdleConnections()
+			body := []byte(`{"name":"view","path":"/","visible_ms":1200,"scrolled":true}`)
+			var took time.Duration
+			for b.Loop() {
+				start := time.Now()
+				var wg sync.WaitGroup
+				var ok atomic.Int64
+				for range 10_000 {
+					wg.Go(func() {
+						resp, err := client.Post(srv.URL, "text/plain", bytes.NewReader(body))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						resp.Body.Close()
+						if resp.StatusCode == http.StatusNoContent {
+							ok.Add(1)
+						}
+					})
+				}
+				wg.Wait()
+				took += time.Since(start)
+				if ok.Load() != 10_000 {
+					b.Errorf("%d of 10,000 answered 204", ok.Load())
+				}
+			}
+			b.ReportMetric(float64(10_000*b.N)/took.Seconds(), "events/s")
+		})
+	}
+}
+
+// BenchmarkImport is log lines per second taken by -import, 100,000 lines
+// an iteration, into a new store each time.
+//
+//	go test ./internal/store -run '^$' -bench Import -benchtime 3x
+func BenchmarkImport(b *testing.B) {
+	var log bytes.Buffer
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 100_000 {
+		e := event.Event{Name: "view", Path: []string{"/", "/pay/", "/a/"}[i%3], VisibleMS: ptr(int64(i)), Scrolled: ptr(i%2 == 0)}
+		log.Write(e.JSON(start.Add(time.Duration(i) * 86 * time.Second)))
+	}
+	for _, be := range backends(b) {
+		b.Run(be.name, func(b *testing.B) {
+			var took time.Duration
+			for b.Loop() {
+				s := open(b, be.dsn(b))
+				t0 := time.Now()
+				res, err := s.ImportLog(context.Background(), bytes.NewReader(log.Bytes()))
+				took += time.Since(t0)
+				if err != nil || res.Added != 100_000 {
+					b.Fatalf("%s, %v", importResult(res), err)
+				}
+				s.Close()
+			}
+			b.ReportMetric(float64(100_000*b.N)/took.Seconds(), "lines/s")
 		})
 	}
 }

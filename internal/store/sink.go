@@ -12,46 +12,59 @@ import (
 
 // Sink is the production receiver's: it stores each event in the store at
 // dsn, opened on first use and kept for the life of the process (one pool
-// per function container), each insert under a short timeout. An event
-// the store does not take, because there is no dsn, the database cannot
-// be reached or the insert fails, goes to log as a JSON line marked not
-// stored, so nothing is lost that the log still holds. Errors go to errs,
-// without the event.
-func Sink(dsn string, log, errs io.Writer) func(event.Event, time.Time) {
-	var mu sync.Mutex
-	var st *Store
-	var tried time.Time
-	get := func() *Store {
-		mu.Lock()
-		defer mu.Unlock()
-		// A database that could not be opened is tried again, at most
-		// every 30 s: an outage at a cold start does not last the
-		// container's life.
-		if st != nil || dsn == "" || time.Since(tried) < 30*time.Second {
-			return st
-		}
-		tried = time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		s, err := Open(ctx, dsn, Options{MaxConns: 2})
-		if err != nil {
-			fmt.Fprintf(errs, "store: %v: events go to the log, marked not stored\n", err)
-			return nil
-		}
-		st = s
-		return st
+// per function container), through a Writer. An event the store does not
+// take, because there is no dsn, the database cannot be reached or the
+// insert fails, goes to log as a JSON line marked not stored, so nothing
+// is lost that the log still holds; only when that write fails too is the
+// event refused (the handler answers 503). Errors go to errs, without the
+// event.
+func Sink(dsn string, log, errs io.Writer) func(event.Event, time.Time) error {
+	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
+	lines := &LogLines{W: log, Name: "the log"}
+	if dsn == "" {
+		return NewWriter(lines, nil, 2*time.Second, say).Sink
 	}
-	notStored := event.JSONLines(log)
-	return func(e event.Event, at time.Time) {
-		if s := get(); s != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			err := s.Insert(ctx, e, at)
-			cancel()
-			if err == nil {
-				return
-			}
-			fmt.Fprintf(errs, "store: %v: the event goes to the log, marked not stored\n", err)
-		}
-		notStored(e, at)
+	return NewWriter(&lazy{dsn: dsn}, lines, 2*time.Second, say).Sink
+}
+
+// lazy is a store opened on its first batch, and again at most every 30 s
+// after a failed open: an outage at a cold start does not last the
+// container's life.
+type lazy struct {
+	dsn   string
+	mu    sync.Mutex
+	st    *Store
+	tried time.Time
+	err   error
+}
+
+func (l *lazy) String() string {
+	if l.st != nil {
+		return l.st.String()
 	}
+	return "the store"
+}
+
+func (l *lazy) get() (*Store, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.st != nil {
+		return l.st, nil
+	}
+	if time.Since(l.tried) < 30*time.Second {
+		return nil, l.err
+	}
+	l.tried = time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	l.st, l.err = Open(ctx, l.dsn, Options{MaxConns: 2, Timeout: 3 * time.Second})
+	return l.st, l.err
+}
+
+func (l *lazy) Keep(ctx context.Context, items []Item) (int, error) {
+	st, err := l.get()
+	if err != nil {
+		return 0, err
+	}
+	return st.Keep(ctx, items)
 }

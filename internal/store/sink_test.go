@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"path/filepath"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,10 @@ import (
 )
 
 var at = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+
+type failing struct{}
+
+func (failing) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
 
 func TestSinkStoresOrLogsNotStored(t *testing.T) {
 	view := event.Event{Name: "view", Path: "/", VisibleMS: ptr[int64](7), Scrolled: ptr(false)}
@@ -24,12 +29,14 @@ func TestSinkStoresOrLogsNotStored(t *testing.T) {
 	}{
 		{"no store configured", func(*testing.T) string { return "" }, true, ""},
 		{"database unreachable", func(*testing.T) string { return "postgres://x:y@127.0.0.1:1/none?connect_timeout=1" }, true, "marked not stored"},
-		{"stored", func(t *testing.T) string { return filepath.Join(t.TempDir(), "events.db") }, false, ""},
+		{"stored", func(t *testing.T) string { dsn := pgSchema(t); open(t, dsn).Close(); return dsn }, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log, errs bytes.Buffer
 			dsn := tc.dsn(t)
-			Sink(dsn, &log, &errs)(view, at)
+			if err := Sink(dsn, &log, &errs)(view, at); err != nil {
+				t.Fatal(err)
+			}
 			if tc.logged != (log.Len() > 0) {
 				t.Fatalf("log = %q, want logged=%v", log.String(), tc.logged)
 			}
@@ -50,6 +57,19 @@ func TestSinkStoresOrLogsNotStored(t *testing.T) {
 			}
 		})
 	}
+	// Neither the store nor the log took it: the caller hears so, and
+	// the handler answers 503.
+	var errs bytes.Buffer
+	if err := Sink("postgres://x:y@127.0.0.1:1/none?connect_timeout=1", failing{}, &errs)(view, at); err == nil {
+		t.Errorf("an event neither stored nor logged was reported kept; errors: %q", errs.String())
+	}
+	if !strings.Contains(errs.String(), "NOT KEPT") || !strings.Contains(errs.String(), "no space left") {
+		t.Errorf("errors: %q", errs.String())
+	}
+}
+
+func importResult(r ImportResult) string {
+	return fmt.Sprintf("added %d, again %d, stored %d, skipped %d, refused %v", r.Added, r.Again, r.Stored, r.Skipped, r.Refused)
 }
 
 func TestImportLogTakesEachNotStoredLineOnce(t *testing.T) {
@@ -69,19 +89,57 @@ func TestImportLogTakesEachNotStoredLineOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res != (ImportResult{Added: 2, Again: 1, Stored: 1, Skipped: 1}) {
-			t.Errorf("first import: %+v", res)
+		if got, want := importResult(res), "added 2, again 1, stored 1, skipped 1, refused []"; got != want {
+			t.Errorf("first import: %s, want %s", got, want)
 		}
 		res, err = s.ImportLog(context.Background(), strings.NewReader(log))
-		if err != nil || res != (ImportResult{Again: 3, Stored: 1, Skipped: 1}) {
-			t.Errorf("second import: %+v, %v", res, err)
+		if got, want := importResult(res), "added 0, again 3, stored 1, skipped 1, refused []"; err != nil || got != want {
+			t.Errorf("second import: %s, %v; want %s", got, err, want)
 		}
 		if n, _ := s.Total(context.Background()); n != 2 {
 			t.Errorf("%d events stored, want 2", n)
 		}
-		// A line that the receiver would refuse is refused here too.
-		if _, err := s.ImportLog(context.Background(), strings.NewReader(`{"ts":"2026-03-02T10:00:00Z","name":"view","path":"/ x"}`)); err == nil || !strings.Contains(err.Error(), "line 1") {
-			t.Errorf("a bad line: %v", err)
+	})
+}
+
+// TestImportRefusesLinesByNumberAndTakesTheRest: a line that is not UTF-8,
+// one over MaxLine and one the receiver would refuse are each named by
+// number, and every valid line around them is taken.
+func TestImportRefusesLinesByNumberAndTakesTheRest(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ok := func(sec int) string {
+			return fmt.Sprintf(`{"ts":"2026-03-02T10:00:%02dZ","stored":false,"name":"copy-sketch"}`, sec)
+		}
+		log := strings.Join([]string{
+			ok(1),
+			"{\"ts\":\"2026-03-02T10:00:00Z\",\"name\":\"view\",\"path\":\"/\",\"visible_ms\":1,\"scrolled\":false,\"outreach\":\"a\xffb\"}",
+			ok(2),
+			`{"ts":"2026-03-02T10:00:00Z","name":"view","path":"/ x"}`,
+			ok(3),
+			`{"ts":"2026-03-02T10:00:00Z","name":"x","pad":"` + strings.Repeat("a", MaxLine) + `"}`,
+			ok(4),
+		}, "\n")
+		res, err := s.ImportLog(context.Background(), strings.NewReader(log))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Added != 4 {
+			t.Errorf("added %d, want the 4 valid lines", res.Added)
+		}
+		want := []string{"line 2: not UTF-8", "line 4: a \"view\" event carries", "line 6: over 1048576 bytes"}
+		if len(res.Refused) != len(want) {
+			t.Fatalf("refused %v, want %v", res.Refused, want)
+		}
+		for i, w := range want {
+			if !strings.Contains(res.Refused[i].Error(), w) {
+				t.Errorf("refused[%d] = %v, want %q", i, res.Refused[i], w)
+			}
+		}
+		var outreach int
+		s.db.QueryRow(`SELECT COUNT(*) FROM events WHERE outreach IS NOT NULL`).Scan(&outreach)
+		if outreach != 0 {
+			t.Errorf("the line that is not UTF-8 was stored")
 		}
 	})
 }

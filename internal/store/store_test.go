@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"errref/internal/event"
 	"errref/internal/loudskip"
@@ -38,7 +42,9 @@ func backends(t testing.TB) []backend {
 
 // pgSchema makes a schema of its own for one test on the server in
 // TEST_DATABASE_URL, dropped when the test ends, and returns a URL whose
-// search_path is that schema.
+// search_path is that schema. With TEST_DATABASE_PER_TEST=1 it makes a
+// database instead: a pooler such as PgBouncer 1.18 refuses search_path
+// as a startup parameter (.ci/run sets it for the run through PgBouncer).
 func pgSchema(t testing.TB) string {
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
@@ -47,28 +53,54 @@ func pgSchema(t testing.TB) string {
 		}
 		pgSkipped.Skip(t, "TEST_DATABASE_URL is not set")
 	}
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
+	admin := pgAdmin(t, base)
+	name := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), rand.IntN(1e6))
+	if os.Getenv("TEST_DATABASE_PER_TEST") == "1" {
+		if _, err := admin.Exec("CREATE DATABASE " + name); err != nil {
+			t.Fatalf("PostgreSQL at TEST_DATABASE_URL (the role needs CREATEDB): %v", err)
+		}
+		t.Cleanup(func() {
+			if _, err := admin.Exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
+				t.Errorf("dropping the test's database: %v", err)
+			}
+			admin.Close()
+		})
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Path = "/" + name
+		return u.String()
 	}
-	schema := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), rand.IntN(1e6))
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+	if _, err := admin.Exec("CREATE SCHEMA " + name); err != nil {
 		t.Fatalf("PostgreSQL at TEST_DATABASE_URL: %v", err)
 	}
 	t.Cleanup(func() {
-		admin.Exec("DROP SCHEMA " + schema + " CASCADE")
+		admin.Exec("DROP SCHEMA " + name + " CASCADE")
 		admin.Close()
 	})
 	sep := "?"
 	if slices.Contains([]rune(base), '?') {
 		sep = "&"
 	}
-	return base + sep + "search_path=" + schema
+	return base + sep + "search_path=" + name
+}
+
+// pgAdmin connects to dsn for a test's own statements, as the store does:
+// without prepared statements, so that it works through a pooler.
+func pgAdmin(t testing.TB, dsn string) *sql.DB {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	return stdlib.OpenDB(*cfg)
 }
 
 func open(t testing.TB, dsn string) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), dsn, Options{MaxConns: 8})
+	s, err := Open(context.Background(), dsn, Options{MaxConns: 8, Create: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +121,7 @@ func TestMigrationsTwiceAndAtOnce(t *testing.T) {
 		errs := make([]error, 4)
 		for i := range errs {
 			wg.Go(func() {
-				s, err := Open(context.Background(), dsn, Options{})
+				s, err := Open(context.Background(), dsn, Options{Create: true})
 				if err == nil {
 					s.Close()
 				}
@@ -135,8 +167,11 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 		want := map[string][]string{
 			"events": Columns,
 			// The report's counts by day: the contract's fields and a count.
-			"daily":             {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n"},
-			"imported":          {"line"}, // the hash of an imported log line, to take it once
+			"daily": {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n"},
+			// The counts the report reads, kept by a trigger.
+			"rollup":            {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout", "scrolled", "visible_s", "n"},
+			"imported":          {"line"},                // the hash of an imported log line, to take it once
+			"journal_taken":     {"path", "pos", "line"}, // how far the report took the preview's journal
 			"schema_migrations": {"version", "applied_at"},
 		}
 		if fmt.Sprint(tables) != fmt.Sprint(want) {
@@ -210,7 +245,7 @@ func TestCountsAreExactAndDaysAreUTC(t *testing.T) {
 		}
 		cs, _ := s.Counts(ctx, "2026-03-01", "2026-03-03")
 		for _, c := range cs {
-			if c.Name == "engaged" && (c.Source != "hn" || c.Medium != "post" || c.Campaign != "launch" || c.Outreach != "oc1" || !c.Scrolled || c.Day != "2026-03-02") {
+			if c.Name == "engaged" && (c.Source != "hn" || c.Medium != "post" || c.Campaign != "launch" || c.Term != "t" || c.Outreach != "oc1" || !c.Scrolled || c.Day != "2026-03-02" || c.VisibleS != 90) {
 				t.Errorf("engaged = %+v", c)
 			}
 			if c.Name == "checkout" && c.Checkout == "" {
@@ -306,25 +341,128 @@ func rollupAgrees(t testing.TB, s *Store, from, to string) {
 	}
 }
 
-// TestMigrationTwoFillsTheRollUp: a store made before the roll-up gets it
-// filled from the events it holds.
-func TestMigrationTwoFillsTheRollUp(t *testing.T) {
+// TestMigrationThreeRepairsTheGap: a store that the landed release
+// migrated to version 2, written by it (events and daily) and by the
+// release before it (events only: the daily gap), gets a roll-up that
+// counts every event once.
+func TestMigrationThreeRepairsTheGap(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
 		old := migrations
-		migrations = migrations[:1]
+		migrations = migrations[:2]
 		s := open(t, dsn)
 		migrations = old
-		for _, r := range seed { // as a store of version 1 wrote them
+		ctx := context.Background()
+		for i, r := range seed {
 			at, _ := time.Parse(time.RFC3339, r.at)
-			if _, err := s.db.Exec(s.q(insertSQL), row(r.e, at)...); err != nil {
+			write := insert77aa49a
+			if i%2 == 0 {
+				write = insertDbc78ec
+			}
+			if err := write(ctx, s, r.e, at); err != nil {
 				t.Fatal(err)
 			}
+		}
+		var daily int
+		s.db.QueryRow(`SELECT SUM(n) FROM daily`).Scan(&daily)
+		if daily == len(seed) {
+			t.Fatalf("the test needs a gap in daily: it counts all %d events", daily)
 		}
 		s.Close()
 		s = open(t, dsn)
 		rollupAgrees(t, s, "2026-03-01", "2026-03-03")
-		if cs, _ := s.Counts(context.Background(), "2026-03-01", "2026-03-03"); sum(cs, func(Count) bool { return true }) != len(seed) {
+		if cs, _ := s.Counts(ctx, "2026-03-01", "2026-03-03"); sum(cs, func(Count) bool { return true }) != len(seed) {
 			t.Errorf("the roll-up counts %d events, want %d", sum(cs, func(Count) bool { return true }), len(seed))
+		}
+	})
+}
+
+// TestEveryWriterIsCountedOnce: events inserted by plain SQL, by the
+// release before the roll-up (dbc78ec: events only), by the landed release
+// (77aa49a: events and daily in one transaction, and its import) and by
+// this one are each counted once in what the report reads.
+func TestEveryWriterIsCountedOnce(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+		e := event.Event{Name: "engaged", Path: "/", VisibleMS: ptr[int64](123_456), Scrolled: ptr(true), Campaign: map[string]string{"utm_term": "x", "utm_content": "y"}}
+		writers := []struct {
+			name  string
+			write func() error
+		}{
+			{"psql", func() error {
+				_, err := s.db.Exec(`INSERT INTO events (ts, day, name, path, visible_ms, scrolled, utm_term, utm_content) VALUES (1772445600, '2026-03-02', 'engaged', '/', 123456, 1, 'x', 'y')`)
+				return err
+			}},
+			{"dbc78ec Insert", func() error { return insertDbc78ec(ctx, s, e, at) }},
+			{"dbc78ec Import", func() error { return importDbc78ec(ctx, s, "k1", e, at) }},
+			{"77aa49a Insert", func() error { return insert77aa49a(ctx, s, e, at) }},
+			{"77aa49a Import", func() error { return import77aa49a(ctx, s, "k2", e, at) }},
+			{"this release", func() error { return s.Insert(ctx, e, at) }},
+			{"this release's import", func() error { _, err := s.Import(ctx, "k3", e, at); return err }},
+			{"a batch", func() error { _, err := s.Keep(ctx, []Item{{Event: e, At: at}, {Event: e, At: at}}); return err }},
+		}
+		for _, w := range writers {
+			if err := w.write(); err != nil {
+				t.Fatalf("%s: %v", w.name, err)
+			}
+		}
+		cs, err := s.Counts(ctx, "2026-03-02", "2026-03-02")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Count{{Day: "2026-03-02", Name: "engaged", Path: "/", Term: "x", Content: "y", Scrolled: true, VisibleS: 120, N: len(writers) + 1}}
+		if fmt.Sprint(cs) != fmt.Sprint(want) {
+			t.Errorf("counts:\n%+v\nwant:\n%+v", cs, want)
+		}
+		rollupAgrees(t, s, "2026-03-02", "2026-03-02")
+	})
+}
+
+func TestVisibleBucket(t *testing.T) {
+	for _, tc := range []struct {
+		ms   int64
+		want int
+	}{
+		{0, 0}, {999, 0}, {95_400, 95}, {99_999, 99}, {100_000, 100}, {149_000, 140},
+		{999_999, 990}, {1_000_000, 1000}, {1_299_000, 1200}, {12_345_000, 12000},
+	} {
+		if got := VisibleBucket(tc.ms); got != tc.want {
+			t.Errorf("VisibleBucket(%d) = %d, want %d", tc.ms, got, tc.want)
+		}
+	}
+}
+
+// TestTheTriggerBucketsAsGoDoes: the SQL that keys the roll-up agrees
+// with VisibleBucket, and only engaged events carry a visible time.
+func TestTheTriggerBucketsAsGoDoes(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		var items []Item
+		for _, ms := range []int64{0, 999, 95_400, 99_999, 100_000, 149_000, 999_999, 1_000_000, 1_299_000, 12_345_000, 1e11} {
+			items = append(items, Item{Event: event.Event{Name: "engaged", Path: "/", VisibleMS: ptr(ms), Scrolled: ptr(false)}, At: at},
+				Item{Event: event.Event{Name: "view", Path: "/", VisibleMS: ptr(ms), Scrolled: ptr(false)}, At: at})
+		}
+		if _, err := s.Keep(ctx, items); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Counts(ctx, "2026-03-02", "2026-03-02")
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups := map[Count]int{}
+		for _, it := range items {
+			groups[countOf(it)]++
+		}
+		var want []Count
+		for c, n := range groups {
+			c.N = n
+			want = append(want, c)
+		}
+		SortCounts(want)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("the roll-up:\n%v\nGo:\n%v", got, want)
 		}
 	})
 }

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"errref/internal/report"
+	"errref/internal/store"
+)
+
+// timeout bounds everything the report asks of a store: a server that
+// accepts and never answers is an error, not a wait for ever.
+const timeout = 30 * time.Second
+
+// maxDays is the longest -since: a century of days, far inside what a
+// time.Duration holds (213,505 days overflowed it to one).
+const maxDays = 36_500
+
+// openStore opens the store the flags name: -db, else DATABASE_URL,
+// NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in root. -migrate and
+// -import write (and may create the store) and are done here; a report
+// reads, read-only, after taking the preview's journal into a SQLite
+// store. It reports whether the command is done.
+func openStore(ctx context.Context, db, root, importFile string, migrate bool) (*store.Store, bool) {
+	dsn, from, err := store.Locate(os.Getenv, filepath.Join(root, "events.db"))
+	if db != "" {
+		dsn, from, err = db, "-db", nil
+	}
+	if err != nil {
+		fail(err)
+	}
+	switch {
+	case migrate:
+		st := open(ctx, dsn, from, store.Options{Create: true})
+		fmt.Fprintf(os.Stderr, "report: %s is at schema version %d\n", report.Quote(st.String()), store.Latest)
+		st.Close()
+		return nil, true
+	case importFile != "":
+		st := open(ctx, dsn, from, store.Options{Create: true})
+		defer st.Close()
+		importLog(ctx, st, importFile)
+		return nil, true
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	st, err := openForReport(ctx, dsn, from, filepath.Join(root, "events.jsonl"))
+	if err != nil {
+		fail(err)
+	}
+	return st, false
+}
+
+// importLog takes a log's not-stored events into st, names each line it
+// refuses, and exits 1 when it refused any.
+func importLog(ctx context.Context, st *store.Store, file string) {
+	in := os.Stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			fail(err)
+		}
+		defer f.Close()
+		in = f
+	}
+	res, err := st.ImportLog(ctx, in)
+	for _, r := range res.Refused {
+		fmt.Fprintf(os.Stderr, "report: %s: %v\n", report.Quote(file), r)
+	}
+	fmt.Fprintf(os.Stderr, "imported into %s: %d added, %d taken before, %d stored when they arrived, %d lines without an event, %d refused\n",
+		report.Quote(st.String()), res.Added, res.Again, res.Stored, res.Skipped, len(res.Refused))
+	if err != nil {
+		fail(fmt.Errorf("%s: %w", file, err))
+	}
+	if len(res.Refused) > 0 {
+		os.Exit(1)
+	}
+}
+
+// openForReport opens the store read-only, after taking into a SQLite
+// store the events the preview kept in its journal (which needs the right
+// to write it, and may create it: the journal is the preview's store).
+func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store, error) {
+	if !store.IsPostgres(dsn) {
+		if _, err := os.Stat(journal); err == nil {
+			if err := takeJournal(ctx, dsn, journal); err != nil {
+				return nil, fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err)
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	st, err := store.Open(ctx, dsn, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, named(timedOut(ctx, err), from)
+	}
+	return st, nil
+}
+
+// takeJournal imports the journal's new lines into the store at dsn, each
+// once.
+func takeJournal(ctx context.Context, dsn, path string) error {
+	st, err := store.Open(ctx, dsn, store.Options{Create: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	res, err := st.TakeJournal(ctx, path)
+	if err != nil {
+		return err
+	}
+	if len(res.Refused) > 0 {
+		return fmt.Errorf("%v (and %d more lines): fix or remove them", res.Refused[0], len(res.Refused)-1)
+	}
+	if res.Added > 0 {
+		fmt.Fprintf(os.Stderr, "report: took %d events from %s\n", res.Added, report.Quote(path))
+	}
+	return nil
+}
+
+func open(ctx context.Context, dsn, from string, o store.Options) *store.Store {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	st, err := store.Open(ctx, dsn, o)
+	if err != nil {
+		fail(named(timedOut(ctx, err), from))
+	}
+	return st
+}
+
+// named says which setting chose the store, when one did.
+func named(err error, from string) error {
+	if from == "" {
+		return err
+	}
+	return fmt.Errorf("%w (the store named by %s)", err, from)
+}
+
+// timedOut says plainly that the server did not answer in time.
+func timedOut(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("no answer within %v: the server accepted but did not reply (%v)", timeout, err)
+	}
+	return err
+}
+
+// checkSince refuses a number of days too large to count.
+func checkSince(s string) error {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		if n, err := strconv.Atoi(d); err == nil && n > maxDays {
+			return fmt.Errorf("-since %s: at most %dd (a century); for an older period give -from", s, maxDays)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"errref/internal/event"
+	"errref/internal/store"
+)
+
+// TestMain runs the command itself when the test asks for it: each case
+// below is a whole process, with its own arguments, environment and exit.
+func TestMain(m *testing.M) {
+	if os.Getenv("REPORT_TEST_MAIN") == "1" {
+		os.Args = append([]string{"report"}, strings.Fields(os.Getenv("REPORT_TEST_ARGS"))...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// run runs the command in dir with args, without the caller's database
+// variables, and returns its exit code, stdout and stderr.
+func runReport(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k != "DATABASE_URL" && k != "NETLIFY_DB_URL" && k != "SITE_EVENTS_DB" {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, append(env, "REPORT_TEST_MAIN=1", "REPORT_TEST_ARGS="+strings.Join(args, " "))...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	err = cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errs.String()
+}
+
+func TestAMistypedStoreIsRefusedNotCreated(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runReport(t, dir, nil, "-db", "evnets.db")
+	if code != 1 || !strings.Contains(errs, "evnets.db: no such store") || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "evnets.db")); err == nil {
+		t.Error("the report created the store it was asked to read")
+	}
+}
+
+// TestTheReportTakesThePreviewsJournal: what the preview kept in
+// events.jsonl is counted, taken once, and the report names what it read.
+func TestTheReportTakesThePreviewsJournal(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := store.OpenJournal(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	items := []store.Item{
+		{Event: event.Event{Name: "view", Path: "/a/", VisibleMS: new(int64), Scrolled: new(bool)}, At: now},
+		{Event: event.Event{Name: "checkout", Checkout: "site"}, At: now},
+	}
+	if _, err := j.Keep(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	code, out, errs := runReport(t, dir, nil, "-since", "7d")
+	if code != 0 || !strings.Contains(errs, "took 2 events from "+filepath.Join(".", "events.jsonl")) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	today := now.UTC().Format(time.DateOnly)
+	if !strings.Contains(errs, "report: "+filepath.Join(".", "events.db")) || !strings.Contains(errs, "to "+today+" (UTC days)") {
+		t.Errorf("stderr does not name the store and the period: %q", errs)
+	}
+	if !strings.Contains(out, "checkout site") || !strings.Contains(out, "/a/") {
+		t.Errorf("stdout:\n%s", out)
+	}
+	code, _, errs = runReport(t, dir, nil, "-since", "7d")
+	if code != 0 || strings.Contains(errs, "took") {
+		t.Errorf("second run: exit %d, stderr %q", code, errs)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(dir, "events.db"), store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n, _ := st.Total(context.Background()); n != 2 {
+		t.Errorf("%d events in events.db after two reports, want 2", n)
+	}
+}
+
+func TestSinceBeyondWhatItCanCount(t *testing.T) {
+	code, _, errs := runReport(t, t.TempDir(), nil, "-since", "213505d")
+	if code != 1 || !strings.Contains(errs, "-since 213505d: at most") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestAnImportReportsEachRefusedLine(t *testing.T) {
+	dir := t.TempDir()
+	log := "{\"ts\":\"2026-03-02T10:00:00Z\",\"name\":\"copy-sketch\"}\n" +
+		"{\"ts\":\"2026-03-02T10:00:00Z\",\"name\":\"bad name\"}\n" +
+		"{\"ts\":\"2026-03-02T10:00:01Z\",\"name\":\"copy-sketch\",\"x\":\"\xff\"}\n"
+	os.WriteFile(filepath.Join(dir, "log.jsonl"), []byte(log), 0o644)
+	code, _, errs := runReport(t, dir, nil, "-import", "log.jsonl")
+	if code != 1 || !strings.Contains(errs, "line 2: name must be") || !strings.Contains(errs, "line 3: not UTF-8") || !strings.Contains(errs, "1 added") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestAStalledServerIsAnError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		var held []net.Conn
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	code, _, errs := runReport(t, t.TempDir(), []string{"DATABASE_URL=postgres://u:secret@" + ln.Addr().String() + "/db?sslmode=disable&connect_timeout=1"})
+	if code != 1 || !strings.Contains(errs, "timeout") || !strings.Contains(errs, "DATABASE_URL") || strings.Contains(errs, "secret") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+func TestADatabaseURLThatIsNeither(t *testing.T) {
+	code, _, errs := runReport(t, t.TempDir(), []string{"DATABASE_URL=mysql://u@h/db"})
+	if code != 1 || !strings.Contains(errs, "DATABASE_URL is set but is neither") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -1,0 +1,237 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Journal is the preview's store: a file of JSON lines, one an event, in
+// the function's not-stored format, so that cmd/report takes it into
+// events.db as it takes the function's log (-import), and cmd/build need
+// not link SQLite. Each batch is written and synced to disk before its
+// events are acknowledged.
+type Journal struct {
+	path string
+	mu   sync.Mutex
+	f    *os.File
+	size int64
+}
+
+// OpenJournal opens the journal at path for appending, creating it. A last
+// line cut short, by a crash in the middle of a write, was never
+// acknowledged: it is removed, and fixed reports that it was.
+func OpenJournal(path string) (j *Journal, fixed bool, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, false, err
+	}
+	j = &Journal{path: path, f: f}
+	if j.size, err = f.Seek(0, io.SeekEnd); err != nil {
+		f.Close()
+		return nil, false, err
+	}
+	if j.size > 0 {
+		end, err := wholeLines(f, j.size)
+		if err != nil {
+			f.Close()
+			return nil, false, err
+		}
+		if end != j.size {
+			if err := f.Truncate(end); err != nil {
+				f.Close()
+				return nil, false, err
+			}
+			j.size, fixed = end, true
+		}
+	}
+	return j, fixed, nil
+}
+
+// wholeLines is the offset just after the last line break in f before
+// end: where its whole lines end. 0 when there is none.
+func wholeLines(f io.ReaderAt, end int64) (int64, error) {
+	buf := make([]byte, 4096)
+	for end > 0 {
+		off := max(end-int64(len(buf)), 0)
+		n, err := f.ReadAt(buf[:end-off], off)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return off + int64(i) + 1, nil
+		}
+		end = off
+	}
+	return 0, nil
+}
+
+// lineBefore is the hash of the whole line that ends at end (just after
+// its line break).
+func lineBefore(f io.ReaderAt, end int64) (string, error) {
+	start, err := wholeLines(f, end-1)
+	if err != nil {
+		return "", err
+	}
+	line := make([]byte, end-start)
+	if _, err := f.ReadAt(line, start); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// TakeJournal imports the preview's journal at path into s: its whole
+// lines after those an earlier call took (the preview may be writing the
+// next one). A journal cut short or replaced since is read from its start
+// again; each line's key keeps the import exact either way.
+func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	end, err := wholeLines(f, fi.Size())
+	if err != nil {
+		return ImportResult{}, err
+	}
+	var pos int64
+	var last string
+	err = s.db.QueryRowContext(ctx, s.q(`SELECT pos, line FROM journal_taken WHERE path = ?`), abs).Scan(&pos, &last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return ImportResult{}, fmt.Errorf("%s: %w", s.where, err)
+	}
+	if pos > end {
+		pos = 0
+	} else if pos > 0 {
+		if h, err := lineBefore(f, pos); err != nil || h != last {
+			pos = 0
+		}
+	}
+	if pos == end {
+		return ImportResult{}, nil
+	}
+	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
+	if err != nil || len(res.Refused) > 0 {
+		return res, err
+	}
+	h, err := lineBefore(f, end)
+	if err != nil {
+		return res, err
+	}
+	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO journal_taken (path, pos, line) VALUES (?, ?, ?)
+		ON CONFLICT (path) DO UPDATE SET pos = excluded.pos, line = excluded.line`), abs, end, h)
+	return res, err
+}
+
+// String names the journal, for messages.
+func (j *Journal) String() string { return j.path }
+
+// Close closes the journal.
+func (j *Journal) Close() error { return j.f.Close() }
+
+// Keep appends items as one write and syncs the file. A write that fails
+// part way is cut off again, so that the next line starts on a line of
+// its own.
+func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
+	var b []byte
+	for _, it := range items {
+		b = append(b, it.Event.JSON(it.At)...)
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, err := j.f.WriteAt(b, j.size); err != nil {
+		j.f.Truncate(j.size)
+		return 0, fmt.Errorf("%s: %w", j.path, err)
+	}
+	if err := j.f.Sync(); err != nil {
+		j.f.Truncate(j.size)
+		return 0, fmt.Errorf("%s: %w", j.path, err)
+	}
+	j.size += int64(len(b))
+	return len(items), nil
+}
+
+// Counts returns what Store.Counts would for the journal's events, grouped
+// here: the same rows, in the same order. A line the journal should not
+// hold is an error naming it.
+func (j *Journal) Counts(ctx context.Context, from, to string) ([]Count, error) {
+	return JournalCounts(j.path, from, to)
+}
+
+// JournalCounts is Counts of the journal at path. A journal that does not
+// exist holds no events.
+func JournalCounts(path, from, to string) ([]Count, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	groups := map[Count]int{}
+	err = eachLine(f, func(n int, line []byte, err error) error {
+		if err == nil {
+			var it Item
+			var kind lineKind
+			it, kind, err = parseLine(line)
+			if err == nil && kind == anEvent {
+				c := countOf(it)
+				if c.Day >= from && c.Day <= to {
+					groups[c]++
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %v (remove the line, or take the file with go run ./cmd/report -import, which skips it)", path, n, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Count, 0, len(groups))
+	for c, n := range groups {
+		c.N = n
+		out = append(out, c)
+	}
+	SortCounts(out)
+	return out, nil
+}
+
+// countOf is the roll-up's key of one event, as the trigger makes it.
+func countOf(it Item) Count {
+	args := row(it.Event, it.At)
+	str := func(v any) string {
+		if v == nil {
+			return ""
+		}
+		return v.(string)
+	}
+	c := Count{Day: args[1].(string), Name: it.Event.Name, Path: str(args[3]), Ref: str(args[6]),
+		Source: str(args[7]), Medium: str(args[8]), Campaign: str(args[9]), Term: str(args[10]),
+		Content: str(args[11]), Outreach: str(args[12]), Checkout: str(args[13]),
+		Scrolled: it.Event.Scrolled != nil && *it.Event.Scrolled}
+	if it.Event.Name == "engaged" && it.Event.VisibleMS != nil {
+		c.VisibleS = VisibleBucket(*it.Event.VisibleMS)
+	}
+	return c
+}

@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"errref/internal/event"
+)
+
+// The statements of the two releases that may still write to a store
+// this release migrated, exactly as they shipped (git show
+// dbc78ec:internal/store/store.go, git show 77aa49a:internal/store/store.go).
+
+// dbc78ec, before any roll-up: Insert is one statement.
+func insertDbc78ec(ctx context.Context, s *Store, e event.Event, at time.Time) error {
+	_, err := s.db.ExecContext(ctx, s.q(insertSQL), row(e, at)...)
+	return err
+}
+
+// dbc78ec's and 77aa49a's Import: the line's key, then the event (77aa49a
+// bumps daily too).
+func importDbc78ec(ctx context.Context, s *Store, key string, e event.Event, at time.Time) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO imported (line) VALUES (?) ON CONFLICT (line) DO NOTHING`), key); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.q(insertSQL), row(e, at)...); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// countSQL77aa49a adds one to the event's count in the daily roll-up.
+const countSQL77aa49a = `INSERT INTO daily (day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled, n)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+	ON CONFLICT (day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled)
+	DO UPDATE SET n = daily.n + 1`
+
+// counted77aa49a is row's fields as daily keys them.
+func counted77aa49a(args []any) []any {
+	str := func(v any) any {
+		if v == nil {
+			return ""
+		}
+		return v
+	}
+	scrolled := args[5]
+	if scrolled == nil {
+		scrolled = 0
+	}
+	return []any{args[1], args[2], str(args[3]), str(args[6]), str(args[7]), str(args[8]), str(args[9]), str(args[12]), str(args[13]), scrolled}
+}
+
+// 77aa49a: the event and its daily count in one transaction.
+func insert77aa49a(ctx context.Context, s *Store, e event.Event, at time.Time) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	args := row(e, at)
+	if _, err := tx.ExecContext(ctx, s.q(insertSQL), args...); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.q(countSQL77aa49a), counted77aa49a(args)...); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func import77aa49a(ctx context.Context, s *Store, key string, e event.Event, at time.Time) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO imported (line) VALUES (?) ON CONFLICT (line) DO NOTHING`), key); err != nil {
+		return err
+	}
+	args := row(e, at)
+	if _, err := tx.ExecContext(ctx, s.q(insertSQL), args...); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.q(countSQL77aa49a), counted77aa49a(args)...); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

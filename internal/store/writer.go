@@ -1,0 +1,170 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"errref/internal/event"
+)
+
+// Keeper keeps batches of events, all of a batch or none of it: a Store,
+// a Journal, or the function's log.
+type Keeper interface {
+	Keep(ctx context.Context, items []Item) (int, error)
+	String() string
+}
+
+// Writer is the one write path of the preview and the function: callers
+// hand it events from any number of goroutines; one goroutine keeps them
+// in batches, one transaction (or one fsync) a batch, and answers each
+// caller only after its batch is kept. A batch its store cannot take goes
+// to the fallback, a file of not-stored events in the format -import
+// reads. Only when that fails too is the caller told: no event is
+// acknowledged that nothing kept.
+type Writer struct {
+	to, fallback Keeper // fallback may be nil
+	log          func(string)
+	timeout      time.Duration
+	queue        chan request
+	done         chan struct{}
+	mu           sync.RWMutex // held to send on queue (read) and to close it
+	closed       bool
+}
+
+type request struct {
+	item Item
+	kept chan error
+}
+
+// MaxBatch is the most events one batch holds.
+const MaxBatch = 2000
+
+// NewWriter starts a writer that keeps events in to and, when to fails, in
+// fallback; log hears each failure, without the events. Each batch has
+// timeout to be kept (5 s when zero).
+func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Writer {
+	if timeout == 0 {
+		timeout = 5 * time.Second
+	}
+	w := &Writer{to: to, fallback: fallback, log: log, timeout: timeout,
+		queue: make(chan request, 4*MaxBatch), done: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+// Add keeps e, received at at, and returns once it is kept: nil when the
+// store or the fallback holds it, else why neither does.
+func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
+	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
+	w.mu.RLock()
+	if w.closed {
+		w.mu.RUnlock()
+		return errors.New("the event was not kept: the writer is closed")
+	}
+	select {
+	case w.queue <- r:
+		w.mu.RUnlock()
+	case <-ctx.Done():
+		w.mu.RUnlock()
+		return fmt.Errorf("the event was not kept: %w", ctx.Err())
+	}
+	// Once queued, the event is kept or refused by the writer whatever
+	// the caller does: wait for the answer.
+	return <-r.kept
+}
+
+// Sink is Add as an event.Handler's sink.
+func (w *Writer) Sink(e event.Event, at time.Time) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*w.timeout)
+	defer cancel()
+	return w.Add(ctx, e, at)
+}
+
+// Close keeps what is queued and stops the writer; an event added after
+// it is refused.
+func (w *Writer) Close() {
+	w.mu.Lock()
+	if !w.closed {
+		w.closed = true
+		close(w.queue)
+	}
+	w.mu.Unlock()
+	<-w.done
+}
+
+func (w *Writer) run() {
+	defer close(w.done)
+	batch := make([]request, 0, MaxBatch)
+	for r := range w.queue {
+		batch = append(batch[:0], r)
+	more:
+		for len(batch) < MaxBatch {
+			select {
+			case r, ok := <-w.queue:
+				if !ok {
+					break more
+				}
+				batch = append(batch, r)
+			default:
+				break more
+			}
+		}
+		err := w.keep(batch)
+		for _, r := range batch {
+			r.kept <- err
+		}
+	}
+}
+
+func (w *Writer) keep(batch []request) error {
+	items := make([]Item, len(batch))
+	for i, r := range batch {
+		items[i] = r.item
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
+	_, err := w.to.Keep(ctx, items)
+	cancel()
+	if err == nil {
+		return nil
+	}
+	if w.fallback == nil {
+		w.log(fmt.Sprintf("NOT KEPT: %d events: %v", len(items), err))
+		return err
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), w.timeout)
+	defer cancel()
+	if _, ferr := w.fallback.Keep(ctx, items); ferr != nil {
+		w.log(fmt.Sprintf("NOT KEPT: %d events: %v; and %s: %v", len(items), err, w.fallback, ferr))
+		return errors.Join(err, ferr)
+	}
+	w.log(fmt.Sprintf("%v: %d events went to %s, marked not stored", err, len(items), w.fallback))
+	return nil
+}
+
+// LogLines keeps events as JSON lines marked not stored on w, the
+// function's log (Netlify keeps its stdout): what -import reads.
+type LogLines struct {
+	W    io.Writer
+	Name string // for messages, such as "the log"
+	mu   sync.Mutex
+}
+
+func (l *LogLines) String() string { return l.Name }
+
+// Keep writes items in one write.
+func (l *LogLines) Keep(_ context.Context, items []Item) (int, error) {
+	var b []byte
+	for _, it := range items {
+		b = append(b, it.Event.JSON(it.At)...)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.W.Write(b); err != nil {
+		return 0, err
+	}
+	return len(items), nil
+}
