@@ -105,7 +105,7 @@ func TestBadInput(t *testing.T) {
 		}, "both map to public/pay/index.html"},
 		{"click control that does not say so", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "```python copy=copy-sketch", "```python copy=copy-sketch label=\"Copy\"")
-		}, `content/index.md:305: the click control "copy-sketch" reads "Copy"`},
+		}, `content/index.md:310: the click control "copy-sketch" reads "Copy"`},
 		{"reserved click name", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=engaged")
 		}, `the click name "engaged" is reserved`},
@@ -390,8 +390,9 @@ func TestPageIsDated(t *testing.T) {
 }
 
 // TestPageSaysNoMoreThanTheCode holds the page to the audit of issue 19
-// (../shared/mcp-facts.md §5 and §6): each phrase below was checked to be
-// missing from, or present on, the page before that audit, so the test
+// (../shared/mcp-facts.md §5 and §6) and to the second audit, whose items
+// the reasons marked "audit 2" number: each phrase below was checked to be
+// missing from, or present on, the page before its audit, so the test
 // fails if the wording slides back.
 func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 	s := build(t, publishEnv)
@@ -418,6 +419,21 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"CONNECTION_CLOSED dates from 1.9.2", "It needs 1.9.2 or later in 1.x"},
 		{"eight files are quoted, and the claim is about src/", "the only class in the SDK's <code>src/</code>"},
 		{"the seed's words", "There is a written guide"},
+		{"audit 2, item 1: only the session sets no timeout", "The session sets none, and over stdio nothing else does"},
+		{"audit 2, item 1: over HTTP the default client's read limit raises an httpx error", "has not begun its answer by then ends the call with an httpx error, not <code>McpError</code> (our reading)"},
+		{"audit 2, item 2: what Connection closed means is our reading", "stopped on an exception (our reading). Over stdio"},
+		{"audit 2, item 2: the table's Connection closed row too", "while your request was still waiting (our reading)"},
+		{"audit 2, item 3: a resumption GET can still raise at v2.0.0", "an error status on a message POST no longer escapes as an exception"},
+		{"audit 2, item 4: except* needs Python 3.11", "Python 3.11 or later; on 3.10, the <code>exceptiongroup</code> backport's <code>catch()</code>"},
+		{"audit 2, item 5: the code that answers with the error, not a comment", "src/mcp/server/lowlevel/server.py#L777"},
+		{"audit 2, item 6: an MCPError becomes a JSON-RPC error too", "every exception from a tool becomes a JSON-RPC error (code 0 and its text, or an <code>MCPError</code>'s own code)"},
+		{"audit 2, item 6: MCPServer still gives error results", "On <code>MCPServer</code> only an <code>MCPError</code> does; other exceptions still come back as error results"},
+		{"audit 2, item 7: bytes that are not UTF-8 stop the reader", "unless the bytes are not valid UTF-8, which stops the reader"},
+		{"audit 2, item 10: send_request is public, so the name holds for ClientSession's methods", "For every <code>ClientSession</code> method the class name is <code>ClientRequest</code>"},
+		{"audit 2, item 11: only call_tool takes a timeout per call", "on that call if it is <code>call_tool</code>, or on the whole session"},
+		{"audit 2, item 12: a 404 to a notification is dropped", "That happens on any 404 to a request"},
+		{"audit 2, item 13: the ErrorData may be the SDK's own", "keeps the error it is given whole"},
+		{"audit 2, item 15: the list holds on every system but Windows, and unset names are skipped", "at most these variables on any system other than Windows"},
 	} {
 		if !strings.Contains(page, c.want) {
 			t.Errorf("the page lacks %q (%s)", c.want, c.why)
@@ -432,6 +448,15 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"mcp.types lives on as a package", "are gone at v2.0.0"},
 		{"the sketch needs 1.9.2 or later", "It is for SDK 1.x"},
 		{"the seed says there is a written guide", "We wrote a guide"},
+		{"audit 2, item 1: over HTTP a read limit applies", "By default there is none"},
+		{"audit 2, item 3: a resumption GET can still raise at v2.0.0", "no HTTP status escapes"},
+		{"audit 2, item 5: line 587 is a comment", "server.py#L587"},
+		{"audit 2, item 6: an MCPError becomes a JSON-RPC error too", "other than <code>MCPError</code> becomes"},
+		{"audit 2, item 10: send_request called directly prints another class", "is always the same"},
+		{"audit 2, item 11: only call_tool takes a timeout per call", "on the one call or on the whole session"},
+		{"audit 2, item 12: a 404 to a notification is dropped", "That happens on any 404:"},
+		{"audit 2, item 14: the seed's sentence", "when what does arrive is a JSON-RPC error"},
+		{"audit 2, item 14: the seed's sentence", "find out why the server or its transport went away"},
 	} {
 		if strings.Contains(page, c.bad) {
 			t.Errorf("the page says %q (%s)", c.bad, c.why)
