@@ -194,7 +194,7 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 			var kind lineKind
 			it, kind, err = parseLine(line)
 			if err == nil && kind == anEvent {
-				c := countOf(it)
+				c := CountOf(it)
 				if c.Day >= from && c.Day <= to {
 					groups[c]++
 				}
@@ -217,8 +217,8 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 	return out, nil
 }
 
-// countOf is the roll-up's key of one event, as the trigger makes it.
-func countOf(it Item) Count {
+// CountOf is the roll-up's key of one event, as the trigger makes it.
+func CountOf(it Item) Count {
 	args := row(it.Event, it.At)
 	str := func(v any) string {
 		if v == nil {

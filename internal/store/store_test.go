@@ -453,7 +453,7 @@ func TestTheTriggerBucketsAsGoDoes(t *testing.T) {
 		}
 		groups := map[Count]int{}
 		for _, it := range items {
-			groups[countOf(it)]++
+			groups[CountOf(it)]++
 		}
 		var want []Count
 		for c, n := range groups {

@@ -8,7 +8,6 @@
 package traffic
 
 import (
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -167,46 +166,18 @@ func reader(r *rand.Rand, at time.Time, spike bool) []Event {
 	return out
 }
 
-// Counts adds events up as the store's daily roll-up does: one Count for
-// each day and set of fields, engaged events by their visible-time bucket.
+// Counts adds events up as the store's roll-up does: one Count for each
+// day and set of fields, engaged events by their visible-time bucket.
 func Counts(events []Event) []store.Count {
 	m := map[store.Count]int{}
 	for _, e := range events {
-		k := store.Count{
-			Day: e.At.UTC().Format(time.DateOnly), Name: e.Name, Path: e.Path, Ref: e.Ref,
-			Source: e.Campaign["utm_source"], Medium: e.Campaign["utm_medium"], Campaign: e.Campaign["utm_campaign"],
-			Term: e.Campaign["utm_term"], Content: e.Campaign["utm_content"], Checkout: e.Checkout,
-		}
-		if e.Outreach != nil {
-			k.Outreach = *e.Outreach
-		}
-		if e.Scrolled != nil {
-			k.Scrolled = *e.Scrolled
-		}
-		if e.Name == "engaged" && e.VisibleMS != nil {
-			k.VisibleS = store.VisibleBucket(*e.VisibleMS)
-		}
-		m[k]++
+		m[store.CountOf(store.Item{Event: e.Event, At: e.At})]++
 	}
 	out := make([]store.Count, 0, len(m))
 	for k, n := range m {
 		k.N = n
 		out = append(out, k)
 	}
-	slices.SortFunc(out, func(a, b store.Count) int {
-		return cmp.Or(cmp.Compare(a.Day, b.Day), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Ref, b.Ref),
-			cmp.Compare(a.Source+"\x00"+a.Medium+"\x00"+a.Campaign+"\x00"+a.Term+"\x00"+a.Content+"\x00"+a.Outreach, b.Source+"\x00"+b.Medium+"\x00"+b.Campaign+"\x00"+b.Term+"\x00"+b.Content+"\x00"+b.Outreach),
-			cmp.Compare(a.Checkout, b.Checkout), boolCmp(a.Scrolled, b.Scrolled), cmp.Compare(a.VisibleS, b.VisibleS))
-	})
+	store.SortCounts(out)
 	return out
-}
-
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
 }
