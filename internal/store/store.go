@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -241,9 +242,13 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	// One connection: SQLite serialises writes anyway, and a queue in the
-	// pool is cheaper than busy retries.
+	// One connection for writing: SQLite serialises writes anyway, and a
+	// queue in the pool is cheaper than busy retries. A reader reads with
+	// as many as Counts splits its days into.
 	db.SetMaxOpenConns(1)
+	if readOnly {
+		db.SetMaxOpenConns(readers)
+	}
 	return db, nil
 }
 
@@ -494,7 +499,54 @@ const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, u
 // (YYYY-MM-DD), from the roll-up the database keeps, in a stable order
 // (see SortCounts).
 func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
-	return s.counts(ctx, `SELECT `+countCols+`, n FROM rollup WHERE day >= ? AND day <= ?`, from, to)
+	const query = `SELECT ` + countCols + `, n FROM rollup WHERE day >= ? AND day <= ?`
+	if !s.o.ReadOnly || s.postgres {
+		return s.counts(ctx, query, from, to)
+	}
+	// Read-only SQLite: reading the rows is most of a report's time, and
+	// the driver reads one row after another, so the days are read in
+	// parts side by side, each on its own connection.
+	parts, err := splitDays(from, to, readers)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][]Count, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { res[i], errs[i] = s.counts(ctx, query, p[0], p[1]) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	out := slices.Concat(res...)
+	SortCounts(out)
+	return out, nil
+}
+
+// readers is how many connections a read-only SQLite store reads with.
+const readers = 2
+
+// splitDays splits the UTC days from to to into at most n runs of days
+// that follow each other, as [first, last] pairs.
+func splitDays(from, to string, n int) ([][2]string, error) {
+	a, err1 := time.Parse(time.DateOnly, from)
+	b, err2 := time.Parse(time.DateOnly, to)
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, err
+	}
+	days := int(b.Sub(a).Hours()/24) + 1
+	if days < n {
+		return [][2]string{{from, to}}, nil
+	}
+	var out [][2]string
+	for i := range n {
+		first := a.AddDate(0, 0, i*days/n)
+		last := a.AddDate(0, 0, (i+1)*days/n-1)
+		out = append(out, [2]string{first.Format(time.DateOnly), last.Format(time.DateOnly)})
+	}
+	return out, nil
 }
 
 // countEvents is Counts from the raw events, for a test to hold the

@@ -466,3 +466,57 @@ func TestTheTriggerBucketsAsGoDoes(t *testing.T) {
 		}
 	})
 }
+
+func TestSplitDays(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		n        int
+		want     [][2]string
+	}{
+		{"2026-03-01", "2026-03-01", 2, [][2]string{{"2026-03-01", "2026-03-01"}}},
+		{"2026-03-01", "2026-03-02", 2, [][2]string{{"2026-03-01", "2026-03-01"}, {"2026-03-02", "2026-03-02"}}},
+		{"2026-02-27", "2026-03-03", 2, [][2]string{{"2026-02-27", "2026-02-28"}, {"2026-03-01", "2026-03-03"}}},
+		{"2026-01-31", "2026-03-31", 3, [][2]string{{"2026-01-31", "2026-02-19"}, {"2026-02-20", "2026-03-11"}, {"2026-03-12", "2026-03-31"}}},
+	} {
+		got, err := splitDays(tc.from, tc.to, tc.n)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("splitDays(%s, %s, %d) = %v, %v; want %v", tc.from, tc.to, tc.n, got, err, tc.want)
+		}
+	}
+}
+
+// TestReadOnlyCountsReadInParts: a read-only SQLite store reads its days
+// in parts side by side; the rows are those of one read, in its order.
+func TestReadOnlyCountsReadInParts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.db")
+	w := open(t, path)
+	var items []Item
+	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 3000 {
+		e := event.Event{Name: []string{"view", "human-candidate", "engaged", "copy-sketch"}[i%4]}
+		if e.Name != "copy-sketch" {
+			e.Path, e.VisibleMS, e.Scrolled = []string{"/", "/pay/"}[i%2], ptr(int64(i*97)), ptr(i%3 == 0)
+		}
+		items = append(items, Item{Event: e, At: start.Add(time.Duration(i) * 17 * time.Minute)})
+	}
+	if _, err := w.Keep(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	want, err := w.Counts(context.Background(), "2026-03-01", "2026-04-10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r, err := Open(context.Background(), path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := r.Counts(context.Background(), "2026-03-01", "2026-04-10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 100 || !slices.Equal(got, want) {
+		t.Errorf("read-only Counts: %d rows, want the %d of one read, equal and in order", len(got), len(want))
+	}
+}
