@@ -151,10 +151,7 @@ func (j *Journal) Close() error { return j.f.Close() }
 // part way is cut off again, so that the next line starts on a line of
 // its own.
 func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
-	var b []byte
-	for _, it := range items {
-		b = append(b, it.Event.JSON(it.At)...)
-	}
+	b := jsonLines(items)
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if _, err := j.f.WriteAt(b, j.size); err != nil {

@@ -157,14 +157,21 @@ func (l *LogLines) String() string { return l.Name }
 
 // Keep writes items in one write.
 func (l *LogLines) Keep(_ context.Context, items []Item) (int, error) {
-	var b []byte
-	for _, it := range items {
-		b = append(b, it.Event.JSON(it.At)...)
-	}
+	b := jsonLines(items)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, err := l.W.Write(b); err != nil {
 		return 0, err
 	}
 	return len(items), nil
+}
+
+// jsonLines is items as the function logs events it did not store: one
+// JSON line each, the format -import reads.
+func jsonLines(items []Item) []byte {
+	var b []byte
+	for _, it := range items {
+		b = append(b, it.Event.JSON(it.At)...)
+	}
+	return b
 }
