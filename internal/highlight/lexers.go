@@ -2,13 +2,18 @@ package highlight
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
+	"runtime"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
 )
 
 // Chroma gives each rule of each lexer a 250 ms match limit (regexp2's
@@ -23,8 +28,9 @@ import (
 //
 // A copy is made through chroma's own API: one more rule, in a state of
 // its own, whose mutator chroma runs once after compiling the rules (as
-// it runs Include's); it lifts the limit from every rule and takes itself
-// out. Chroma keeps the lexing; nothing of it is forked.
+// it runs Include's); it lifts the limit from every rule, merges each
+// state's rules into one (merge.go), and takes itself out. Chroma keeps
+// the lexing; nothing of it is forked.
 
 // noLimit is regexp2's "no limit": a match never looks at the clock.
 const noLimit = time.Duration(1<<63 - 1)
@@ -32,36 +38,101 @@ const noLimit = time.Duration(1<<63 - 1)
 // untimeState is the state holding the rule that lifts the limits.
 const untimeState = "errref-untimed"
 
-type untime struct{}
+// untime lifts the limits, and merges each state's rules (merge.go)
+// unless told not to.
+//
+// A merged copy also compiles its rules itself. Chroma compiles a copy's
+// rules one after another before any mutator runs, and the copy's rules
+// are the original's, which chroma has compiled once already to hand
+// them over: at one page, the build waited on the two compiles more than
+// on anything else. So a merged copy gives chroma, in place of each
+// pattern, a comment naming it, which compiles at once, and this
+// mutator compiles the patterns into chroma's own frame for them, on all
+// cores, with merging's analysis of each.
+type untime struct {
+	unmerged bool
+	patterns []string // placeholder n stands for patterns[n]
+}
 
-func (untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) error {
+func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) error {
 	delete(rules, state)
-	for _, rs := range rules {
+	// Merging needs each state's final rules, so the compile-time
+	// mutators that remain (Include, Combined) run first, as chroma
+	// would run them after this one, and their emitters are checked,
+	// as chroma checks them after the last.
+	if err := expand(rules); err != nil {
+		return err
+	}
+	first, err := compile(rules, u.patterns, !u.unmerged)
+	if err != nil {
+		return err
+	}
+	for state, rs := range rules {
 		for _, r := range rs {
 			r.Regexp.MatchTimeout = noLimit
+			if v, ok := r.Type.(chroma.ValidatingEmitter); ok {
+				if err := v.ValidateEmitter(r); err != nil {
+					return fmt.Errorf("%s: %s: %w", state, r.Pattern, err)
+				}
+			}
 		}
 	}
+	if u.unmerged {
+		return nil
+	}
+	merge(rules, first)
 	return nil
 }
 
+// expand runs the compile-time mutators left in rules, one at a time and
+// each on the rules the last one left, as chroma's compile does.
+func expand(rules chroma.CompiledRules) error {
+	for range 100_000 {
+		state, i, m := nextLexerMutator(rules)
+		if m == nil {
+			return nil
+		}
+		if err := m.MutateLexer(rules, state, i); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("compile-time mutators did not end")
+}
+
+func nextLexerMutator(rules chroma.CompiledRules) (string, int, chroma.LexerMutator) {
+	for state, rs := range rules {
+		for i, r := range rs {
+			if m, ok := r.Mutator.(chroma.LexerMutator); ok {
+				return state, i, m
+			}
+		}
+	}
+	return "", 0, nil
+}
+
 // Mutate is never called: the rule is gone before any text is lexed.
-func (untime) Mutate(*chroma.LexerState) error { return nil }
+func (*untime) Mutate(*chroma.LexerState) error { return nil }
 
 // registry holds the untimed copy of each of chroma's regex lexers, and
 // is the registry they look each other up in (a rule handing part of the
 // text to another language names it), so that they reach only copies.
-var registry = sync.OnceValue(func() *chroma.LexerRegistry {
+var registry = sync.OnceValue(func() *chroma.LexerRegistry { return copies(false) })
+
+// copies returns a registry of copies of chroma's regex lexers, their
+// rules merged unless unmerged.
+func copies(unmerged bool) *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		if rl, ok := l.(*chroma.RegexLexer); ok {
-			reg.Register(untimed(rl))
+			reg.Register(untimed(rl, unmerged))
 		}
 	}
 	return reg
-})
+}
 
-// untimed returns a copy of l whose matches have no time limit.
-func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
+// untimed returns a copy of l whose matches have no time limit, its rules
+// merged unless unmerged.
+func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
 	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
 		rules, err := l.Rules()
 		if err != nil {
@@ -69,10 +140,93 @@ func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 			// loudly; lexer has reported err before this runs.
 			return nil
 		}
-		out := maps.Clone(rules)
-		out[untimeState] = []chroma.Rule{{Mutator: untime{}}}
+		u := &untime{unmerged: unmerged}
+		out := make(chroma.Rules, len(rules)+1)
+		for state, rs := range rules {
+			out[state] = slices.Clone(rs)
+			if unmerged {
+				continue
+			}
+			for i := range out[state] {
+				if p := out[state][i].Pattern; p != "" {
+					out[state][i].Pattern = placeholder(len(u.patterns))
+					u.patterns = append(u.patterns, p)
+				}
+			}
+		}
+		out[untimeState] = []chroma.Rule{{Mutator: u}}
 		return out
 	})
+}
+
+// placeholder is the comment that stands for pattern n until compile.
+func placeholder(n int) string { return fmt.Sprintf("(?#errref pattern %d)", n) }
+
+// compile gives each rule that holds a placeholder its pattern, compiled
+// in the frame chroma compiled the placeholder in (its anchor and flags),
+// and, when analyse is set, returns the set of characters each rule can
+// begin with (nil where regexp2 can say nothing). Included states share
+// rules, so each rule is done once, and the rules side by side.
+func compile(rules chroma.CompiledRules, patterns []string, analyse bool) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
+	var todo []*chroma.CompiledRule
+	first := map[*chroma.CompiledRule]*syntax.CharSet{}
+	for _, rs := range rules {
+		for _, r := range rs {
+			if _, ok := first[r]; !ok {
+				first[r] = nil
+				todo = append(todo, r)
+			}
+		}
+	}
+	sets := make([]*syntax.CharSet, len(todo))
+	errs := make([]error, len(todo))
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
+				sets[i], errs[i] = compileRule(todo[i], patterns, analyse)
+			}
+		})
+	}
+	wg.Wait()
+	for i, r := range todo {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		first[r] = sets[i]
+	}
+	return first, nil
+}
+
+// compileRule compiles r's pattern in place of its placeholder, if it
+// holds one, and returns its first characters if asked.
+func compileRule(r *chroma.CompiledRule, patterns []string, analyse bool) (*syntax.CharSet, error) {
+	expr := r.Regexp.String()
+	if n, ok := placeheld(r.Pattern, len(patterns)); ok {
+		framed := strings.Replace(expr, r.Pattern, patterns[n], 1)
+		if framed == expr {
+			return nil, fmt.Errorf("pattern %q: chroma compiled its placeholder as %q", patterns[n], expr)
+		}
+		re, err := regexp2.Compile(framed)
+		if err != nil {
+			// As chroma's compile would have failed.
+			return nil, fmt.Errorf("failed to compile rule %q: %w", patterns[n], err)
+		}
+		r.Pattern, r.Regexp, expr = patterns[n], re, framed
+	}
+	if !analyse {
+		return nil, nil
+	}
+	return firstSet(expr)
+}
+
+func placeheld(p string, n int) (int, bool) {
+	var i int
+	if _, err := fmt.Sscanf(p, "(?#errref pattern %d)", &i); err != nil || i < 0 || i >= n || placeholder(i) != p {
+		return 0, false
+	}
+	return i, true
 }
 
 // checked caches lexer's answer per language name.

@@ -1,0 +1,273 @@
+package highlight
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/dlclark/regexp2/v2"
+	"github.com/dlclark/regexp2/v2/syntax"
+)
+
+// Chroma lexes by trying a state's rules one after another at each
+// position, each rule a separate regexp2 match, until one matches. The
+// Python lexer's root state holds 49 rules once its includes are in, and
+// on this site's code chroma tried 29 of them per token on average, each
+// try paying regexp2's set-up (a runner, its stacks, the scan) whether
+// or not the rule could begin with the character at hand: that was most
+// of a cold build's time.
+//
+// So each state's rules become one merged rule, whose regexp regexp2
+// runs through an engine of this package (regexp2.RegisterEngine, the
+// hook regexp2's code generator uses): it tries the state's rules in
+// their order, as chroma would, skipping those that regexp2's own
+// analysis says cannot begin with the character at hand, and reports the
+// first match's length, so chroma's next step, match or no match, is the
+// one it would have taken. The merged rule's mutator and emitter then
+// hand over to the rule that matched, with the groups chroma would have
+// given it. Chroma still does all the lexing; nothing of it is forked.
+// TestMergedRulesLexAsChromaDoes holds every token of chroma's own test
+// corpus to what the rules tried one by one give.
+
+// merge replaces, in every state of rules that it can, the state's rules
+// with one merged rule. first holds each rule's first characters.
+func merge(rules chroma.CompiledRules, first map[*chroma.CompiledRule]*syntax.CharSet) {
+	for state, rs := range rules {
+		if len(rs) >= 2 && mergeable(rs) {
+			rules[state] = []*chroma.CompiledRule{newMerged(rs, first)}
+		}
+	}
+}
+
+// firstSet is regexp2's own first-character analysis of a rule's pattern
+// (expr, as compiled, anchored), the one regexp2 skips ahead by when a
+// pattern is not anchored as chroma's are.
+func firstSet(expr string) (*syntax.CharSet, error) {
+	p, ok := strings.CutPrefix(expr, `\G`)
+	if !ok {
+		return nil, fmt.Errorf("rule %q is not anchored as chroma anchors its rules", expr)
+	}
+	tree, err := syntax.Parse(p, syntax.ParseOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("rule %q: %w", p, err)
+	}
+	code, err := syntax.Write(tree)
+	if err != nil {
+		return nil, fmt.Errorf("rule %q: %w", p, err)
+	}
+	if code.FcPrefix == nil {
+		return nil, nil
+	}
+	return &code.FcPrefix.PrefixSet, nil
+}
+
+// mergeable reports whether the rules' patterns mean the same inside one
+// alternation. A back-reference or a conditional names a group by its
+// number or name, which would be another group there.
+func mergeable(rs []*chroma.CompiledRule) bool {
+	for _, r := range rs {
+		if r.Regexp == nil || r.Regexp.RightToLeft() || refersToGroups(r.Regexp.String()) {
+			return false
+		}
+	}
+	return true
+}
+
+func refersToGroups(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			if i+1 < len(p) {
+				if c := p[i+1]; c >= '1' && c <= '9' || c == 'k' {
+					return true
+				}
+			}
+			i++ // an escaped character is one character
+		case '(':
+			if strings.HasPrefix(p[i:], "(?(") || strings.HasPrefix(p[i:], "(?P=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// A merged rule stands for rules, tried in their order.
+type merged struct {
+	rules []*chroma.CompiledRule
+	// first[i] is the set of characters rules[i] can begin with, or nil
+	// when regexp2 cannot say (the rule may match the empty string).
+	first []*syntax.CharSet
+	// ascii[c] lists, in order, the rules that can begin with c; it is
+	// made on the first c the state meets.
+	ascii [utf8.RuneSelf]atomic.Pointer[[]int]
+
+	// found hands the rule that matched and its match from regexp2's
+	// call (Execute), which returns only the length, to chroma's next
+	// (Mutate), by the text lexed: lexers run side by side, each on
+	// its own text.
+	mu    sync.Mutex
+	found map[*rune]foundRule
+}
+
+type foundRule struct {
+	pos   int
+	rule  int
+	match *regexp2.Match
+}
+
+// engines numbers the merged rules' patterns: regexp2 keeps an engine by
+// its pattern.
+var engines atomic.Int64
+
+func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax.CharSet) *chroma.CompiledRule {
+	m := &merged{rules: rs, first: make([]*syntax.CharSet, len(rs)), found: map[*rune]foundRule{}}
+	for i, r := range rs {
+		m.first[i] = first[r]
+	}
+	// The pattern names the engine that runs it, m.find. Compiled as
+	// a pattern instead, it would never match, and every character
+	// would come out as an error: loud, not a different page.
+	pattern := fmt.Sprintf(`\G(?#errref: %d rules of chroma's, merged; see internal/highlight/merge.go)(?!)(?#%d)`, len(rs), engines.Add(1))
+	regexp2.RegisterEngine(pattern, regexp2.RuntimeEngineData{
+		CapSize: 1,
+		FindFirstChar: func(r *regexp2.Runner) bool {
+			// \G: only where the match was asked for.
+			if r.Runtextpos > r.Runtextstart {
+				r.Runtextpos = r.Runtextend
+				return false
+			}
+			return true
+		},
+		Execute: func(r *regexp2.Runner) error {
+			i, match, err := m.find(r.Runtext, r.Runtextpos)
+			if match != nil {
+				m.mu.Lock()
+				m.found[textKey(r.Runtext)] = foundRule{r.Runtextpos, i, match}
+				m.mu.Unlock()
+				r.Capture(0, match.RuneIndex, match.RuneIndex+match.RuneLength)
+			}
+			return err
+		},
+	})
+	re := regexp2.MustCompile(pattern)
+	re.MatchTimeout = noLimit
+	return &chroma.CompiledRule{
+		Rule:   chroma.Rule{Pattern: pattern, Type: m, Mutator: m},
+		Regexp: re,
+	}
+}
+
+// candidates returns ascii[c], made if need be.
+func (m *merged) candidates(c rune) []int {
+	if l := m.ascii[c].Load(); l != nil {
+		return *l
+	}
+	l := []int{}
+	for i := range m.rules {
+		if m.can(i, c) {
+			l = append(l, i)
+		}
+	}
+	m.ascii[c].Store(&l)
+	return l
+}
+
+// can reports whether rule i could match at a c.
+func (m *merged) can(i int, c rune) bool {
+	return m.first[i] == nil || m.first[i].Contains(c)
+}
+
+// find returns the first rule that matches text at pos, and its match:
+// the rule chroma would take.
+func (m *merged) find(text []rune, pos int) (int, *regexp2.Match, error) {
+	if pos >= len(text) {
+		for i, r := range m.rules {
+			if m.first[i] == nil {
+				if match, err := at(r, text, pos); match != nil || err != nil {
+					return i, match, err
+				}
+			}
+		}
+		return -1, nil, nil
+	}
+	c := text[pos]
+	if c < utf8.RuneSelf {
+		for _, i := range m.candidates(c) {
+			if match, err := at(m.rules[i], text, pos); match != nil || err != nil {
+				return i, match, err
+			}
+		}
+		return -1, nil, nil
+	}
+	for i, r := range m.rules {
+		if m.can(i, c) {
+			if match, err := at(r, text, pos); match != nil || err != nil {
+				return i, match, err
+			}
+		}
+	}
+	return -1, nil, nil
+}
+
+// at matches rule r at pos, as chroma does.
+func at(r *chroma.CompiledRule, text []rune, pos int) (*regexp2.Match, error) {
+	match, err := r.Regexp.FindRunesMatchStartingAt(text, pos)
+	if err != nil || match == nil || match.RuneIndex != pos {
+		return nil, err
+	}
+	return match, nil
+}
+
+// textKey tells the texts being lexed apart: each lexer state holds its
+// own copy of its text.
+func textKey(text []rune) *rune {
+	if len(text) == 0 {
+		return nil
+	}
+	return &text[0]
+}
+
+// taken is the key under which Mutate leaves the rule it found for Emit,
+// which chroma calls next with the same state.
+type taken struct{}
+
+// Mutate finds the rule that matched, gives the state the groups that
+// rule's match has, and runs the rule's mutator.
+func (m *merged) Mutate(s *chroma.LexerState) error {
+	n := utf8.RuneCountInString(s.Groups[0])
+	pos := s.Pos - n
+	m.mu.Lock()
+	f, ok := m.found[textKey(s.Text)]
+	delete(m.found, textKey(s.Text))
+	m.mu.Unlock()
+	if !ok || f.pos != pos {
+		return fmt.Errorf("merged rules: no match recorded at %d", pos)
+	}
+	r := m.rules[f.rule]
+	groups := []string{}
+	named := make(map[string]string)
+	for _, g := range f.match.Groups() {
+		named[g.Name] = g.String()
+		groups = append(groups, g.String())
+	}
+	s.Groups = groups
+	s.NamedGroups = named
+	s.Set(taken{}, r)
+	if r.Mutator != nil {
+		return r.Mutator.Mutate(s)
+	}
+	return nil
+}
+
+// Emit emits what the rule Mutate found emits.
+func (m *merged) Emit(groups []string, s *chroma.LexerState) chroma.Iterator {
+	r, _ := s.Get(taken{}).(*chroma.CompiledRule)
+	if r == nil || r.Type == nil {
+		return func() chroma.Token { return chroma.EOF }
+	}
+	return r.Type.Emit(groups, s)
+}
