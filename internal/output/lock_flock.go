@@ -5,8 +5,10 @@ package output
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,3 +59,20 @@ func (l *lock) release() {
 		l.f.Close()
 	}
 }
+
+// keepSpare: see spare.go. The lock moves with a renamed folder, so a
+// spare is taken by one build only.
+const keepSpare = true
+
+// linkedElsewhere reports whether the file has other names.
+func linkedElsewhere(fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return !ok || st.Nlink > 1
+}
+
+// renameOver renames a folder onto an empty one, which rename(2) replaces
+// (os.Rename refuses any folder in the way).
+func renameOver(old, new string) error { return unix.Rename(old, new) }
+
+// noFollow makes an open fail on a link.
+const noFollow = unix.O_NOFOLLOW

@@ -3,6 +3,8 @@
 package output
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -18,3 +20,13 @@ func claim(dir string) (*lock, error) {
 func tryLock(dir string) (*lock, bool) { return nil, false }
 func (l *lock) beforeMove()            {}
 func (l *lock) release()               {}
+
+// keepSpare: see spare.go. Without a lock that moves with its folder, two
+// builds could take one spare; the old site is removed instead.
+const keepSpare = false
+
+func linkedElsewhere(fs.FileInfo) bool { return true }
+
+func renameOver(old, new string) error { return errors.ErrUnsupported }
+
+const noFollow = 0

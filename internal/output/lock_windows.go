@@ -2,6 +2,7 @@ package output
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -66,3 +67,13 @@ func (l *lock) release() {
 		l.f = nil
 	}
 }
+
+// keepSpare: see spare.go. Without a lock that moves with its folder, two
+// builds could take one spare; the old site is removed instead.
+const keepSpare = false
+
+func linkedElsewhere(fs.FileInfo) bool { return true }
+
+func renameOver(old, new string) error { return errors.ErrUnsupported }
+
+const noFollow = 0

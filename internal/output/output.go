@@ -32,7 +32,9 @@ const markerText = "This folder is the output of errref's build (go run ./cmd/bu
 // renameat2, macOS's renamex_np); elsewhere dir is first renamed aside to
 // .DIR.new-*.old and the new folder renamed into its place, and a build
 // killed between the two renames leaves no dir, which the next Write puts
-// back from the aside folder before anything else.
+// back from the aside folder before anything else. Where a lock moves
+// with its folder, the replaced site is kept as .DIR.spare, and the next
+// Write writes into it (spare.go).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
 	restoreAside(dir)
@@ -43,19 +45,22 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return fmt.Errorf("%s: refusing to write %s: the build writes it itself", dir, Marker)
 	}
 	removeLeftovers(dir)
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
-	if err != nil {
-		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
+	names := make([]string, 0, len(files))
+	for name := range files {
+		if err := checkName(dir, name); err != nil {
+			return err
+		}
+		names = append(names, name)
 	}
-	// Held until this build ends, or dies (on Windows until the swap: see
-	// lock_windows.go): another build of dir leaves a held folder alone
-	// (see removeLeftovers). Claiming writes the marker: a build killed
-	// from here on leaves a folder that the next build knows as its own
-	// leftover.
-	l, err := claim(tmp)
+	sort.Strings(names)
+	// The lock is held until this build ends, or dies (on Windows until
+	// the swap: see lock_windows.go): another build of dir leaves a held
+	// folder alone (see removeLeftovers). The folder is marked from the
+	// start: a build killed from here on leaves a folder that the next
+	// build knows as its own leftover.
+	tmp, l, err := fresh(dir, names)
 	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
+		return err
 	}
 	defer func() {
 		if err != nil {
@@ -64,16 +69,8 @@ func Write(dir string, files map[string][]byte) (err error) {
 		}
 	}()
 	defer l.release()
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	made := map[string]bool{tmp: true}
 	for _, name := range names {
-		if err := checkName(dir, name); err != nil {
-			return err
-		}
 		if d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(name))); !made[d] {
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				return fmt.Errorf("%s: cannot write the site: %w", dir, err)
@@ -98,7 +95,7 @@ func Write(dir string, files map[string][]byte) (err error) {
 	// one is in place, and the next build removes what is left.
 	if exchange(tmp, dir) == nil {
 		// tmp holds the old site now.
-		removeBuilt(tmp, nil)
+		keepAsSpare(dir, tmp)
 		return nil
 	}
 	aside := tmp + asideSuffix
@@ -109,8 +106,27 @@ func Write(dir string, files map[string][]byte) (err error) {
 		os.Rename(aside, dir)
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
-	removeBuilt(aside, nil)
+	keepAsSpare(dir, aside)
 	return nil
+}
+
+// fresh returns the folder a build writes into, locked and marked: dir's
+// spare, pruned, when there is one to take (see spare.go), else a new
+// empty one.
+func fresh(dir string, names []string) (string, *lock, error) {
+	if tmp, l, ok := takeSpare(dir, names); ok {
+		return tmp, l, nil
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: cannot write the site: %w", dir, err)
+	}
+	l, err := claim(tmp)
+	if err != nil {
+		os.Remove(tmp)
+		return "", nil, fmt.Errorf("%s: cannot write the site: %w", dir, err)
+	}
+	return tmp, l, nil
 }
 
 // asideSuffix ends the name of a site moved aside by a swap that the

@@ -186,6 +186,15 @@ func TestAnInterruptedRemovalIsFinishedNextTime(t *testing.T) {
 			if err := Write(dir, old); err != nil {
 				t.Fatal(err)
 			}
+			// A spare the build did not make: the old site cannot
+			// take its place, so the build removes it.
+			foreign := spareOf(dir)
+			if err := os.MkdirAll(foreign, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(foreign, "mine.txt"), []byte("mine"), 0o644); err != nil {
+				t.Fatal(err)
+			}
 			n := 0
 			removeAll = func(p string) error {
 				if n == k {
@@ -211,6 +220,9 @@ func TestAnInterruptedRemovalIsFinishedNextTime(t *testing.T) {
 			}
 			if got := read(t, dir); !maps.Equal(got, want) {
 				t.Errorf("stopped after %d steps: public/ = %v, want %v", k, got, want)
+			}
+			if got := read(t, foreign); !maps.Equal(got, map[string]string{"mine.txt": "mine"}) {
+				t.Errorf("stopped after %d steps: the folder the build did not make holds %v", k, got)
 			}
 		}
 	})

@@ -1,0 +1,108 @@
+package output
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// After a swap, the old site is kept beside dir as .DIR.spare, and the
+// next build writes into it: each file it rewrites keeps its inode, each
+// folder stays. Creating a thousand folders and files, and deleting the
+// thousand before, was a fifth of a 1,000-page build's time, most of it
+// the file system hunting for free inodes past those just deleted; a
+// file written over in place costs none of it. A spare holds no answer
+// of an earlier build: every file the build makes is written whole, and
+// whatever else the spare holds goes before (prune).
+
+func spareOf(dir string) string {
+	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".spare")
+}
+
+// takeSpare moves dir's spare, when there is one the build made and no
+// other build holds, to a fresh .DIR.new-* folder, prunes it for names,
+// and returns the folder and its lock, which moved with it.
+func takeSpare(dir string, names []string) (string, *lock, bool) {
+	if !keepSpare {
+		return "", nil, false
+	}
+	spare := spareOf(dir)
+	if fi, err := os.Lstat(spare); err != nil || !fi.IsDir() {
+		return "", nil, false
+	}
+	l, ok := tryLock(spare)
+	if !ok {
+		return "", nil, false
+	}
+	if _, err := os.Stat(filepath.Join(spare, Marker)); err != nil {
+		l.release() // not the build's: left alone
+		return "", nil, false
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
+	if err != nil {
+		l.release()
+		return "", nil, false
+	}
+	// tmp is empty, so the rename replaces it in one step.
+	if err := renameOver(spare, tmp); err != nil {
+		os.Remove(tmp)
+		l.release()
+		return "", nil, false
+	}
+	if err := prune(tmp, names); err != nil {
+		// A marked .DIR.new-* folder now, which the next build
+		// removes; this one starts afresh.
+		l.release()
+		return "", nil, false
+	}
+	return tmp, l, true
+}
+
+// prune removes from dir, a spare, what the build will not write over in
+// place: files it will not write, folders it needs no more, and anything
+// but a plain file, or a file linked from elsewhere (a backup made with
+// cp -al), which a write in place would change there too.
+func prune(dir string, names []string) error {
+	files := map[string]bool{Marker: true}
+	dirs := map[string]bool{}
+	for _, n := range names {
+		files[n] = true
+		for d := path.Dir(n); d != "."; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, dir+string(filepath.Separator)))
+		if d.IsDir() {
+			if dirs[rel] {
+				return nil
+			}
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
+			return fs.SkipDir
+		}
+		if files[rel] && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil && fi.Mode().Perm() == 0o644 && !linkedElsewhere(fi) {
+				return nil
+			}
+		}
+		return os.Remove(p)
+	})
+}
+
+// keepAsSpare keeps old, the site a swap replaced, as dir's spare, or
+// removes it when it cannot.
+func keepAsSpare(dir, old string) {
+	if !keepSpare || os.Rename(old, spareOf(dir)) != nil {
+		removeBuilt(old, nil)
+	}
+}
