@@ -64,6 +64,21 @@ func Supported(lang string) error {
 	return err
 }
 
+// Prepare readies the lexer for lang, in the background: the first block
+// in a language waits for chroma to compile the lexer's rules (10 ms or
+// more for Python), and a build that starts it early does that while it
+// reads its templates and pages. Anything wrong with lang is reported
+// when a block uses it.
+func Prepare(lang string) {
+	go func() {
+		if l, err := lexer(lang); err == nil {
+			if rl, ok := l.(*chroma.RegexLexer); ok {
+				rl.Rules() // compiles them, once
+			}
+		}
+	}()
+}
+
 // Code writes code as highlighted HTML spans. A lang that Supported
 // refuses, or an empty one, is written as escaped plain text; the caller
 // decides whether to warn. A block that takes longer than Limit is an

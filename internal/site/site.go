@@ -25,6 +25,7 @@ import (
 	"errref/internal/buildcache"
 	"errref/internal/cite"
 	"errref/internal/frontmatter"
+	"errref/internal/highlight"
 	"errref/internal/settings"
 )
 
@@ -103,6 +104,7 @@ func Build(o Options) (*Site, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
+	prepareHighlighting(o.Root)
 	set, err := settings.Load(o.Root, o.Getenv)
 	if err != nil {
 		return nil, err
@@ -237,6 +239,35 @@ func Build(o Options) (*Site, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// prepareHighlighting starts compiling the lexers that the first pages'
+// code blocks name, so that on a small site the compile is done beside
+// the reading of templates and pages, not before the first block. Only a
+// hint: a language it misses is compiled when a block needs it.
+func prepareHighlighting(root string) {
+	names, _ := filepath.Glob(filepath.Join(root, ContentDir, "*.md"))
+	seen := map[string]bool{}
+	for _, name := range names[:min(len(names), 8)] {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for line := range bytes.Lines(src) {
+			info, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("```"))
+			if !ok {
+				continue
+			}
+			f := bytes.Fields(bytes.TrimLeft(info, "`"))
+			if len(f) == 0 {
+				continue
+			}
+			if lang := string(f[0]); !seen[lang] {
+				seen[lang] = true
+				highlight.Prepare(lang)
+			}
+		}
+	}
 }
 
 // joinOnce joins the pages' errors, reporting a template failure that
