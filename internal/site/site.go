@@ -104,7 +104,10 @@ func Build(o Options) (*Site, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	prepareHighlighting(o.Root)
+	if o.Prev == nil {
+		// A rebuild (the preview's) has its lexers compiled already.
+		prepareHighlighting(o.Root)
+	}
 	set, err := settings.Load(o.Root, o.Getenv)
 	if err != nil {
 		return nil, err
