@@ -672,6 +672,25 @@ func TestSizesMatchTheCommands(t *testing.T) {
 	}
 }
 
+// TestOneWriterMeasuresEachFileAlone: the files of the summary, measured
+// one after another with one gzip writer, have the figures each has
+// measured alone.
+func TestOneWriterMeasuresEachFileAlone(t *testing.T) {
+	s := build(t, publishEnv)
+	names := []string{"index.html", "measure.js", "404.html", "robots.txt"}
+	var files [][]byte
+	for _, name := range names {
+		files = append(files, s.Files[name])
+	}
+	for _, withBrotli := range []bool{false, true} {
+		for i, got := range measureAll(files, withBrotli) {
+			if want := Measure(files[i], withBrotli); got != want {
+				t.Errorf("%s (brotli %v): %+v after the others, %+v alone", names[i], withBrotli, got, want)
+			}
+		}
+	}
+}
+
 // TestARunawayTemplateStops: after the time out, a template loop that
 // writes ends at its next write; it does not run on in the background.
 func TestARunawayTemplateStops(t *testing.T) {

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"compress/gzip"
 	"fmt"
 	"math/bits"
@@ -21,30 +20,68 @@ func (a Size) add(b Size) Size { return Size{a.Raw + b.Raw, a.Gzip + b.Gzip, a.B
 // 30 KB page, most of a one-page build) and the budget is a gzip figure,
 // so it is measured only on request.
 func Measure(data []byte, withBrotli bool) Size {
-	s := Size{Raw: len(data)}
+	return measureAll([][]byte{data}, withBrotli)[0]
+}
+
+// measureAll measures each of files as Measure does. The gzip figures are
+// taken one after another with one writer, reset for each (see gzipSize).
+// Brotli, when asked for, is slow enough that each file gets a core.
+func measureAll(files [][]byte, withBrotli bool) []Size {
+	sizes := make([]Size, len(files))
+	brotlis := make([]int, len(files))
 	var wg sync.WaitGroup
 	if withBrotli {
-		wg.Go(func() {
-			var b bytes.Buffer
-			// The brotli command fits its window to a small input; so
-			// does this, which gives its byte counts exactly (a 4 MB
-			// window, the streaming default, is a byte off on small
-			// files) and saves the time of setting up tables for 4 MB.
-			lgwin := min(max(10, bits.Len(uint(len(data)))), 24)
-			bw := brotli.NewWriterOptions(&b, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: lgwin})
-			bw.Write(data)
-			bw.Close()
-			s.Brotli = b.Len()
-		})
+		for i, data := range files {
+			wg.Go(func() { brotlis[i] = brotliSize(data) })
+		}
 	}
-	var g bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+	for i, data := range files {
+		sizes[i] = Size{Raw: len(data), Gzip: gzipSize(data)}
+	}
+	wg.Wait()
+	for i := range sizes {
+		sizes[i].Brotli = brotlis[i]
+	}
+	return sizes
+}
+
+// gzipWriters are level-9 writers, kept to be reset: one is 600 KB of
+// tables, which the kernel hands over a page at a time as they are first
+// written. At one page, a new writer for each of the summary's four files
+// took almost as long as compressing them.
+var gzipWriters sync.Pool
+
+// gzipSize is the size of data under gzip -9.
+func gzipSize(data []byte) int {
+	var n counter
+	zw, _ := gzipWriters.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(&n, gzip.BestCompression)
+	}
+	zw.Reset(&n)
 	zw.Write(data)
 	zw.Close()
-	s.Gzip = g.Len()
-	wg.Wait()
-	return s
+	gzipWriters.Put(zw)
+	return int(n)
 }
+
+func brotliSize(data []byte) int {
+	var n counter
+	// The brotli command fits its window to a small input; so does this,
+	// which gives its byte counts exactly (a 4 MB window, the streaming
+	// default, is a byte off on small files) and saves the time of
+	// setting up tables for 4 MB.
+	lgwin := min(max(10, bits.Len(uint(len(data)))), 24)
+	bw := brotli.NewWriterOptions(&n, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: lgwin})
+	bw.Write(data)
+	bw.Close()
+	return int(n)
+}
+
+// counter counts the bytes written to it.
+type counter int
+
+func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
 
 // Sizes is the build's size summary.
 type Sizes struct {
@@ -61,7 +98,7 @@ type Sizes struct {
 const CriticalBudget = 14600
 
 // Sizes measures the built files. Only the figures it prints exactly are
-// compressed: the critical path of / and measure.js, in parallel, and with
+// compressed: the critical path of / and measure.js (see measureAll); with
 // the build cache on, a file measured before is not measured again.
 func (s *Site) Sizes(withBrotli bool) Sizes {
 	r := Sizes{Pages: len(s.Pages), Files: len(s.Files), Brotli: withBrotli}
@@ -76,11 +113,21 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 		}
 	}
 	sizes := make([]Size, len(names))
-	var wg sync.WaitGroup
+	var todo [][]byte
+	var at []int
 	for i, n := range names {
-		wg.Go(func() { sizes[i] = s.measure(s.Files[n], withBrotli) })
+		data := s.Files[n]
+		if z, ok := s.cachedSize(data, withBrotli); ok {
+			sizes[i] = z
+			continue
+		}
+		todo = append(todo, data)
+		at = append(at, i)
 	}
-	wg.Wait()
+	for j, z := range measureAll(todo, withBrotli) {
+		sizes[at[j]] = z
+		s.cacheSize(todo[j], z)
+	}
 	r.Measure = sizes[0]
 	for _, z := range sizes[1:] {
 		r.Critical = r.Critical.add(z)
@@ -88,20 +135,29 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 	return r
 }
 
-// measure measures data, or finds its figures in the build cache. An
-// entry is "GZIP BROTLI", BROTLI 0 when not measured.
-func (s *Site) measure(data []byte, withBrotli bool) Size {
-	key := s.sizeCache.Key(data)
-	if b, ok := s.sizeCache.Get(key); ok {
-		z := Size{Raw: len(data)}
-		if _, err := fmt.Sscanf(string(b), "%d %d", &z.Gzip, &z.Brotli); err == nil && z.Gzip > 0 && (z.Brotli > 0 || !withBrotli) {
-			if !withBrotli {
-				z.Brotli = 0
-			}
-			return z
-		}
+// cachedSize finds data's figures in the build cache. An entry is
+// "GZIP BROTLI", BROTLI 0 when not measured.
+func (s *Site) cachedSize(data []byte, withBrotli bool) (Size, bool) {
+	if s.sizeCache == nil {
+		return Size{}, false
 	}
-	z := Measure(data, withBrotli)
-	s.sizeCache.Put(key, fmt.Appendf(nil, "%d %d\n", z.Gzip, z.Brotli))
-	return z
+	b, ok := s.sizeCache.Get(s.sizeCache.Key(data))
+	if !ok {
+		return Size{}, false
+	}
+	z := Size{Raw: len(data)}
+	if _, err := fmt.Sscanf(string(b), "%d %d", &z.Gzip, &z.Brotli); err != nil || z.Gzip <= 0 || (z.Brotli <= 0 && withBrotli) {
+		return Size{}, false
+	}
+	if !withBrotli {
+		z.Brotli = 0
+	}
+	return z, true
+}
+
+// cacheSize keeps data's figures in the build cache.
+func (s *Site) cacheSize(data []byte, z Size) {
+	if s.sizeCache != nil {
+		s.sizeCache.Put(s.sizeCache.Key(data), fmt.Appendf(nil, "%d %d\n", z.Gzip, z.Brotli))
+	}
 }
