@@ -45,16 +45,32 @@ const untimeState = "errref-untimed"
 // A merged copy also compiles its rules itself. Chroma compiles a copy's
 // rules one after another, on one core, before any mutator runs: at one
 // page, the build waited on that more than on anything else. So a merged
-// copy gives chroma, in place of each pattern, a comment naming it, which
-// compiles at once, and this mutator compiles the patterns into chroma's
-// own frame for them, on all cores, with merging's analysis of each.
+// copy gives chroma its states empty, and this rule alone, whose pattern
+// is a comment: chroma compiles it in the frame it gives every pattern of
+// the lexer (its anchor and flags). This mutator then makes the states'
+// rules from the lexer's, as chroma makes them, and compiles each pattern
+// in that frame, on all cores, with merging's analysis of each.
 type untime struct {
 	unmerged bool
-	patterns []string // placeholder n stands for patterns[n]
+	rules    chroma.Rules // the lexer's, when merged
 }
 
 func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) error {
+	self := rules[state]
 	delete(rules, state)
+	frame := ""
+	if !u.unmerged {
+		if len(self) != 1 || self[0].Regexp == nil || !strings.Contains(self[0].Regexp.String(), framePlaceholder) {
+			return fmt.Errorf("chroma compiled %q, not as a rule's pattern", framePlaceholder)
+		}
+		frame = self[0].Regexp.String()
+		for state, rs := range u.rules {
+			rules[state] = make([]*chroma.CompiledRule, len(rs))
+			for i, r := range rs {
+				rules[state][i] = &chroma.CompiledRule{Rule: r}
+			}
+		}
+	}
 	// Merging needs each state's final rules, so the compile-time
 	// mutators that remain (Include, Combined) run first, as chroma
 	// would run them after this one, and their emitters are checked,
@@ -62,7 +78,7 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 	if err := expand(rules); err != nil {
 		return err
 	}
-	first, err := compile(rules, u.patterns, !u.unmerged)
+	first, err := compile(rules, frame)
 	if err != nil {
 		return err
 	}
@@ -142,18 +158,18 @@ func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
 		u := &untime{unmerged: unmerged}
 		out := make(chroma.Rules, len(rules)+1)
 		for state, rs := range rules {
-			out[state] = slices.Clone(rs)
 			if unmerged {
-				continue
-			}
-			for i := range out[state] {
-				if p := out[state][i].Pattern; p != "" {
-					out[state][i].Pattern = placeholder(len(u.patterns))
-					u.patterns = append(u.patterns, p)
-				}
+				out[state] = slices.Clone(rs)
+			} else {
+				out[state] = nil // made by u
 			}
 		}
-		out[untimeState] = []chroma.Rule{{Mutator: u}}
+		if unmerged {
+			out[untimeState] = []chroma.Rule{{Mutator: u}}
+		} else {
+			u.rules = rules
+			out[untimeState] = []chroma.Rule{{Pattern: framePlaceholder, Mutator: u}}
+		}
 		return out
 	})
 }
@@ -190,15 +206,16 @@ func readRules(l *chroma.RegexLexer) func() (chroma.Rules, error) {
 	return *(*func() (chroma.Rules, error))(unsafe.Pointer(f.UnsafeAddr()))
 }
 
-// placeholder is the comment that stands for pattern n until compile.
-func placeholder(n int) string { return fmt.Sprintf("(?#errref pattern %d)", n) }
+// framePlaceholder is the pattern of a merged copy's one rule for chroma
+// to compile, which stands for each of the lexer's patterns.
+const framePlaceholder = "(?#errref: a pattern of chroma's goes here; see internal/highlight/lexers.go)"
 
-// compile gives each rule that holds a placeholder its pattern, compiled
-// in the frame chroma compiled the placeholder in (its anchor and flags),
-// and, when analyse is set, returns the set of characters each rule can
-// begin with (nil where regexp2 can say nothing). Included states share
-// rules, so each rule is done once, and the rules side by side.
-func compile(rules chroma.CompiledRules, patterns []string, analyse bool) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
+// compile compiles each rule of rules that has no regexp yet, its pattern
+// in frame (see untime), and, for a merged copy (frame set), returns the
+// set of characters each rule can begin with (nil where regexp2 can say
+// nothing). Included states share rules, so each rule is done once, and
+// the rules side by side.
+func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
 	var todo []*chroma.CompiledRule
 	first := map[*chroma.CompiledRule]*syntax.CharSet{}
 	for _, rs := range rules {
@@ -216,7 +233,7 @@ func compile(rules chroma.CompiledRules, patterns []string, analyse bool) (map[*
 	for range min(runtime.GOMAXPROCS(0), len(todo)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
-				sets[i], errs[i] = compileRule(todo[i], patterns, analyse)
+				sets[i], errs[i] = compileRule(todo[i], frame)
 			}
 		})
 	}
@@ -230,34 +247,22 @@ func compile(rules chroma.CompiledRules, patterns []string, analyse bool) (map[*
 	return first, nil
 }
 
-// compileRule compiles r's pattern in place of its placeholder, if it
-// holds one, and returns its first characters if asked.
-func compileRule(r *chroma.CompiledRule, patterns []string, analyse bool) (*syntax.CharSet, error) {
-	expr := r.Regexp.String()
-	if n, ok := placeheld(r.Pattern, len(patterns)); ok {
-		framed := strings.Replace(expr, r.Pattern, patterns[n], 1)
-		if framed == expr {
-			return nil, fmt.Errorf("pattern %q: chroma compiled its placeholder as %q", patterns[n], expr)
-		}
-		re, err := regexp2.Compile(framed)
+// compileRule compiles r's pattern in frame, if r has no regexp yet, and
+// returns its first characters when frame is set.
+func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) {
+	if r.Regexp == nil {
+		expr := strings.Replace(frame, framePlaceholder, r.Pattern, 1)
+		re, err := regexp2.Compile(expr)
 		if err != nil {
 			// As chroma's compile would have failed.
-			return nil, fmt.Errorf("failed to compile rule %q: %w", patterns[n], err)
+			return nil, fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
 		}
-		r.Pattern, r.Regexp, expr = patterns[n], re, framed
+		r.Regexp = re
 	}
-	if !analyse {
+	if frame == "" {
 		return nil, nil
 	}
-	return firstSet(expr)
-}
-
-func placeheld(p string, n int) (int, bool) {
-	var i int
-	if _, err := fmt.Sscanf(p, "(?#errref pattern %d)", &i); err != nil || i < 0 || i >= n || placeholder(i) != p {
-		return 0, false
-	}
-	return i, true
+	return firstSet(r.Regexp.String())
 }
 
 // checked caches lexer's answer per language name.
