@@ -78,6 +78,12 @@ func tokenAt(ts []chroma.Token, i int) any {
 // the test: it ends the test binary instead, loudly.
 func tokens(t *testing.T, l chroma.Lexer, text string) []chroma.Token {
 	t.Helper()
+	// Every file of chroma's lexes in well under a second; the limit is
+	// for a loop.
+	limit := 20 * time.Second
+	if raceDetector {
+		limit *= 10
+	}
 	done := make(chan []chroma.Token, 1)
 	go func() {
 		defer func() {
@@ -94,7 +100,7 @@ func tokens(t *testing.T, l chroma.Lexer, text string) []chroma.Token {
 	select {
 	case ts := <-done:
 		return ts
-	case <-time.After(20 * time.Second):
-		panic(fmt.Sprintf("%s: still lexing after 20s; the lexer runs on, and nothing can stop it but the end of the test", l.Config().Name))
+	case <-time.After(limit):
+		panic(fmt.Sprintf("%s: still lexing after %v; the lexer runs on, and nothing can stop it but the end of the test", l.Config().Name, limit))
 	}
 }

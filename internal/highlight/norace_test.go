@@ -1,0 +1,5 @@
+//go:build !race
+
+package highlight
+
+const raceDetector = false
