@@ -180,8 +180,9 @@ var raws sync.Map // *chroma.RegexLexer -> func() (chroma.Rules, error)
 // rawRules returns l's rules as chroma reads them, from its XML or its Go
 // function, without compiling them. Chroma's Rules compiles every pattern
 // before it returns any, and a copy compiles the patterns again as its
-// own, so the original's compile was pure waiting: at one page, a
-// quarter of the build (4 to 5 ms for Python).
+// own, so the original's compile was pure waiting: for Python, 4 to 5 ms
+// of one core before the copy could begin, at one page the longest wait
+// of the build.
 //
 // Chroma keeps the function that reads a lexer's rules in an unexported
 // field, and this reads it: the one use of unsafe in the build. Where the
