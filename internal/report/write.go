@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -380,22 +381,26 @@ var css string
 //go:embed report.html
 var page string
 
-var htmlTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":    pct,
-	"ratio":  ratio,
-	"num":    num,
-	"change": change,
-	// changeParts is change in pieces a line may break between, never
-	// inside: "+669", "(+21.4%)".
-	"changeParts": func(n, before int) []string { return strings.SplitN(change(n, before), " ", 2) },
-	"share":       share,
-	"hostSplit": func(h string) []string {
-		// A break may fall only after a dot, never inside a label.
-		parts := strings.SplitAfter(h, ".")
-		return parts
-	},
-	"checkout": func(m map[string]int, k string) int { return m[k] },
-}).Parse(page))
+// htmlTmpl is parsed on first use, not at the start of every command
+// that links this package (the site build does, for its preview).
+var htmlTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":    pct,
+		"ratio":  ratio,
+		"num":    num,
+		"change": change,
+		// changeParts is change in pieces a line may break between, never
+		// inside: "+669", "(+21.4%)".
+		"changeParts": func(n, before int) []string { return strings.SplitN(change(n, before), " ", 2) },
+		"share":       share,
+		"hostSplit": func(h string) []string {
+			// A break may fall only after a dot, never inside a label.
+			parts := strings.SplitAfter(h, ".")
+			return parts
+		},
+		"checkout": func(m map[string]int, k string) int { return m[k] },
+	}).Parse(page))
+})
 
 // step is one line of the page's funnel.
 type step struct {
@@ -459,7 +464,7 @@ func HTML(w io.Writer, r Report) error {
 		}
 	}
 	days := len(r.Days)
-	return htmlTmpl.Execute(w, struct {
+	return htmlTmpl().Execute(w, struct {
 		Report
 		CSS       template.CSS
 		CSP       string
