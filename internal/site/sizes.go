@@ -57,8 +57,9 @@ func gzipSize(data []byte) int {
 	zw, _ := gzipWriters.Get().(*gzip.Writer)
 	if zw == nil {
 		zw, _ = gzip.NewWriterLevel(&n, gzip.BestCompression)
+	} else {
+		zw.Reset(&n)
 	}
-	zw.Reset(&n)
 	zw.Write(data)
 	zw.Close()
 	gzipWriters.Put(zw)
