@@ -65,9 +65,9 @@ func Supported(lang string) error {
 }
 
 // Prepare readies the lexer for lang, in the background: the first block
-// in a language waits for its rules to be read and compiled (5 ms of a
-// core's time for Python), and a build that starts it early does that
-// while it reads its templates and pages. Anything wrong with lang is reported
+// in a language waits for its rules to be read and compiled (for Python,
+// about 10 ms of CPU spread over the cores), and a build that starts it
+// early does that while it reads its templates and pages. Anything wrong with lang is reported
 // when a block uses it.
 func Prepare(lang string) {
 	go func() {

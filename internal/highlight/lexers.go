@@ -156,20 +156,18 @@ func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
 			return nil
 		}
 		u := &untime{unmerged: unmerged}
+		self := chroma.Rule{Mutator: u}
 		out := make(chroma.Rules, len(rules)+1)
 		for state, rs := range rules {
+			out[state] = nil // a merged copy's are made by u
 			if unmerged {
 				out[state] = slices.Clone(rs)
-			} else {
-				out[state] = nil // made by u
 			}
 		}
-		if unmerged {
-			out[untimeState] = []chroma.Rule{{Mutator: u}}
-		} else {
-			u.rules = rules
-			out[untimeState] = []chroma.Rule{{Pattern: framePlaceholder, Mutator: u}}
+		if !unmerged {
+			u.rules, self.Pattern = rules, framePlaceholder
 		}
+		out[untimeState] = []chroma.Rule{self}
 		return out
 	})
 }
@@ -252,6 +250,10 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 // returns its first characters when frame is set.
 func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) {
 	if r.Regexp == nil {
+		if frame == "" {
+			// An unmerged copy's rules are all chroma's, compiled.
+			return nil, fmt.Errorf("rule %q was never compiled", r.Pattern)
+		}
 		expr := strings.Replace(frame, framePlaceholder, r.Pattern, 1)
 		re, err := regexp2.Compile(expr)
 		if err != nil {
