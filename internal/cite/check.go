@@ -110,47 +110,24 @@ func (s Source) Holds(c Citation) bool { return s.Repo == c.Repo && s.versionOf(
 
 // Check checks c against s.
 func (s Source) Check(c Citation) Result {
+	if r, ok := s.other(c); !ok {
+		return r
+	}
+	return s.Tree().Check(c)
+}
+
+// other reports, when s is not at the version c cites, the result that
+// says so, and false.
+func (s Source) other(c Citation) (Result, bool) {
+	v := s.versionOf(c)
+	if v == "" {
+		return Result{}, true
+	}
 	where := c.Source
 	if where == "" {
 		where = "?"
 	}
-	name := c.Path + "#" + c.lines("-")
-	if v := s.versionOf(c); v != "" {
-		return Result{VersionMismatch, fmt.Sprintf("%s %s: %s cites %s, but %s: not checked", VersionMismatch, where, name, c.Version, v)}
-	}
-	root, err := os.OpenRoot(s.Dir)
-	if err != nil {
-		return Result{Mismatch, fmt.Sprintf("%s %s: %s: %v", Mismatch, where, name, err)}
-	}
-	defer root.Close()
-	data, err := root.ReadFile(c.Path)
-	if err != nil {
-		return Result{Mismatch, fmt.Sprintf("%s %s: %s: no such file in %s", Mismatch, where, name, s.Dir)}
-	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	parts := quoteParts(c.Quote)
-	short := short(c.Quote)
-	if len(parts) == 0 {
-		return Result{Mismatch, fmt.Sprintf("%s %s: %s: the quote is empty", Mismatch, where, name)}
-	}
-	if c.End <= len(lines) && holds(lines[c.Start-1:c.End], parts) {
-		return Result{OK, fmt.Sprintf("%s %s: %s", OK, where, name)}
-	}
-	msg := fmt.Sprintf("%s %s: %s does not hold %q", Mismatch, where, name, short)
-	if c.End > len(lines) {
-		msg = fmt.Sprintf("%s %s: %s is past the end of the file (%d lines)", Mismatch, where, name, len(lines))
-	}
-	if at := find(lines, parts, c.End-c.Start+1, c.Start); at > 0 {
-		span := c.End - c.Start
-		if span == 0 {
-			msg += fmt.Sprintf("; found at %d", at)
-		} else {
-			msg += fmt.Sprintf("; found at %d-%d", at, at+span)
-		}
-	} else {
-		msg += "; not found anywhere in the file"
-	}
-	return Result{Mismatch, msg}
+	return Result{VersionMismatch, fmt.Sprintf("%s %s: %s#%s cites %s, but %s: not checked", VersionMismatch, where, c.Path, c.lines("-"), c.Version, v)}, false
 }
 
 // quoteParts folds white space in the quote and splits it where "..." or

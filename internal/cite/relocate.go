@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"unicode"
@@ -48,16 +47,26 @@ type Move struct {
 }
 
 // Relocate finds c's quote in the file c cites, in to, a copy of the
-// version to move c to; s must hold the version c cites now, where the
-// quote must hold (as Check says), because the lines s has around it are
-// what tells one place from another when the quote is found more than
-// once. Only c's own file is searched: code that moved to another file is
-// reported Gone, for a person to find.
+// version to move c to; s must hold the version c cites now.
 func (s Source) Relocate(c Citation, to Source) (Move, error) {
-	if r := s.Check(c); r.Verdict != OK {
+	if r, ok := s.other(c); !ok {
 		return Move{}, fmt.Errorf("%s", r.Message)
 	}
-	old, err := s.lines(c.Path)
+	return Relocate(c, s.Tree(), to.Tree())
+}
+
+// Relocate finds c's quote in the file c cites at to's version. from must
+// be at the version c cites, where the quote must hold (as Check says),
+// because the lines from has around it are what tells one place from
+// another when the quote is found more than once. Only c's own file is
+// searched: code that moved to another file is reported Gone, for a
+// person to find. Every command that moves or follows a quote (-repin,
+// -drift) comes here, whatever keeps the two versions.
+func Relocate(c Citation, from, to Tree) (Move, error) {
+	if r := from.Check(c); r.Verdict != OK {
+		return Move{}, fmt.Errorf("%s", r.Message)
+	}
+	old, err := from.lines(c.Path)
 	if err != nil {
 		return Move{}, err
 	}
@@ -69,24 +78,6 @@ func (s Source) Relocate(c Citation, to Source) (Move, error) {
 		return Move{}, err
 	}
 	return relocate(c, to.Version, old, cur), nil
-}
-
-// lines reads the file at path in s, split into lines.
-func (s Source) lines(path string) ([]string, error) {
-	root, err := os.OpenRoot(s.Dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	data, err := root.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return splitLines(data), nil
-}
-
-func splitLines(data []byte) []string {
-	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
 
 // relocate moves c, whose quote holds in old, to version in cur.

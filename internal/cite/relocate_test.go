@@ -1,6 +1,9 @@
 package cite
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
@@ -194,5 +197,60 @@ func TestSpecsIn(t *testing.T) {
 	want := []string{"a/b@v1:x.py#1-2", "a/b@v1:y.go#3", "a/b@v1.2:z/w.py#10"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// mapTree is a version of a repository held in memory, read as a clone
+// or any other keeper of versions is: through Tree.ReadFile.
+func mapTree(version string, files map[string]string, fail error) Tree {
+	return Tree{Version: version, Where: "memory@" + version, ReadFile: func(path string) ([]byte, error) {
+		if fail != nil {
+			return nil, fail
+		}
+		data, ok := files[path]
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+		}
+		return []byte(data), nil
+	}}
+}
+
+// TestRelocateTrees moves citations between versions read through
+// Tree.ReadFile alone: the quote must hold at the version cited, a file
+// the new version lacks is Gone, and a file it cannot read is an error,
+// never Gone.
+func TestRelocateTrees(t *testing.T) {
+	v1 := mapTree("v1", map[string]string{"f.py": "a = 1\ndef f():\n    return 1\n"}, nil)
+	v2 := mapTree("v2", map[string]string{"f.py": "a = 1\n\n\ndef f():\n    return 1\n"}, nil)
+	broken := mapTree("v2", nil, errors.New("git cat-file: broken pipe"))
+	for _, tc := range []struct {
+		name, spec, quote string
+		to                Tree
+		want, err         string
+	}{
+		{"moved", "a/b@v1:f.py#2-3", "def f():\n    return 1", v2, "moved a/b@v2:f.py#4-5", ""},
+		{"no file where cited", "a/b@v1:g.py#1", "x", v2, "", "MISMATCH x.md:1: g.py#1: no such file in memory@v1"},
+		{"file gone at the new version", "a/b@v1:f.py#1", "a = 1", mapTree("v2", nil, nil), "gone", ""},
+		{"not held where cited", "a/b@v1:f.py#1", "a = 2", v2, "", "does not hold"},
+		{"unreadable is not gone", "a/b@v1:f.py#1", "a = 1", broken, "", "broken pipe"},
+	} {
+		c, err := Parse(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Quote, c.Source = tc.quote, "x.md:1"
+		mv, err := Relocate(c, v1, tc.to)
+		got := mv.Outcome
+		if mv.Outcome == Moved {
+			got += " " + mv.To.Spec()
+		}
+		switch {
+		case tc.err != "":
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %s, err = %v; want an error holding %q", tc.name, got, err, tc.err)
+			}
+		case err != nil || got != tc.want:
+			t.Errorf("%s: %s, err = %v; want %s", tc.name, got, err, tc.want)
+		}
 	}
 }
