@@ -44,18 +44,38 @@ type Options struct {
 
 // Kinds of result besides cite's outcomes.
 const (
-	notOK   = "not ok"   // the quote does not hold where it is cited now
-	notHere = "not here" // the spec is not written where the build said
+	NotOK   = "not ok"   // the quote does not hold where it is cited now
+	NotHere = "not here" // the spec is not written where the build said
 )
 
-type result struct {
-	c    cite.Citation
-	file string // content/index.md
-	line int    // 0 when the build could not say
-	mv   cite.Move
-	kind string // mv.Outcome, notOK or notHere
-	why  string // for notOK and notHere
-	spec [2]int // where the spec is written in the file
+// A Result is what became of one citation at another version.
+type Result struct {
+	Citation cite.Citation
+	File     string // content/index.md
+	Line     int    // 0 when the build could not say
+	Version  string // the version it was looked for at
+	Move     cite.Move
+	Kind     string // Move.Outcome, NotOK or NotHere
+	Why      string // for NotOK and NotHere
+	spec     [2]int // where the spec is written in the file
+}
+
+// Relocate looks for c's quote at to's version, from the version c cites
+// (from): what -repin would make of it, for a command that moves nothing.
+func Relocate(c cite.Citation, from, to cite.Tree) *Result {
+	mv, err := cite.Relocate(c, from, to)
+	return newResult(c, to.Version, mv, err)
+}
+
+func newResult(c cite.Citation, version string, mv cite.Move, err error) *Result {
+	r := &Result{Citation: c, Version: version}
+	r.File, r.Line = where(c.Source)
+	if err != nil {
+		r.Kind, r.Why = NotOK, err.Error()
+	} else {
+		r.Move, r.Kind = mv, mv.Outcome
+	}
+	return r
 }
 
 // beforeRename runs just before each file is renamed into place; a test
@@ -82,7 +102,7 @@ func Run(o Options) (bool, error) {
 	}
 
 	written := find(o.Files)
-	var results []*result
+	var results []*Result
 	already := 0
 	unsourced := map[string]int{} // version -> citations left at it
 	olds := map[string]bool{}     // versions moved from
@@ -102,16 +122,13 @@ func Run(o Options) (bool, error) {
 			continue
 		}
 		olds[c.Version] = true
-		r := &result{c: c, file: file, line: line, spec: at}
-		if mv, err := from[i].Relocate(c, to); err != nil {
-			r.kind, r.why = notOK, err.Error()
-		} else {
-			r.mv, r.kind = mv, mv.Outcome
-		}
-		if !there && (r.kind == cite.Moved || r.kind == cite.Unchanged) {
+		mv, err := from[i].Relocate(c, to)
+		r := newResult(c, to.Version, mv, err)
+		r.spec = at
+		if !there && (r.Kind == cite.Moved || r.Kind == cite.Unchanged) {
 			// Only a spec that is found can be rewritten; the others are
 			// left as they are, and need no place.
-			r.kind, r.why = notHere, fmt.Sprintf("cannot find cite:%s written on this line, to rewrite it: write it so (lines without L), then run again", c.Spec())
+			r.Kind, r.Why = NotHere, fmt.Sprintf("cannot find cite:%s written on this line, to rewrite it: write it so (lines without L), then run again", c.Spec())
 		}
 		results = append(results, r)
 	}
@@ -130,8 +147,8 @@ func Run(o Options) (bool, error) {
 	edited := edit(o.Files, results)
 	counts := map[string]int{}
 	for _, r := range results {
-		counts[r.kind]++
-		report(o.Out, r, to.Version)
+		counts[r.Kind]++
+		r.Report(o.Out)
 	}
 	for _, name := range slices.Sorted(maps.Keys(edited)) {
 		writeDiff(o.Out, name, o.Files[name], edited[name])
@@ -140,10 +157,10 @@ func Run(o Options) (bool, error) {
 
 	fmt.Fprintf(o.Out, "%s to %s: %d moved, %d unchanged, %d changed, %d ambiguous, %d gone",
 		to.Repo, to.Version, counts[cite.Moved], counts[cite.Unchanged], counts[cite.Changed], counts[cite.Ambiguous], counts[cite.Gone])
-	if n := counts[notOK]; n > 0 {
+	if n := counts[NotOK]; n > 0 {
 		fmt.Fprintf(o.Out, ", %d not ok at their version", n)
 	}
-	if n := counts[notHere]; n > 0 {
+	if n := counts[NotHere]; n > 0 {
 		fmt.Fprintf(o.Out, ", %d not found in the page to rewrite", n)
 	}
 	if already > 0 {
@@ -223,22 +240,22 @@ func (found specs) take(file string, line int, text string) ([2]int, bool) {
 
 // edit returns the files with the specs of the moved and unchanged
 // citations rewritten, and every other byte as it was.
-func edit(files map[string][]byte, results []*result) map[string][]byte {
-	byFile := map[string][]*result{}
+func edit(files map[string][]byte, results []*Result) map[string][]byte {
+	byFile := map[string][]*Result{}
 	for _, r := range results {
-		if r.kind == cite.Moved || r.kind == cite.Unchanged {
-			byFile[r.file] = append(byFile[r.file], r)
+		if r.Kind == cite.Moved || r.Kind == cite.Unchanged {
+			byFile[r.File] = append(byFile[r.File], r)
 		}
 	}
 	out := map[string][]byte{}
 	for name, rs := range byFile {
-		slices.SortFunc(rs, func(x, y *result) int { return x.spec[0] - y.spec[0] })
+		slices.SortFunc(rs, func(x, y *Result) int { return x.spec[0] - y.spec[0] })
 		data := files[name]
 		var b bytes.Buffer
 		last := 0
 		for _, r := range rs {
 			b.Write(data[last:r.spec[0]])
-			b.WriteString(r.mv.To.Spec())
+			b.WriteString(r.Move.To.Spec())
 			last = r.spec[1]
 		}
 		b.Write(data[last:])
@@ -262,19 +279,19 @@ func lines(start, end int) string {
 	return fmt.Sprintf("lines %d-%d", start, end)
 }
 
-// report prints what became of one citation: FILE:LINE: OUTCOME: ..., and
+// Report prints what became of one citation: FILE:LINE: OUTCOME: ..., and
 // for those left as they are, what to do; then any diff, indented.
-func report(w io.Writer, r *result, version string) {
-	c, mv := r.c, r.mv
-	at := r.file
-	if r.line > 0 {
-		at += ":" + strconv.Itoa(r.line)
+func (r *Result) Report(w io.Writer) {
+	c, mv, version := r.Citation, r.Move, r.Version
+	at := r.File
+	if r.Line > 0 {
+		at += ":" + strconv.Itoa(r.Line)
 	}
 	leave := fmt.Sprintf("or leave it at %s", c.Version)
-	switch r.kind {
+	switch r.Kind {
 	case cite.Moved, cite.Unchanged:
-		fmt.Fprintf(w, "%s: %s: %s", at, r.kind, span(c))
-		if r.kind == cite.Moved {
+		fmt.Fprintf(w, "%s: %s: %s", at, r.Kind, span(c))
+		if r.Kind == cite.Moved {
 			fmt.Fprintf(w, " is %s", lines(mv.To.Start, mv.To.End))
 		}
 		fmt.Fprintf(w, " at %s", version)
@@ -306,10 +323,10 @@ func report(w io.Writer, r *result, version string) {
 			at, span(c), short(c.Quote), strings.Join(ls, ", "), version, leave)
 	case cite.Gone:
 		fmt.Fprintf(w, "%s: gone: %s is not in %s at %s: find where the code went and cite it by hand, %s\n", at, c.Path, c.Repo, version, leave)
-	case notOK:
-		fmt.Fprintf(w, "%s: not ok at %s, so not moved: %s: fix it there first (-check-sources shows it)\n", at, c.Version, r.why)
-	case notHere:
-		fmt.Fprintf(w, "%s: %s, but not rewritten: %s\n", at, mv.Outcome, r.why)
+	case NotOK:
+		fmt.Fprintf(w, "%s: not ok at %s, so not moved: %s: fix it there first (-check-sources shows it)\n", at, c.Version, r.Why)
+	case NotHere:
+		fmt.Fprintf(w, "%s: %s, but not rewritten: %s\n", at, mv.Outcome, r.Why)
 	}
 	for _, d := range mv.Diff {
 		fmt.Fprintf(w, "    %s\n", d)
@@ -361,13 +378,50 @@ func writeDiff(w io.Writer, name string, old, cur []byte) {
 	}
 }
 
-// listProse prints each line of the files that names one of the versions,
-// "v1.29.0" or "1.29.0", outside the specs of citations, for the author to
-// read. A spec the build did not read as a citation, such as one shown in
-// a code span, is the author's text and counts.
+// A ProseLine is a line of a page that names a version outside the specs
+// of its citations.
+type ProseLine struct {
+	File string // content/index.md
+	Line int
+	Text string // the line, trimmed
+}
+
+// Prose finds each line of the files that names one of the versions,
+// "v1.29.0" or "1.29.0", outside the specs of cites (the citations the
+// build found), for the author to read.
+func Prose(files map[string][]byte, cites []cite.Citation, versions []string) []ProseLine {
+	written := find(files)
+	for _, c := range cites {
+		file, line := where(c.Source)
+		written.take(file, line, c.Spec())
+	}
+	return proseLines(files, written, versions)
+}
+
+// listProse prints the lines of prose that name the versions, under a
+// line that says what they are.
 func listProse(w io.Writer, files map[string][]byte, written specs, versions []string) {
-	if len(versions) == 0 {
+	PrintProse(w, proseLines(files, written, versions), versions)
+}
+
+// PrintProse prints lines found by Prose, under a line that says what
+// they are; nothing when there are none.
+func PrintProse(w io.Writer, lines []ProseLine, versions []string) {
+	if len(lines) == 0 {
 		return
+	}
+	fmt.Fprintf(w, "lines naming %s, yours to read (not changed):\n", strings.Join(versions, " or "))
+	for _, l := range lines {
+		fmt.Fprintf(w, "%s:%d: %s\n", l.File, l.Line, l.Text)
+	}
+}
+
+// proseLines finds the lines naming the versions, outside the specs of
+// citations. A spec the build did not read as a citation, such as one
+// shown in a code span, is the author's text and counts.
+func proseLines(files map[string][]byte, written specs, versions []string) []ProseLine {
+	if len(versions) == 0 {
+		return nil
 	}
 	var res []*regexp.Regexp
 	for _, v := range versions {
@@ -376,7 +430,7 @@ func listProse(w io.Writer, files map[string][]byte, written specs, versions []s
 		v = regexp.QuoteMeta(strings.TrimPrefix(v, "v"))
 		res = append(res, regexp.MustCompile(`(?:^|[^0-9A-Za-z.])v?`+v+`(?:$|[^0-9A-Za-z.]|\.(?:$|[^0-9A-Za-z]))`))
 	}
-	head := false
+	var found []ProseLine
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		// Blank out the citations' specs; a spec holds no newline, so
 		// the lines stay where they are.
@@ -390,16 +444,12 @@ func listProse(w io.Writer, files map[string][]byte, written specs, versions []s
 		}
 		orig := strings.Split(string(files[name]), "\n")
 		for i, line := range strings.Split(string(prose), "\n") {
-			if !slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(line) }) {
-				continue
+			if slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(line) }) {
+				found = append(found, ProseLine{name, i + 1, strings.TrimSpace(orig[i])})
 			}
-			if !head {
-				fmt.Fprintf(w, "lines naming %s, yours to read (not changed):\n", strings.Join(versions, " or "))
-				head = true
-			}
-			fmt.Fprintf(w, "%s:%d: %s\n", name, i+1, strings.TrimSpace(orig[i]))
 		}
 	}
+	return found
 }
 
 // write puts each edited file in place of the one read, atomically: a
