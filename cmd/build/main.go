@@ -9,6 +9,7 @@
 //	go run ./cmd/build -nocache         render everything, as on a fresh machine
 //	go run ./cmd/build -check-sources modelcontextprotocol/python-sdk=../python-sdk
 //	go run ./cmd/build -check-sources REPO@OLD=DIR -repin REPO@NEW=DIR [-write]
+//	go run ./cmd/build -drift REPO=GITDIR [-drift-pre] [-json]
 package main
 
 import (
@@ -26,6 +27,7 @@ import (
 	"time"
 
 	"errref/internal/cite"
+	"errref/internal/drift"
 	"errref/internal/output"
 	"errref/internal/preview"
 	"errref/internal/repin"
@@ -53,14 +55,29 @@ func main() {
 	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
 	repinTo := flag.String("repin", "", "move the citations of REPO at the versions -check-sources gives to REPO@VERSION=DIR, printing the diff")
 	write := flag.Bool("write", false, "with -repin, rewrite content/*.md instead of printing the diff")
+	var drifts sources
+	flag.Var(&drifts, "drift", "check the citations of REPO=GITDIR against the newest release of each major version they cite, read from the git clone GITDIR (repeatable, one per cited repository); exit 1 if a quote no longer holds, 2 if it cannot tell")
+	driftPre := flag.Bool("drift-pre", false, "with -drift, count prereleases (v2.1.0rc1) as releases")
+	asJSON := flag.Bool("json", false, "with -drift, print the report as JSON")
 	flag.Parse()
+	if len(drifts) > 0 {
+		// Exit 1 says a quote drifted: anything that stops the check
+		// must not say so too.
+		failStatus, failHead = drift.Failed, "-drift could not answer:"
+		if len(checks) > 0 || *repinTo != "" || *serve {
+			fail(fmt.Errorf("-drift goes without -check-sources, -repin and -serve"))
+		}
+	}
+	if (*driftPre || *asJSON) && len(drifts) == 0 {
+		fail(fmt.Errorf("-drift-pre and -json go with -drift REPO=GITDIR"))
+	}
 	if *write && *repinTo == "" {
 		fail(fmt.Errorf("-write goes with -repin REPO@VERSION=DIR"))
 	}
 	if err := site.CheckOut(*root, *out); err != nil {
 		fail(err)
 	}
-	if len(checks) == 0 && *repinTo == "" {
+	if len(checks) == 0 && *repinTo == "" && len(drifts) == 0 {
 		// Before the build, not after it: a folder that will be refused
 		// is reported at once.
 		if err := output.Replaceable(*out); err != nil {
@@ -105,6 +122,17 @@ func main() {
 	}
 	for _, w := range s.Warnings {
 		fmt.Fprintln(os.Stderr, "warning:", w)
+	}
+	if len(drifts) > 0 {
+		files := map[string][]byte{}
+		for _, p := range s.Pages {
+			files[p.Source] = p.Raw()
+		}
+		code, err := drift.Run(drift.Options{Clones: drifts, Pre: *driftPre, JSON: *asJSON, Citations: s.Citations, Files: files, Out: os.Stdout})
+		if err != nil {
+			fail(err)
+		}
+		os.Exit(code)
 	}
 	if *repinTo != "" {
 		files := map[string][]byte{}
@@ -186,11 +214,17 @@ func verdict(ok bool) string {
 	return "OVER"
 }
 
+// failStatus is the exit code of a failure, and failHead its first line.
+var (
+	failStatus = 1
+	failHead   = "build failed:"
+)
+
 func fail(err error) {
-	fmt.Fprintln(os.Stderr, "build failed:")
+	fmt.Fprintln(os.Stderr, failHead)
 	for _, line := range strings.Split(err.Error(), "\n") {
 		fmt.Fprintln(os.Stderr, "  "+line)
 	}
 	fmt.Fprintln(os.Stderr, "The output folder was left as it was.")
-	os.Exit(1)
+	os.Exit(failStatus)
 }

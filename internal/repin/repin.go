@@ -381,9 +381,9 @@ func writeDiff(w io.Writer, name string, old, cur []byte) {
 // A ProseLine is a line of a page that names a version outside the specs
 // of its citations.
 type ProseLine struct {
-	File string // content/index.md
-	Line int
-	Text string // the line, trimmed
+	File string `json:"file"` // content/index.md
+	Line int    `json:"line"`
+	Text string `json:"text"` // the line, trimmed
 }
 
 // Prose finds each line of the files that names one of the versions,

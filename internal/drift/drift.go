@@ -1,0 +1,273 @@
+// Package drift checks a site's citations of each library against the
+// library's newest release, read from a local git clone: per citation,
+// whether its quote is unchanged there, moved, changed, ambiguous or
+// gone, as -repin would find it, without writing anything. It says
+// before a reader who upgraded does that a release made the page stale.
+package drift
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"errref/internal/cite"
+	"errref/internal/repin"
+)
+
+// Exit codes: every quote holds at the newest releases; one does not; no
+// answer could be given.
+const (
+	Held    = 0
+	Drifted = 1
+	Failed  = 2
+)
+
+// Options says which clones to read and what the site cites.
+type Options struct {
+	// Clones are OWNER/REPO=GITDIR, one for each cited repository.
+	Clones []string
+	Pre    bool // count prereleases as releases
+	JSON   bool // print the report as JSON
+	// Citations are those the build found, each with Source "FILE:LINE"
+	// and its quote; Files the page files as it read them, by slash path.
+	Citations []cite.Citation
+	Files     map[string][]byte
+	Out       io.Writer
+}
+
+// A group is the citations of one major version of a repository (a page
+// that quotes v1 and v2 of a library has two), checked against the
+// newest release of that major version.
+type group struct {
+	major   int
+	newest  version
+	cited   []version // the versions its citations name, oldest first
+	results []*repin.Result
+	prose   []repin.ProseLine
+}
+
+type repo struct {
+	name   string // owner/name
+	dir    string
+	clone  *clone
+	groups []*group
+}
+
+// Run checks the citations and prints the report. It returns the exit
+// code, Held or Drifted; an error means no answer could be given (exit
+// Failed), and says why.
+func Run(o Options) (int, error) {
+	repos, err := check(o)
+	for _, r := range repos {
+		if r.clone != nil {
+			r.clone.close()
+		}
+	}
+	if err != nil {
+		if o.JSON {
+			writeJSON(o.Out, failure(err))
+		}
+		return Failed, err
+	}
+	code := Held
+	for _, r := range repos {
+		for _, g := range r.groups {
+			if g.drifted() {
+				code = Drifted
+			}
+		}
+	}
+	if o.JSON {
+		return code, writeJSON(o.Out, report(repos, code, o.Pre))
+	}
+	return code, writeText(o.Out, repos, code, o.Pre)
+}
+
+// check reads each clone and looks for every citation's quote at the
+// newest release of its major version.
+func check(o Options) ([]*repo, error) {
+	var repos []*repo
+	byName := map[string]*repo{}
+	for _, arg := range o.Clones {
+		name, dir, ok := strings.Cut(arg, "=")
+		if owner, n, _ := strings.Cut(name, "/"); !ok || owner == "" || n == "" || strings.Contains(n, "/") || strings.Contains(name, "@") || dir == "" {
+			return nil, fmt.Errorf("-drift %q: write OWNER/REPO=GITDIR, a git clone of the repository, for example modelcontextprotocol/python-sdk=../python-sdk", arg)
+		}
+		if byName[name] != nil {
+			return nil, fmt.Errorf("-drift %s: given twice (%s and %s)", name, byName[name].dir, dir)
+		}
+		r := &repo{name: name, dir: dir}
+		repos = append(repos, r)
+		byName[name] = r
+	}
+	cites := map[string][]cite.Citation{}
+	var ungiven []string
+	for _, c := range o.Citations {
+		if byName[c.Repo] == nil && cites[c.Repo] == nil {
+			ungiven = append(ungiven, fmt.Sprintf("%s cites %s, and no -drift %s=GITDIR is given", c.Source, c.Repo, c.Repo))
+		}
+		cites[c.Repo] = append(cites[c.Repo], c)
+	}
+	// A citation no clone is given for would go unwatched, and the
+	// answer would say the page holds when no one looked.
+	if len(ungiven) > 0 {
+		return repos, fmt.Errorf("%s: give a clone of each cited repository", strings.Join(ungiven, "; "))
+	}
+	for _, r := range repos {
+		if len(cites[r.name]) == 0 {
+			return repos, fmt.Errorf("-drift %s: no page in content/ cites %s", r.name, r.name)
+		}
+		var err error
+		if r.clone, err = openClone(r.dir); err != nil {
+			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
+		}
+		if err := r.check(cites[r.name], o.Pre); err != nil {
+			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
+		}
+		for _, g := range r.groups {
+			g.prose = repin.Prose(o.Files, o.Citations, g.older())
+		}
+	}
+	return repos, nil
+}
+
+// check groups r's citations by the major version they cite and looks
+// for each quote at the newest release of that major version.
+func (r *repo) check(cites []cite.Citation, pre bool) error {
+	tags, err := r.clone.tags()
+	if err != nil {
+		return err
+	}
+	byName := map[string]tag{}
+	var versions []version
+	for _, t := range tags {
+		byName[t.name] = t
+		if v, ok := parseVersion(t.name); ok {
+			versions = append(versions, v)
+		}
+	}
+	if len(versions) == 0 {
+		return fmt.Errorf("%s has no release tags (none of %d reads as a version, such as v1.2.0 or 1.2.0): clone it whole, with its tags", r.dir, len(tags))
+	}
+	groups := map[int]*group{}
+	var lacking, unversioned []string
+	for _, c := range cites {
+		if _, ok := byName[c.Version]; !ok {
+			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.Source))
+			continue
+		}
+		v, ok := parseVersion(c.Version)
+		if !ok {
+			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.Source))
+			continue
+		}
+		g := groups[v.major()]
+		if g == nil {
+			g = &group{major: v.major()}
+			groups[v.major()] = g
+		}
+		if !slices.ContainsFunc(g.cited, func(x version) bool { return x.tag == v.tag }) {
+			g.cited = append(g.cited, v)
+		}
+	}
+	if len(lacking) > 0 {
+		return fmt.Errorf("%s lacks the tag the page cites: %s: fetch its tags (git -C %s fetch --tags) or fix the citation", r.dir, strings.Join(first(lacking), ", "), r.dir)
+	}
+	if len(unversioned) > 0 {
+		return fmt.Errorf("the page cites %s, which does not read as a release version, so no release can be said to be newer: cite a release tag", strings.Join(first(unversioned), ", "))
+	}
+	for _, major := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[major]
+		slices.SortFunc(g.cited, compare)
+		if g.newest, err = newestOf(versions, byName, g, pre); err != nil {
+			return err
+		}
+		r.groups = append(r.groups, g)
+	}
+	for _, c := range cites {
+		v, _ := parseVersion(c.Version)
+		g := groups[v.major()]
+		g.results = append(g.results, repin.Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
+		if r.clone.err != nil {
+			return r.clone.err
+		}
+	}
+	return nil
+}
+
+// first keeps the first place each version is cited: "v1.0.0
+// (content/index.md:3)" once, however many citations name it.
+func first(places []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range places {
+		v, _, _ := strings.Cut(p, " ")
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// newestOf finds the newest release of g's major version, or the newest
+// version cited, if that is newer (a page may cite a prerelease). Two
+// tags may name one version ("1.15.0" and "v1.15.0"): the one cited, or
+// the one written as the page writes its versions, is taken, when both
+// tag the same commit.
+func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (version, error) {
+	candidates := slices.Clone(g.cited)
+	for _, v := range versions {
+		if v.major() == g.major && (pre || !v.prerelease()) {
+			candidates = append(candidates, v)
+		}
+	}
+	top := newest(candidates)
+	var same []version
+	for _, v := range candidates {
+		if compare(v, top) == 0 && !slices.ContainsFunc(same, func(x version) bool { return x.tag == v.tag }) {
+			same = append(same, v)
+		}
+	}
+	for _, v := range same[1:] {
+		if tags[v.tag].object != tags[same[0].tag].object {
+			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag].object, tags[v.tag].object)
+		}
+	}
+	style := strings.HasPrefix(g.cited[0].tag, "v")
+	for _, v := range same {
+		if slices.ContainsFunc(g.cited, func(x version) bool { return x.tag == v.tag }) {
+			return v, nil
+		}
+	}
+	for _, v := range same {
+		if strings.HasPrefix(v.tag, "v") == style {
+			return v, nil
+		}
+	}
+	return same[0], nil
+}
+
+// tree reads the files of r's clone at a tag.
+func (r *repo) tree(tag string) cite.Tree {
+	return cite.Tree{Version: tag, Where: r.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
+		return r.clone.readFile(tag, path)
+	}}
+}
+
+// drifted reports whether a citation's quote does not hold at the newest
+// release: it changed, is gone, cannot be placed, or did not hold even
+// where the page cites it. A quote that only moved still holds.
+func (g *group) drifted() bool {
+	return slices.ContainsFunc(g.results, func(r *repin.Result) bool {
+		return r.Kind != cite.Moved && r.Kind != cite.Unchanged
+	})
+}
+
+// behind reports whether a release newer than a version the group cites
+// exists.
+func (g *group) behind() bool {
+	return slices.ContainsFunc(g.cited, func(v version) bool { return v.tag != g.newest.tag })
+}

@@ -1,0 +1,5 @@
+async def connect():
+    return "stable"
+
+def timeout():
+    return 60

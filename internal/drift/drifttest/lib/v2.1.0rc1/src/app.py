@@ -1,0 +1,6 @@
+"""The 2.x client."""
+async def connect():
+    return "stable"
+
+def timeout():
+    return 90

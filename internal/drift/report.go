@@ -1,0 +1,253 @@
+package drift
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"errref/internal/cite"
+	"errref/internal/repin"
+)
+
+// outcomes, in the order the summaries give them.
+var outcomes = []string{cite.Moved, cite.Unchanged, cite.Changed, cite.Ambiguous, cite.Gone, repin.NotOK}
+
+func (g *group) counts() map[string]int {
+	n := map[string]int{}
+	for _, r := range g.results {
+		n[r.Kind]++
+	}
+	return n
+}
+
+func (g *group) citedTags() []string {
+	var tags []string
+	for _, v := range g.cited {
+		tags = append(tags, v.tag)
+	}
+	return tags
+}
+
+func (g *group) older() []string {
+	var tags []string
+	for _, v := range g.cited {
+		if v.tag != g.newest.tag {
+			tags = append(tags, v.tag)
+		}
+	}
+	return tags
+}
+
+// describe says what g's newest version is: "the newest 1.x release".
+func (g *group) describe(pre bool) string {
+	switch {
+	case !g.newest.prerelease():
+		return fmt.Sprintf("the newest %d.x release", g.major)
+	case pre:
+		return fmt.Sprintf("the newest %d.x version, a prerelease", g.major)
+	default:
+		return fmt.Sprintf("a %d.x prerelease the page cites, and no %d.x release is newer", g.major, g.major)
+	}
+}
+
+// answer is the report's last line: "python-sdk v1.29.0 is the newest
+// 1.x release; 61 citations hold".
+func answer(repos []*repo, code int, pre bool) string {
+	var parts []string
+	total, behind, bad := 0, 0, map[string]int{}
+	for _, r := range repos {
+		for i, g := range r.groups {
+			p := fmt.Sprintf("%s is %s", g.newest.tag, g.describe(pre))
+			if i == 0 {
+				p = r.name[strings.LastIndex(r.name, "/")+1:] + " " + p
+			}
+			parts = append(parts, p)
+			total += len(g.results)
+			for _, res := range g.results {
+				if res.Citation.Version != g.newest.tag {
+					behind++
+				}
+				if res.Kind != cite.Moved && res.Kind != cite.Unchanged {
+					bad[res.Kind]++
+				}
+			}
+		}
+	}
+	line := parts[0]
+	if len(parts) > 1 {
+		line = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	if code == Held {
+		line += "; " + count(total, "citation") + verb(total, " holds", " hold")
+		switch {
+		case behind == 0:
+		case total == 1:
+			line += ", at an older release: -repin moves it"
+		case behind == total:
+			line += ", all at an older release: -repin moves them"
+		default:
+			line += fmt.Sprintf(", %d of them at an older release: -repin moves them", behind)
+		}
+		return line
+	}
+	var kinds []string
+	n := 0
+	for _, k := range outcomes {
+		if bad[k] > 0 {
+			what := k
+			if k == repin.NotOK {
+				what = "not ok where cited"
+			}
+			kinds = append(kinds, fmt.Sprintf("%d %s", bad[k], what))
+			n += bad[k]
+		}
+	}
+	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
+}
+
+// verb is one when n is 1, else many.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// summary is a group's line after its citations, as -repin ends its
+// report: "modelcontextprotocol/python-sdk v1.25.0 to v1.29.0, the newest
+// 1.x release: 20 moved, ...".
+func summary(r *repo, g *group, pre bool) string {
+	n := g.counts()
+	s := fmt.Sprintf("%s %s to %s, %s: %d moved, %d unchanged, %d changed, %d ambiguous, %d gone",
+		r.name, strings.Join(g.citedTags(), " and "), g.newest.tag, g.describe(pre),
+		n[cite.Moved], n[cite.Unchanged], n[cite.Changed], n[cite.Ambiguous], n[cite.Gone])
+	if n[repin.NotOK] > 0 {
+		s += fmt.Sprintf(", %d not ok at their version", n[repin.NotOK])
+	}
+	return s
+}
+
+// writeText prints the answer alone when every group cites its newest
+// release and every quote holds there; else, for each group that is
+// behind or drifted, what became of each citation (as -repin prints
+// it), the lines of prose naming an older version, and the group's
+// counts; then the answer.
+func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
+	var b bytes.Buffer
+	for _, r := range repos {
+		for _, g := range r.groups {
+			if !g.behind() && !g.drifted() {
+				continue
+			}
+			for _, res := range g.results {
+				res.Report(&b)
+			}
+			repin.PrintProse(&b, g.prose, g.older())
+			fmt.Fprintln(&b, summary(r, g, pre))
+		}
+	}
+	fmt.Fprintln(&b, answer(repos, code, pre))
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// The JSON report, for a scheduled job to open an issue from.
+type jsonReport struct {
+	Exit         int        `json:"exit"`
+	Answer       string     `json:"answer,omitempty"`
+	Error        string     `json:"error,omitempty"`
+	Repositories []jsonRepo `json:"repositories,omitempty"`
+}
+
+type jsonRepo struct {
+	Repo   string      `json:"repo"`
+	Dir    string      `json:"dir"`
+	Groups []jsonGroup `json:"groups"`
+}
+
+type jsonGroup struct {
+	Major      int               `json:"major"`
+	Newest     string            `json:"newest"`
+	Prerelease bool              `json:"prerelease"`
+	Cited      []string          `json:"cited"`
+	Drifted    bool              `json:"drifted"`
+	Counts     map[string]int    `json:"counts"`
+	Summary    string            `json:"summary"`
+	Citations  []jsonCitation    `json:"citations"`
+	Prose      []repin.ProseLine `json:"prose"`
+}
+
+type jsonCitation struct {
+	Source     string   `json:"source"` // content/index.md:88
+	Spec       string   `json:"spec"`
+	Quote      string   `json:"quote"`
+	Outcome    string   `json:"outcome"`
+	To         string   `json:"to,omitempty"`         // moved, unchanged: the spec at the newest release
+	Around     *bool    `json:"around,omitempty"`     // moved, unchanged: the lines before and after are as they were
+	Nearest    []int    `json:"nearest,omitempty"`    // changed: the lines most like the old ones
+	Alike      float64  `json:"alike,omitempty"`      // changed: how alike, 0 to 1
+	Candidates []int    `json:"candidates,omitempty"` // ambiguous: the first line of each place
+	Diff       []string `json:"diff,omitempty"`
+	Report     string   `json:"report"` // as the text report prints it
+}
+
+func failure(err error) jsonReport { return jsonReport{Exit: Failed, Error: err.Error()} }
+
+func report(repos []*repo, code int, pre bool) jsonReport {
+	rep := jsonReport{Exit: code, Answer: answer(repos, code, pre)}
+	for _, r := range repos {
+		jr := jsonRepo{Repo: r.name, Dir: r.dir}
+		for _, g := range r.groups {
+			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
+				Drifted: g.drifted(), Counts: map[string]int{}, Summary: summary(r, g, pre), Prose: g.prose}
+			if jg.Prose == nil {
+				jg.Prose = []repin.ProseLine{}
+			}
+			n := g.counts()
+			for _, k := range outcomes {
+				jg.Counts[k] = n[k]
+			}
+			for _, res := range g.results {
+				jg.Citations = append(jg.Citations, citationJSON(res))
+			}
+			jr.Groups = append(jr.Groups, jg)
+		}
+		rep.Repositories = append(rep.Repositories, jr)
+	}
+	return rep
+}
+
+func citationJSON(r *repin.Result) jsonCitation {
+	var b strings.Builder
+	r.Report(&b)
+	mv := r.Move
+	j := jsonCitation{Source: r.Citation.Source, Spec: r.Citation.Spec(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: mv.Diff, Report: b.String()}
+	switch r.Kind {
+	case cite.Moved, cite.Unchanged:
+		j.To = mv.To.Spec()
+		j.Around = &mv.Around
+	case cite.Changed:
+		if mv.Nearest > 0 {
+			j.Nearest, j.Alike = []int{mv.Nearest, mv.NearestEnd}, mv.Alike
+		}
+	case cite.Ambiguous:
+		j.Candidates = mv.Candidates
+	}
+	return j
+}
+
+func writeJSON(w io.Writer, r jsonReport) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}

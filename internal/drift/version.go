@@ -1,0 +1,143 @@
+package drift
+
+import (
+	"cmp"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A version is a tag read as a release number, the way PEP 440 (Python's
+// packages: v2.0.0rc1, 1.0.0.beta0, 0.13.0.dev0) and semantic versioning
+// (v2.0.0-rc.1) write one. golang.org/x/mod/semver and Masterminds/semver
+// read neither v2.0.0rc1 nor 1.0.0.beta0, and order dev releases after
+// alphas, so the reading is ours.
+type version struct {
+	tag     string
+	release []int // 1.29.0: [1 29 0]
+	pre     [2]int
+	post    int // -1 when none
+	dev     int // -1 when none
+}
+
+// Prerelease kinds, in order.
+const (
+	noPre = iota
+	alpha
+	beta
+	candidate
+)
+
+var versionRE = regexp.MustCompile(`(?i)^v?(\d+(?:\.\d+)+)` +
+	`(?:[-_.]?(a|alpha|b|beta|c|rc|pre|preview)[-_.]?(\d*))?` +
+	`(?:[-_.]?(post|rev|r)[-_.]?(\d*)|-(\d+))?` +
+	`(?:[-_.]?(dev)[-_.]?(\d*))?` +
+	`(?:\+[0-9a-z.]+)?$`)
+
+// parseVersion reads a tag as a version; ok is false for a tag that is
+// not one, such as "latest" or "release-2024".
+func parseVersion(tag string) (v version, ok bool) {
+	m := versionRE.FindStringSubmatch(tag)
+	if m == nil {
+		return version{}, false
+	}
+	v = version{tag: tag, post: -1, dev: -1}
+	for _, f := range strings.Split(m[1], ".") {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return version{}, false // too large to be a version
+		}
+		v.release = append(v.release, n)
+	}
+	// A mark without a number is number 0: "1.0rc" is 1.0rc0.
+	num := func(s string) (int, bool) {
+		if s == "" {
+			return 0, true
+		}
+		n, err := strconv.Atoi(s)
+		return n, err == nil
+	}
+	var n [3]int
+	var good [3]bool
+	n[0], good[0] = num(m[3])
+	n[1], good[1] = num(m[5] + m[6])
+	n[2], good[2] = num(m[8])
+	if good != [3]bool{true, true, true} {
+		return version{}, false
+	}
+	switch strings.ToLower(m[2]) {
+	case "":
+	case "a", "alpha":
+		v.pre = [2]int{alpha, n[0]}
+	case "b", "beta":
+		v.pre = [2]int{beta, n[0]}
+	default:
+		v.pre = [2]int{candidate, n[0]}
+	}
+	if m[4] != "" || m[6] != "" {
+		v.post = n[1]
+	}
+	if m[7] != "" {
+		v.dev = n[2]
+	}
+	return v, true
+}
+
+// prerelease reports whether v is an alpha, beta, candidate or dev
+// release: not one to tell readers to upgrade to.
+func (v version) prerelease() bool { return v.pre[0] != noPre || v.dev >= 0 }
+
+func (v version) major() int { return v.release[0] }
+
+// compare orders versions as PEP 440 does: by release number (1.2 is
+// 1.2.0), then dev releases of it, its prereleases, the release itself
+// and its post-releases, each by number.
+func compare(x, y version) int {
+	for i := range max(len(x.release), len(y.release)) {
+		if c := cmp.Compare(at(x.release, i), at(y.release, i)); c != 0 {
+			return c
+		}
+	}
+	xp, yp := x.preKey(), y.preKey()
+	if c := slices.Compare(xp[:], yp[:]); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.post, y.post); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.devKey(), y.devKey())
+}
+
+func at(r []int, i int) int {
+	if i < len(r) {
+		return r[i]
+	}
+	return 0
+}
+
+// preKey places 1.0.dev1 before 1.0a1, and 1.0 after 1.0rc2.
+func (v version) preKey() [2]int {
+	switch {
+	case v.pre[0] != noPre:
+		return v.pre
+	case v.dev >= 0 && v.post < 0:
+		return [2]int{math.MinInt, 0}
+	default:
+		return [2]int{math.MaxInt, 0}
+	}
+}
+
+// devKey places 1.0a1.dev1 before 1.0a1.
+func (v version) devKey() int {
+	if v.dev < 0 {
+		return math.MaxInt
+	}
+	return v.dev
+}
+
+// newest returns the newest of vs (a non-empty list).
+func newest(vs []version) version {
+	return slices.MaxFunc(vs, compare)
+}
