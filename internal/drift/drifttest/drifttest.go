@@ -1,5 +1,5 @@
 // Package drifttest makes the git clone that drift's tests read: acme/lib,
-// a made-up library with a tag for each folder of lib/, each the whole
+// a made-up library with a tag for each folder of testdata/lib/, each the whole
 // tree at that tag, committed in the order Tags gives.
 package drifttest
 
@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-//go:embed lib
+//go:embed testdata/lib
 var lib embed.FS
 
 // Tags are acme/lib's tags, oldest first: v1.1.0 moves lines of
@@ -62,7 +62,7 @@ func Library(t testing.TB) string {
 	Git(t, filepath.Dir(dir), "init", "-q", "-b", "main", dir)
 	for _, tag := range Tags {
 		Git(t, dir, "rm", "-rq", "--ignore-unmatch", ".")
-		tree, err := fs.Sub(lib, "lib/"+tag.Name)
+		tree, err := fs.Sub(lib, "testdata/lib/"+tag.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
