@@ -214,9 +214,8 @@ func first(places []string) []string {
 
 // newestOf finds the newest release of g's major version, or the newest
 // version cited, if that is newer (a page may cite a prerelease). Two
-// tags may name one version ("1.15.0" and "v1.15.0"): the one cited, or
-// the one written as the page writes its versions, is taken, when both
-// tag the same commit.
+// tags may name one version ("1.15.0" and "v1.15.0", as the SDK has):
+// when both tag the same commit, one is taken.
 func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
@@ -236,18 +235,28 @@ func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (vers
 			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag].object, tags[v.tag].object)
 		}
 	}
-	style := strings.HasPrefix(g.cited[0].tag, "v")
-	for _, v := range same {
+	// Taken: the tag cited, else the one written as the first cited
+	// version is ("v" or not, as many numbers).
+	like := func(v version) int {
+		n := 0
 		if slices.ContainsFunc(g.cited, func(x version) bool { return x.tag == v.tag }) {
-			return v, nil
+			n += 4
+		}
+		if strings.HasPrefix(v.tag, "v") == strings.HasPrefix(g.cited[0].tag, "v") {
+			n += 2
+		}
+		if len(v.release) == len(g.cited[0].release) {
+			n++
+		}
+		return n
+	}
+	best := same[0]
+	for _, v := range same[1:] {
+		if like(v) > like(best) {
+			best = v
 		}
 	}
-	for _, v := range same {
-		if strings.HasPrefix(v.tag, "v") == style {
-			return v, nil
-		}
-	}
-	return same[0], nil
+	return best, nil
 }
 
 // tree reads the files of r's clone at a tag.

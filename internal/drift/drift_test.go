@@ -218,13 +218,21 @@ func TestCannotAnswer(t *testing.T) {
 
 // TestTwoTagsOneVersion: two tags of one version at one commit, such as
 // the SDK's 1.15.0 and v1.15.0, are one release, named as the page names
-// its versions.
+// it, or else as the page names its versions.
 func TestTwoTagsOneVersion(t *testing.T) {
 	lib := drifttest.Library(t)
 	drifttest.Git(t, lib, "tag", "1.2.0", "v1.2.0^{commit}")
-	code, out, err := run(t, current, false, "acme/lib="+lib)
-	if err != nil || code != Held || !strings.HasPrefix(out, "lib v1.2.0 is the newest 1.x release") {
-		t.Errorf("exit %d, err = %v, report:\n%s", code, err, out)
+	drifttest.Git(t, lib, "tag", "v1.2", "v1.2.0^{commit}")
+	for _, tc := range []struct{ page, want string }{
+		{current, "lib v1.2.0 is the newest 1.x release"},
+		{head + "[`return 30`](cite:acme/lib@1.2.0:src/app.py#7)\n", "lib 1.2.0 is the newest 1.x release"},
+		{moved, "lib v1.2.0 is the newest 1.x release"},
+		{moved + "[`return 30`](cite:acme/lib@1.2.0:src/app.py#7)\n", "lib 1.2.0 is the newest 1.x release"},
+	} {
+		code, out, err := run(t, tc.page, false, "acme/lib="+lib)
+		if err != nil || code != Held || !strings.Contains(out, "\n"+tc.want) && !strings.HasPrefix(out, tc.want) {
+			t.Errorf("exit %d, err = %v, report:\n%s\nwant it to say %q", code, err, out, tc.want)
+		}
 	}
 }
 
