@@ -117,7 +117,7 @@ func fresh(dir string, names []string) (string, *lock, error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
+	tmp, err := newFolder(dir)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
@@ -127,6 +127,15 @@ func fresh(dir string, names []string) (string, *lock, error) {
 		return "", nil, fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
 	return tmp, l, nil
+}
+
+// newFolder makes an empty .DIR.new-* folder beside dir. Its name is
+// clean, as every path the build compares is: os.MkdirTemp spells the one
+// beside "public" "./.public.new-1", which names nothing that
+// filepath.Join and filepath.WalkDir give (".public.new-1/...").
+func newFolder(dir string) (string, error) {
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
+	return filepath.Clean(tmp), err
 }
 
 // asideSuffix ends the name of a site moved aside by a swap that the
