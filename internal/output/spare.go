@@ -1,7 +1,9 @@
 package output
 
 import (
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -39,14 +41,12 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 		l.release() // not the build's: left alone
 		return "", nil, false
 	}
-	tmp, err := newFolder(dir)
-	if err != nil {
-		l.release()
-		return "", nil, false
-	}
-	// tmp is empty, so the rename replaces it in one step.
-	if err := renameOver(spare, tmp); err != nil {
-		os.Remove(tmp)
+	// Renamed to a name no folder has, never onto an empty folder made
+	// for it: another build removing leftovers may have locked that
+	// folder, found it empty, and would then remove the spare in its
+	// place. (os.Rename refuses a folder in the way.)
+	tmp := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".%s.new-%d", filepath.Base(dir), rand.Uint32()))
+	if err := os.Rename(spare, tmp); err != nil {
 		l.release()
 		return "", nil, false
 	}
