@@ -452,10 +452,13 @@ func loadPages(root string, prev map[string]*Page) ([]*Page, error) {
 }
 
 // ignored reports whether a file in content/ or static/ is not the
-// author's: hidden files, and the lock and backup files editors leave
-// (.#index.md, #index.md#, index.md~).
+// author's: hidden files (macOS's .DS_Store among them), the lock and
+// backup files editors leave (.#index.md, #index.md#, index.md~), and the
+// files Windows' Explorer writes into a folder it shows (Thumbs.db,
+// desktop.ini, in any case).
 func ignored(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
+		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
 }
 
 // outPath maps a content name to its URL and output file: index is /,

@@ -765,12 +765,21 @@ func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "content", "pay.md~"), []byte("a backup"), 0o644)
 	os.WriteFile(filepath.Join(root, "static", ".DS_Store"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(root, "static", ".style.css.swp"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "Thumbs.db"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "desktop.ini"), []byte("x"), 0o644)
+	os.MkdirAll(filepath.Join(root, "static", "img"), 0o755)
+	os.WriteFile(filepath.Join(root, "static", "img", "thumbs.db"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "img", "Desktop.ini"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "img", ".DS_Store"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "content", "desktop.ini"), []byte("x"), 0o644)
 	s, err := Build(Options{Root: root, Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name := range s.Files {
-		if strings.Contains(name, ".hidden") || strings.Contains(name, "DS_Store") || strings.Contains(name, ".swp") {
+		lower := strings.ToLower(name)
+		if strings.Contains(name, ".hidden") || strings.Contains(name, "DS_Store") || strings.Contains(name, ".swp") ||
+			strings.Contains(lower, "thumbs.db") || strings.Contains(lower, "desktop.ini") {
 			t.Errorf("published %s", name)
 		}
 	}
