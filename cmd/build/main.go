@@ -170,7 +170,7 @@ func main() {
 		r := <-sizes
 		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", r.Pages, r.Files, r.Raw, *out, time.Since(start).Round(time.Millisecond))
 		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of /; budget %d B gzip: %s)\n",
-			r.Critical.Raw, r.Critical.Gzip, brotli(r, r.Critical), site.CriticalBudget, verdict(r.Critical.Gzip <= site.CriticalBudget))
+			r.Critical.Raw, r.Critical.Gzip, brotli(r, r.Critical), site.CriticalBudget, r.Verdict())
 		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip%s\n", r.Measure.Raw, r.Measure.Gzip, brotli(r, r.Measure))
 	}
 	if len(s.Warnings) > 0 {
@@ -205,13 +205,6 @@ func brotli(r site.Sizes, z site.Size) string {
 		return ""
 	}
 	return fmt.Sprintf(", %6d B brotli", z.Brotli)
-}
-
-func verdict(ok bool) string {
-	if ok {
-		return "fits"
-	}
-	return "OVER"
 }
 
 // failStatus is the exit code of a failure, and failHead its first line.

@@ -55,7 +55,8 @@ func command(t testing.TB) string {
 	return binPath
 }
 
-// snapshot hashes every file and link below dir, by path.
+// snapshot hashes every file, folder and link below dir, by path: a
+// file's bytes and permissions, a link's target.
 func snapshot(t *testing.T, dir string) map[string][32]byte {
 	t.Helper()
 	m := map[string][32]byte{}
@@ -68,9 +69,15 @@ func snapshot(t *testing.T, dir string) map[string][32]byte {
 		case d.Type()&fs.ModeSymlink != 0:
 			target, _ := os.Readlink(p)
 			m[rel] = sha256.Sum256([]byte("link:" + target))
+		case d.IsDir():
+			m[rel+string(filepath.Separator)] = sha256.Sum256([]byte("folder"))
 		case d.Type().IsRegular():
 			data, _ := os.ReadFile(p)
-			m[rel] = sha256.Sum256(data)
+			var perm fs.FileMode
+			if fi, err := d.Info(); err == nil {
+				perm = fi.Mode().Perm()
+			}
+			m[rel] = sha256.Sum256(fmt.Appendf(data, "\x00%v", perm))
 		}
 		return nil
 	})

@@ -70,9 +70,5 @@ func linkedElsewhere(fi fs.FileInfo) bool {
 	return !ok || st.Nlink > 1
 }
 
-// renameOver renames a folder onto an empty one, which rename(2) replaces
-// (os.Rename refuses any folder in the way).
-func renameOver(old, new string) error { return unix.Rename(old, new) }
-
 // noFollow makes an open fail on a link.
 const noFollow = unix.O_NOFOLLOW

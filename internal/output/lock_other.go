@@ -3,7 +3,6 @@
 package output
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,7 +25,5 @@ func (l *lock) release()               {}
 const keepSpare = false
 
 func linkedElsewhere(fs.FileInfo) bool { return true }
-
-func renameOver(old, new string) error { return errors.ErrUnsupported }
 
 const noFollow = 0

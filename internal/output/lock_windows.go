@@ -74,6 +74,4 @@ const keepSpare = false
 
 func linkedElsewhere(fs.FileInfo) bool { return true }
 
-func renameOver(old, new string) error { return errors.ErrUnsupported }
-
 const noFollow = 0

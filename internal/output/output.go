@@ -117,16 +117,37 @@ func fresh(dir string, names []string) (string, *lock, error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: cannot write the site: %w", dir, err)
-	}
-	l, err := claim(tmp)
-	if err != nil {
+	// Until it is claimed, the new folder is an empty unlocked one, which
+	// another build of dir starting now removes as a leftover: claim then
+	// fails, and another folder is made. Each build removes leftovers
+	// once, so a few tries outlast any number of builds starting together.
+	var err error
+	for range 8 {
+		var tmp string
+		if tmp, err = newFolder(dir); err != nil {
+			break
+		}
+		raced(dir)
+		var l *lock
+		if l, err = claim(tmp); err == nil {
+			return tmp, l, nil
+		}
 		os.Remove(tmp)
-		return "", nil, fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
-	return tmp, l, nil
+	return "", nil, fmt.Errorf("%s: cannot write the site: %w", dir, err)
+}
+
+// raced does nothing; a test makes another build's removal of leftovers
+// happen here, between making a folder and claiming it.
+var raced = func(dir string) {}
+
+// newFolder makes an empty .DIR.new-* folder beside dir. Its name is
+// clean, as every path the build compares is: os.MkdirTemp spells the one
+// beside "public" "./.public.new-1", which names nothing that
+// filepath.Join and filepath.WalkDir give (".public.new-1/...").
+func newFolder(dir string) (string, error) {
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
+	return filepath.Clean(tmp), err
 }
 
 // asideSuffix ends the name of a site moved aside by a swap that the

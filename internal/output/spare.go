@@ -1,11 +1,12 @@
 package output
 
 import (
+	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 )
 
 // After a swap, the old site is kept beside dir as .DIR.spare, and the
@@ -40,14 +41,12 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 		l.release() // not the build's: left alone
 		return "", nil, false
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
-	if err != nil {
-		l.release()
-		return "", nil, false
-	}
-	// tmp is empty, so the rename replaces it in one step.
-	if err := renameOver(spare, tmp); err != nil {
-		os.Remove(tmp)
+	// Renamed to a name no folder has, never onto an empty folder made
+	// for it: another build removing leftovers may have locked that
+	// folder, found it empty, and would then remove the spare in its
+	// place. (os.Rename refuses a folder in the way.)
+	tmp := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".%s.new-%d", filepath.Base(dir), rand.Uint32()))
+	if err := os.Rename(spare, tmp); err != nil {
 		l.release()
 		return "", nil, false
 	}
@@ -73,14 +72,17 @@ func prune(dir string, names []string) error {
 			dirs[d] = true
 		}
 	}
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	// Walked relative to the folder, so that rel is the name the build
+	// writes, however dir is spelt ("./.public.new-1" walks as
+	// ".public.new-1/...").
+	return fs.WalkDir(os.DirFS(dir), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p == dir {
+		if rel == "." {
 			return nil
 		}
-		rel := filepath.ToSlash(strings.TrimPrefix(p, dir+string(filepath.Separator)))
+		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if d.IsDir() {
 			if dirs[rel] {
 				return nil

@@ -241,7 +241,38 @@ func Build(o Options) (*Site, error) {
 	if err := s.writeSitemap(); err != nil {
 		return nil, err
 	}
+	if err := homeIsBuilt(s); err != nil {
+		return nil, err
+	}
+	from := map[string]string{
+		"measure.js":  MeasureDir + "/measure.js",
+		"sitemap.xml": "the build's sitemap",
+		"robots.txt":  "the build's robots.txt",
+	}
+	for name, served := range assets {
+		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
+	}
+	for _, p := range pages {
+		from[p.Out] = fmt.Sprintf("%s:%d", p.Source, max(p.Meta.URLLine, 1))
+	}
+	if err := checkCase(s.Files, from); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// homeIsBuilt refuses a site without /: content/index.md is the home
+// page, but its url can send it elsewhere.
+func homeIsBuilt(s *Site) error {
+	if _, ok := s.Files["index.html"]; ok {
+		return nil
+	}
+	for _, p := range s.Pages {
+		if p.Source == ContentDir+"/index.md" {
+			return fmt.Errorf("%s:%d: url %q moves the home page off /, and no page is /: remove the url, or give another page url = \"/\"", p.Source, p.Meta.URLLine, p.Meta.URL)
+		}
+	}
+	return fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)
 }
 
 // prepareHighlighting starts compiling the lexers that the first pages'
@@ -353,25 +384,46 @@ func (s *Site) fingerprint(tmplSrc map[string][]byte) [sha256.Size]byte {
 // output and all.
 func loadPages(root string, prev map[string]*Page) ([]*Page, error) {
 	dir := filepath.Join(root, ContentDir)
-	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
-	if err != nil {
+	// The names as the folder holds them: on a file system that folds
+	// case (a Mac's, Windows'), a stat of index.md finds Index.md, which
+	// is the page /Index/ on Netlify's.
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s/: %w", ContentDir, err)
+	}
+	var names []string
+	var errs []error
+	home := false
+	for _, e := range entries {
+		name := e.Name()
+		ext := filepath.Ext(name)
+		switch {
+		case ignored(name) || !strings.EqualFold(ext, ".md"):
+			continue
+		case strings.EqualFold(name, "index.md") && name != "index.md":
+			errs = append(errs, fmt.Errorf("%s/%s: the home page's file is index.md, in lower case: rename it to index.md", ContentDir, name))
+			continue
+		case ext != ".md":
+			errs = append(errs, fmt.Errorf("%s/%s: a page's file ends in .md, in lower case: rename it to %s.md", ContentDir, name, strings.TrimSuffix(name, ext)))
+			continue
+		}
+		home = home || name == "index.md"
+		names = append(names, name)
+	}
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s/: no pages: add %s/index.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "index.md")); err != nil {
+	if !home {
 		return nil, fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)
 	}
-	sort.Strings(names)
 	var pages []*Page
-	var errs []error
 	byOut := map[string]*Page{}
-	for _, name := range names {
-		if ignored(filepath.Base(name)) {
-			continue
-		}
-		rel := ContentDir + "/" + filepath.Base(name)
+	for _, base := range names {
+		name := filepath.Join(dir, base)
+		rel := ContentDir + "/" + base
 		src, err := os.ReadFile(name)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
@@ -387,7 +439,7 @@ func loadPages(root string, prev map[string]*Page) ([]*Page, error) {
 				continue
 			}
 			p = &Page{Source: rel, Meta: meta, raw: src, src: body, first: first}
-			p.URL, p.Out = outPath(strings.TrimSuffix(filepath.Base(name), ".md"), meta.URL)
+			p.URL, p.Out = outPath(strings.TrimSuffix(base, ".md"), meta.URL)
 		}
 		if prev, ok := byOut[p.Out]; ok {
 			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.Source, p.Out))
@@ -400,10 +452,13 @@ func loadPages(root string, prev map[string]*Page) ([]*Page, error) {
 }
 
 // ignored reports whether a file in content/ or static/ is not the
-// author's: hidden files, and the lock and backup files editors leave
-// (.#index.md, #index.md#, index.md~).
+// author's: hidden files (macOS's .DS_Store among them), the lock and
+// backup files editors leave (.#index.md, #index.md#, index.md~), and the
+// files Windows' Explorer writes into a folder it shows (Thumbs.db,
+// desktop.ini, in any case).
 func ignored(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
+		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
 }
 
 // outPath maps a content name to its URL and output file: index is /,
@@ -461,7 +516,9 @@ func hashName(name string, data []byte) string {
 // CheckOut refuses an output folder that is the site folder or holds it,
 // or that lies inside one of its source folders or .git, comparing the
 // paths as the file system resolves them: through a link (ln -s . here;
-// -out here/content) a path that looks new can name content/ itself.
+// -out here/content) a path that looks new can name content/ itself, and
+// on a Mac or Windows Content/ is content/. Case is ignored on every
+// system.
 // (output.Write refuses, besides, any existing folder it did not make.)
 func CheckOut(root, out string) error {
 	absRoot, err := resolve(root)
@@ -502,8 +559,10 @@ func resolve(p string) (string, error) {
 	}
 }
 
-// within reports whether child is parent or lies below it.
+// within reports whether child is parent or lies below it, in any case:
+// on a Mac or Windows, Static/x is inside static/ (EvalSymlinks keeps the
+// case it is given), and a writer's folder moves between systems.
 func within(parent, child string) bool {
-	rel, err := filepath.Rel(parent, child)
+	rel, err := filepath.Rel(fold(parent), fold(child))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

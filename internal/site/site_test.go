@@ -199,6 +199,35 @@ func TestBadInput(t *testing.T) {
 		{"template that fails while running", func(t *testing.T, r string) {
 			edit(t, r, "templates/base.html", "{{.Site.Publisher}} error reference", "{{.Site.Publisher.Nope}} error reference")
 		}, "templates/base.html:32: executing \"base\" at <.Site.Publisher.Nope>: can't evaluate field Nope in type string (rendering content/404.md, content/index.md, content/pay.md)"},
+		{"home page in another case", func(t *testing.T, r string) {
+			// Removed and written anew: a rename that changes only the
+			// case does nothing under Wine.
+			data, _ := os.ReadFile(filepath.Join(r, "content", "index.md"))
+			os.Remove(filepath.Join(r, "content", "index.md"))
+			os.WriteFile(filepath.Join(r, "content", "Index.md"), data, 0o644)
+		}, "content/Index.md: the home page's file is index.md, in lower case: rename it to index.md"},
+		{"a page's extension in capitals", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			os.WriteFile(filepath.Join(r, "content", "notes.MD"), data, 0o644)
+		}, "content/notes.MD: a page's file ends in .md, in lower case: rename it to notes.md"},
+		{"home page moved off /", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "+++\ntitle", "+++\nurl = \"/x/\"\ntitle")
+		}, `content/index.md:2: url "/x/" moves the home page off /, and no page is /`},
+		{"a url and a file name that differ only in case", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			os.WriteFile(filepath.Join(r, "content", "guide.md"), data, 0o644)
+			edit(t, r, "content/pay.md", "counter = false", "counter = false\nurl = \"/Guide/\"")
+		}, `content/guide.md:1: writes public/guide/index.html, and content/pay.md:5 writes public/Guide/index.html: "guide/index.html" and "Guide/index.html" differ only in case`},
+		{"two urls that differ only in case", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "noindex = true", "noindex = true\nurl = \"/PAY/\"")
+		}, `content/pay.md:1: writes public/pay/index.html, and content/404.md:5 writes public/PAY/index.html`},
+		{"a page and a static folder that differ only in case", func(t *testing.T, r string) {
+			os.MkdirAll(filepath.Join(r, "static", "Pay"), 0o755)
+			os.WriteFile(filepath.Join(r, "static", "Pay", "qr.txt"), []byte("x"), 0o644)
+		}, `content/pay.md:1: writes public/pay/index.html, and static/Pay/qr.txt writes public/Pay/qr.txt: "pay" and "Pay" differ only in case`},
+		{"a static file and a generated one that differ only in case", func(t *testing.T, r string) {
+			os.WriteFile(filepath.Join(r, "static", "Robots.txt"), []byte("x"), 0o644)
+		}, `static/Robots.txt: writes public/Robots.txt, and the build's robots.txt writes public/robots.txt`},
 		{"publish with settings unset", nil, "refusing to publish while these settings are unset: base_url"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -480,7 +509,7 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 }
 
 func TestCheckOutRefusesSourceFolders(t *testing.T) {
-	for _, out := range []string{".", "content", "static", "..", "templates/x/.."} {
+	for _, out := range []string{".", "content", "static", "..", "templates/x/..", "Content", "STATIC/x", "Templates/x/..", "Measure", ".GIT/objects"} {
 		if err := CheckOut(".", out); err == nil {
 			t.Errorf("CheckOut(., %q) passed", out)
 		}
@@ -672,6 +701,26 @@ func TestSizesMatchTheCommands(t *testing.T) {
 	}
 }
 
+// TestNoHomeNeverFits: the summary measures the critical path of /, and
+// says it fits only when / was built (a site without it once showed
+// "0 B gzip ... fits").
+func TestNoHomeNeverFits(t *testing.T) {
+	s := build(t, publishEnv)
+	r := s.Sizes(false)
+	if want := map[bool]string{true: "fits", false: "OVER"}[r.Critical.Gzip <= CriticalBudget]; r.Verdict() != want {
+		t.Errorf("at %d B gzip the summary says %q, want %s", r.Critical.Gzip, r.Verdict(), want)
+	}
+	delete(s.Files, "index.html")
+	for _, p := range s.Pages {
+		if p.Out == "index.html" {
+			p.Out = "x/index.html"
+		}
+	}
+	if v := s.Sizes(false).Verdict(); v == "fits" || !strings.Contains(v, "no / was built") {
+		t.Errorf("without / the summary says %q", v)
+	}
+}
+
 // TestOneWriterMeasuresEachFileAlone: the files of the summary, measured
 // one after another with one gzip writer, have the figures each has
 // measured alone.
@@ -720,12 +769,21 @@ func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "content", "pay.md~"), []byte("a backup"), 0o644)
 	os.WriteFile(filepath.Join(root, "static", ".DS_Store"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(root, "static", ".style.css.swp"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "Thumbs.db"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "desktop.ini"), []byte("x"), 0o644)
+	os.MkdirAll(filepath.Join(root, "static", "img"), 0o755)
+	os.WriteFile(filepath.Join(root, "static", "img", "thumbs.db"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "img", "Desktop.ini"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "static", "img", ".DS_Store"), []byte("x"), 0o644)
+	os.WriteFile(filepath.Join(root, "content", "desktop.ini"), []byte("x"), 0o644)
 	s, err := Build(Options{Root: root, Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name := range s.Files {
-		if strings.Contains(name, ".hidden") || strings.Contains(name, "DS_Store") || strings.Contains(name, ".swp") {
+		lower := strings.ToLower(name)
+		if strings.Contains(name, ".hidden") || strings.Contains(name, "DS_Store") || strings.Contains(name, ".swp") ||
+			strings.Contains(lower, "thumbs.db") || strings.Contains(lower, "desktop.ini") {
 			t.Errorf("published %s", name)
 		}
 	}

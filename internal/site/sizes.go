@@ -90,8 +90,21 @@ type Sizes struct {
 	Files    int
 	Raw      int  // every file, uncompressed
 	Critical Size // the home page, its stylesheet and its script
+	Home     bool // / was built, so Critical measures it
 	Measure  Size // measure.js
 	Brotli   bool // the brotli figures were measured
+}
+
+// Verdict says whether the critical path fits CriticalBudget: never
+// "fits" for a site without /, whose critical path is nothing.
+func (r Sizes) Verdict() string {
+	switch {
+	case !r.Home:
+		return "NOT MEASURED: no / was built"
+	case r.Critical.Gzip <= CriticalBudget:
+		return "fits"
+	}
+	return "OVER"
 }
 
 // CriticalBudget is what fits in the first round trip: ten segments of
@@ -109,6 +122,7 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 	names := []string{"measure.js"}
 	for _, p := range s.Pages {
 		if p.Out == "index.html" {
+			r.Home = true
 			names = append(names, p.Out)
 			names = append(names, p.Loads...)
 		}

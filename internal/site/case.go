@@ -1,0 +1,64 @@
+package site
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// checkCase refuses two output paths that differ only in case, in a
+// file's name or in a folder's on its way (Guide/index.html and
+// guide/index.html; Guide/index.html and guide/map.png). A file system
+// that folds case, a Mac's or Windows', keeps one file, or one folder,
+// for both, while Netlify serves each name as it was given: the site a
+// writer previews would not be the one readers get. from names what
+// writes each file, for the error.
+func checkCase(files map[string][]byte, from map[string]string) error {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	type first struct{ spelling, file string }
+	seen := map[string]first{} // a folded path -> how it was first spelt, and by which file
+	told := map[[2]string]bool{}
+	var errs []string
+	for _, name := range names {
+		for p := name; p != "."; p = path.Dir(p) {
+			f, ok := seen[fold(p)]
+			if !ok {
+				seen[fold(p)] = first{p, name}
+				continue
+			}
+			if f.spelling == p || told[[2]string{f.file, name}] {
+				continue
+			}
+			told[[2]string{f.file, name}] = true
+			a, b, pa, pb := name, f.file, p, f.spelling
+			if generated[a] {
+				// The writer's file first: it is the one to rename.
+				a, b, pa, pb = b, a, pb, pa
+			}
+			errs = append(errs, fmt.Sprintf("%s: writes public/%s, and %s writes public/%s: %q and %q differ only in case, which a Mac's or Windows' file system takes for one name and Netlify for two: rename one, or set another url",
+				from[a], a, from[b], b, pa, pb))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// fold maps each letter to one of its cases, the same for every case of
+// it (unicode.SimpleFold's orbit: k, K and the Kelvin sign fold alike).
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
+}
