@@ -1,0 +1,167 @@
+package frontmatter
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParse(t *testing.T) {
+	no := false
+	for _, tc := range []struct {
+		name     string
+		src      string
+		want     Meta
+		body     string
+		bodyLine int // the line of the file the body starts on
+		counter  bool
+	}{
+		{
+			name:     "the required keys",
+			src:      "+++\ntitle = \"T\"\ndescription = \"D\"\n+++\n\nHello.\n",
+			want:     Meta{Title: "T", Description: "D", URLLine: 1},
+			body:     "\nHello.\n",
+			bodyLine: 5,
+			counter:  true,
+		},
+		{
+			name: "every key",
+			src: "+++\ntitle = \"T\"\ndescription = \"D\"\ndate = 2026-10-07\nupdated = 2026-10-08T10:00:00Z\n" +
+				"url = \"/pay/\"\ncounter = false\nnoindex = true\n+++\nBody.\n",
+			want: Meta{
+				Title: "T", Description: "D",
+				Date:    time.Date(2026, 10, 7, 0, 0, 0, 0, time.UTC),
+				Updated: time.Date(2026, 10, 8, 10, 0, 0, 0, time.UTC),
+				URL:     "/pay/", URLLine: 6, Counter: &no, NoIndex: true,
+			},
+			body:     "Body.\n",
+			bodyLine: 10,
+			counter:  false,
+		},
+		{
+			// Windows line endings: the delimiters still match, and the
+			// body keeps its bytes.
+			name:     "CRLF",
+			src:      "+++\r\ntitle = \"T\"\r\ndescription = \"D\"\r\n+++\r\nBody.\r\n",
+			want:     Meta{Title: "T", Description: "D", URLLine: 1},
+			body:     "Body.\r\n",
+			bodyLine: 5,
+			counter:  true,
+		},
+		{
+			// Some Windows editors write a byte order mark; it is not
+			// part of the first line.
+			name:     "byte order mark",
+			src:      "\uFEFF+++\ntitle = \"T\"\ndescription = \"D\"\n+++\nBody.\n",
+			want:     Meta{Title: "T", Description: "D", URLLine: 1},
+			body:     "Body.\n",
+			bodyLine: 5,
+			counter:  true,
+		},
+		{
+			name:     "no body",
+			src:      "+++\ntitle = \"T\"\ndescription = \"D\"\n+++",
+			want:     Meta{Title: "T", Description: "D", URLLine: 1},
+			body:     "",
+			bodyLine: 5,
+			counter:  true,
+		},
+		{
+			// url's line is found through white space, for the errors
+			// the site reports at it.
+			name:     "url indented, after a blank line",
+			src:      "+++\ntitle = \"T\"\ndescription = \"D\"\n\n  url   =  \"/a_b/c-d.e~f/\"\n+++\n",
+			want:     Meta{Title: "T", Description: "D", URL: "/a_b/c-d.e~f/", URLLine: 5},
+			body:     "",
+			bodyLine: 7,
+			counter:  true,
+		},
+		{
+			name:     "a +++ in the body is the body's",
+			src:      "+++\ntitle = \"T\"\ndescription = \"D\"\n+++\na\n+++\nb\n",
+			want:     Meta{Title: "T", Description: "D", URLLine: 1},
+			body:     "a\n+++\nb\n",
+			bodyLine: 5,
+			counter:  true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			meta, body, line, err := Parse("p.md", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !metaEqual(meta, tc.want) {
+				t.Errorf("meta = %+v\nwant   %+v", meta, tc.want)
+			}
+			if string(body) != tc.body {
+				t.Errorf("body = %q, want %q", body, tc.body)
+			}
+			if line != tc.bodyLine {
+				t.Errorf("body line = %d, want %d", line, tc.bodyLine)
+			}
+			if meta.CounterOn() != tc.counter {
+				t.Errorf("CounterOn() = %v, want %v", meta.CounterOn(), tc.counter)
+			}
+		})
+	}
+}
+
+// metaEqual compares two Metas, Counter by the value it points to.
+func metaEqual(a, b Meta) bool {
+	ac, bc := a.Counter, b.Counter
+	a.Counter, b.Counter = nil, nil
+	if (ac == nil) != (bc == nil) || ac != nil && *ac != *bc {
+		return false
+	}
+	return a.Title == b.Title && a.Description == b.Description && a.Date.Equal(b.Date) &&
+		a.Updated.Equal(b.Updated) && a.URL == b.URL && a.NoIndex == b.NoIndex && a.URLLine == b.URLLine
+}
+
+// TestParseErrors: each refusal names the file and the line to fix, and
+// says what is wrong in words an author can act on.
+func TestParseErrors(t *testing.T) {
+	const keys = "title = \"T\"\ndescription = \"D\"\n" // lines 2 and 3
+	for _, tc := range []struct {
+		name  string
+		src   string
+		at    string   // the error's start: file:line
+		words []string // in the error
+	}{
+		{"empty file", "", "p.md:1:", []string{"no front matter", `"+++"`}},
+		{"no front matter", "# Title\n\nText.\n", "p.md:1:", []string{"no front matter"}},
+		{"a space after the opening +++", "+++ \n" + keys + "+++\n", "p.md:1:", []string{"no front matter"}},
+		{"not closed", "+++\n" + keys + "\nText.\n", "p.md:1:", []string{"front matter is not closed", `add a line "+++"`}},
+		{"not TOML", "+++\n" + keys + "noindex = = true\n+++\n", "p.md:4:", []string{"front matter is not valid TOML"}},
+		{"not a date", "+++\n" + keys + "date = \"yesterday\"\n+++\n", "p.md:4:", []string{"not valid TOML", `"yesterday"`}},
+		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"front matter", "incompatible types"}},
+		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex"}},
+		{"missing description", "+++\ntitle = \"T\"\nnoindex = true\n+++\n", "p.md:4:", []string{`lacks the required key "description"`, "required: title, description"}},
+		{"missing title", "+++\ndescription = \"D\"\n+++\n", "p.md:3:", []string{`lacks the required key "title"`}},
+		{"empty title", "+++\ndescription = \"D\"\ntitle = \"  \"\n+++\n", "p.md:3:", []string{"title and description must not be empty"}},
+		{"url with a query", "+++\n" + keys + "url = \"/a?b/\"\n+++\n", "p.md:4:", []string{`url "/a?b/" must be a path`, `"/pay/"`}},
+		{"url with an escaped dot-dot", "+++\n" + keys + "url = \"/%2e%2e/\"\n+++\n", "p.md:4:", []string{`url "/%2e%2e/" must be a path`}},
+		{"url with markup", "+++\n" + keys + "counter = false\nurl = \"/</loc><script>/\"\n+++\n", "p.md:5:", []string{`url "/</loc><script>/" must be a path`}},
+		{"url without its last slash", "+++\n" + keys + "url = \"/pay\"\n+++\n", "p.md:4:", []string{"must be a path that starts and ends with /"}},
+		{"url that is relative", "+++\n" + keys + "url = \"pay/\"\n+++\n", "p.md:4:", []string{"must be a path"}},
+		{"url with a hidden segment", "+++\n" + keys + "url = \"/.git/\"\n+++\n", "p.md:4:", []string{"must be a path"}},
+		{"url with a backslash", "+++\n" + keys + "url = '/a\\b/'\n+++\n", "p.md:4:", []string{"must be a path"}},
+		{"not UTF-8", "+++\n" + keys + "+++\n\nCaf\xe9\n", "p.md:6:", []string{"not UTF-8 at byte 42", "save the file as UTF-8"}},
+		{"not UTF-8 in the front matter", "+++\ntitle = \"Caf\xe9\"\n", "p.md:2:", []string{"not UTF-8 at byte 16"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, _, err := Parse("p.md", []byte(tc.src))
+			if err == nil {
+				t.Fatalf("Parse passed; want %s %q", tc.at, tc.words)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, tc.at+" ") {
+				t.Errorf("error %q does not start with %q", msg, tc.at)
+			}
+			for _, w := range tc.words {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not hold %q", msg, w)
+				}
+			}
+		})
+	}
+}
