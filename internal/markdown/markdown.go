@@ -191,19 +191,35 @@ func (r *pageRenderer) line(n ast.Node) int {
 		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 && off < 0 {
 			off = c.Lines().At(0).Start
 		}
-		if t, ok := c.(*ast.Text); ok {
-			off = t.Segment.Start
-		}
 		if c.Type() == ast.TypeInline && off < 0 {
-			if t, ok := c.FirstChild().(*ast.Text); ok {
-				off = t.Segment.Start
-			}
+			off = inlineStart(c)
 		}
 	}
 	if off < 0 {
 		return r.first
 	}
 	return r.first + bytes.Count(r.src[:off], []byte("\n"))
+}
+
+// inlineStart is the offset in the source of the first byte an inline
+// node holds, -1 if it holds none it can name (an autolink keeps its
+// text unexported): a link's text may begin with `code` or *emphasis*,
+// and the paragraph's first line is not the link's.
+func inlineStart(n ast.Node) int {
+	switch n := n.(type) {
+	case *ast.Text:
+		return n.Segment.Start
+	case *ast.RawHTML:
+		if n.Segments.Len() > 0 {
+			return n.Segments.At(0).Start
+		}
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if off := inlineStart(c); off >= 0 {
+			return off
+		}
+	}
+	return -1
 }
 
 func (r *pageRenderer) fail(n ast.Node, format string, args ...any) {
