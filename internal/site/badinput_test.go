@@ -1,0 +1,196 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fixtureSite copies testdata/fixture, a small site of three pages that
+// builds, into a temp dir for a test to break. Its lines are the tests'
+// own: no test that uses it changes when the real page does.
+func fixtureSite(t *testing.T) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "site")
+	if err := os.CopyFS(dst, os.DirFS(filepath.Join("testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// TestFixtureBuilds: the fixture passes as it is, so each case below
+// fails for the one thing it breaks.
+func TestFixtureBuilds(t *testing.T) {
+	s, err := Build(Options{Root: fixtureSite(t), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"index.html", "404.html", "pay/index.html", "measure.js", "robots.txt"} {
+		if _, ok := s.Files[name]; !ok {
+			t.Errorf("the fixture's build lacks %s", name)
+		}
+	}
+}
+
+// TestBadInput: the build refuses each broken site with the file and line
+// to fix, and gives no site. The packages test their own checks
+// (frontmatter, markdown, htmlcheck); here are what the build adds: the
+// file's name on a package's error, the line of a problem found in the
+// finished HTML, and the checks of the site as a whole.
+func TestBadInput(t *testing.T) {
+	write := func(t *testing.T, root, name, data string) {
+		t.Helper()
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		break_ func(t *testing.T, root string)
+		want   string // in the error
+	}{
+		// A package's error, with the file's name.
+		{"front matter error", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "noindex = true\n+++\n", "noindex = true\n")
+		}, "content/404.md:1: front matter is not closed"},
+		{"Markdown error", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "# Title\n\nNothing lives")
+		}, "content/404.md:8: a page has one h1"},
+		{"partial missing from Markdown", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "{{< offer >}}", "{{< ofer >}}")
+		}, `content/index.md:16: {{< ofer >}}: no partial "ofer": add templates/partials/ofer.html`},
+
+		// A problem in the finished HTML, at the line that made it.
+		{"problem made by the page", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "[home](/)", "[home](#nowhere)")
+		}, "content/404.md:8: the link to #nowhere names no id"},
+		{"problem made by the page, at its fence", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "copy=copy-x", `copy=copy-x label="Copy"`)
+		}, `content/index.md:12: the click control "copy-x" reads "Copy"`},
+		{"problem made by a template", func(t *testing.T, r string) {
+			edit(t, r, "templates/partials/offer.html", `data-checkout="site"`, `data-checkout="stripe"`)
+		}, `templates/partials/offer.html:2 (rendering content/index.md): the checkout word "stripe"`},
+		{"problem that no line makes", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "{{< marker >}}", "")
+		}, "content/index.md:1: the page loads /measure.js and has 0 elements with data-measure-marker"},
+		{"another script in a template", func(t *testing.T, r string) {
+			edit(t, r, "templates/base.html", "</body>", `<script src="/x.js"></script></body>`)
+		}, `(rendering content/404.md): a <script> other than <script src="/measure.js" defer>`},
+		{"heading id that a template makes", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "Nothing lives", "## Main\n\nNothing lives")
+		}, `content/404.md:8: the id "main" is used twice (this line makes it, and so does a template or another line)`},
+		{"heading id that a code block makes", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "## The section", "## Code 1")
+		}, `content/index.md:10: the id "code-1" is used twice`},
+
+		// Templates.
+		{"template does not parse", func(t *testing.T, r string) {
+			edit(t, r, "templates/page.html", "{{.Page.Body}}", "{{.Page.Body")
+		}, "templates/page.html:4: unexpected"},
+		{"missing partial", func(t *testing.T, r string) {
+			edit(t, r, "templates/base.html", `{{template "footer" .}}`, `{{template "footr" .}}`)
+		}, `templates/base.html:16: names the partial "footr"`},
+		{"template that fails while running", func(t *testing.T, r string) {
+			edit(t, r, "templates/base.html", "{{.Site.Publisher}}</a>", "{{.Site.Publisher.Nope}}</a>")
+		}, "templates/base.html:12: executing \"base\" at <.Site.Publisher.Nope>: can't evaluate field Nope in type string (rendering content/404.md, content/index.md, content/pay.md)"},
+		{"template that never ends", func(t *testing.T, r string) {
+			// It writes, so it stops once the build gives up (one that
+			// writes nothing would spin for the rest of the test binary).
+			edit(t, r, "templates/page.html", "{{.Page.Body}}", "{{.Page.Body}}\n{{range 100000000000}}.{{end}}")
+		}, "templates/page.html:4: took longer than 1s to render: this {{range}} may not end"},
+
+		// The pages as a whole.
+		{"empty content", func(t *testing.T, r string) {
+			for _, n := range []string{"index.md", "pay.md", "404.md"} {
+				os.Remove(filepath.Join(r, "content", n))
+			}
+		}, "content/: no pages"},
+		{"home page missing", func(t *testing.T, r string) {
+			os.Remove(filepath.Join(r, "content", "index.md"))
+		}, "content/index.md: missing: it is the site's home page"},
+		{"home page in another case", func(t *testing.T, r string) {
+			// Removed and written anew: a rename that changes only the
+			// case does nothing under Wine.
+			data, _ := os.ReadFile(filepath.Join(r, "content", "index.md"))
+			os.Remove(filepath.Join(r, "content", "index.md"))
+			write(t, r, "content/Index.md", string(data))
+		}, "content/Index.md: the home page's file is index.md, in lower case: rename it to index.md"},
+		{"a page's extension in capitals", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/notes.MD", string(data))
+		}, "content/notes.MD: a page's file ends in .md, in lower case: rename it to notes.md"},
+		{"home page moved off /", func(t *testing.T, r string) {
+			edit(t, r, "content/index.md", "+++\ntitle", "+++\nurl = \"/x/\"\ntitle")
+		}, `content/index.md:2: url "/x/" moves the home page off /, and no page is /`},
+		{"two pages, one output", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "noindex = true", "noindex = true\nurl = \"/pay/\"")
+		}, "content/pay.md:1: this page and content/404.md both map to public/pay/index.html"},
+		{"url under a file", func(t *testing.T, r string) {
+			edit(t, r, "content/pay.md", "counter = false", "counter = false\nurl = \"/404.html/\"")
+		}, "content/pay.md:5: the page would be written to public/404.html/index.html, but public/404.html is a file"},
+		{"static file at a page's path", func(t *testing.T, r string) {
+			write(t, r, "static/pay/index.html", "<!doctype html><title>x</title>")
+		}, "content/pay.md:1: the page would be written to public/pay/index.html, which the build already writes"},
+		{"a url and a file name that differ only in case", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/guide.md", string(data))
+			edit(t, r, "content/pay.md", "counter = false", "counter = false\nurl = \"/Guide/\"")
+		}, `content/guide.md:1: writes public/guide/index.html, and content/pay.md:5 writes public/Guide/index.html: "guide/index.html" and "Guide/index.html" differ only in case`},
+		{"two urls that differ only in case", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "noindex = true", "noindex = true\nurl = \"/PAY/\"")
+		}, `content/pay.md:1: writes public/pay/index.html, and content/404.md:6 writes public/PAY/index.html`},
+		{"a page and a static folder that differ only in case", func(t *testing.T, r string) {
+			write(t, r, "static/Pay/qr.txt", "x")
+		}, `content/pay.md:1: writes public/pay/index.html, and static/Pay/qr.txt writes public/Pay/qr.txt: "pay" and "Pay" differ only in case`},
+		{"a static file and a generated one that differ only in case", func(t *testing.T, r string) {
+			write(t, r, "static/Robots.txt", "x")
+		}, `static/Robots.txt: writes public/Robots.txt, and the build's robots.txt writes public/robots.txt`},
+
+		// static/.
+		{"a script in static", func(t *testing.T, r string) {
+			write(t, r, "static/x.js", "1")
+		}, "static/x.js: scripts are not copied"},
+		{"a script in static, in capitals", func(t *testing.T, r string) {
+			write(t, r, "static/x.JS", "1")
+		}, "static/x.JS: scripts are not copied"},
+		{"static HTML with a script", func(t *testing.T, r string) {
+			write(t, r, "static/page.html", "<!doctype html>\n<p>hi\n<script>alert(1)</script>")
+		}, "static/page.html:3: a <script> other than"},
+		{"static SVG with a handler", func(t *testing.T, r string) {
+			write(t, r, "static/x.svg", `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>`)
+		}, "static/x.svg:1: <svg onload=...>: inline event handlers are not allowed"},
+
+		// site.toml.
+		{"endpoint a browser resolves off-site", func(t *testing.T, r string) {
+			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = "/\r/evil.example/collect"`)
+		}, `endpoint "/\r/evil.example/collect" must be a same-origin path`},
+		{"endpoint with a backslash", func(t *testing.T, r string) {
+			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = '/\evil.example/collect'`)
+		}, "must be a same-origin path"},
+		{"publish with settings unset", nil, "refusing to publish while these settings are unset: base_url"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := fixtureSite(t)
+			publish := tc.break_ == nil
+			if tc.break_ != nil {
+				tc.break_(t, root)
+			}
+			s, err := Build(Options{Root: root, Getenv: noEnv, Publish: publish, Timeout: time.Second})
+			if err == nil {
+				t.Fatalf("the build passed; want an error with %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error:\n%v\nwant it to hold %q", err, tc.want)
+			}
+			if s != nil {
+				t.Error("a failed build gave a site")
+			}
+		})
+	}
+}
