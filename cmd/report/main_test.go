@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,9 @@ func command(t *testing.T) (bin, db string, events []traffic.Event) {
 	t.Helper()
 	dir := t.TempDir()
 	bin = filepath.Join(dir, "report")
+	if runtime.GOOS == "windows" {
+		bin += ".exe" // else Windows will not run it
+	}
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
