@@ -45,6 +45,9 @@ func command(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "build")
+		if runtime.GOOS == "windows" {
+			binPath += ".exe" // else Windows will not run it
+		}
 		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}
