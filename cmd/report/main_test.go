@@ -63,7 +63,7 @@ func TestCommand(t *testing.T) {
 		t.Errorf("report: %v\n%.200s", err, out)
 	}
 	out, errOut, err := run(t, bin, "-db", db, "-html", "-")
-	if err != nil || !strings.HasPrefix(out, "<!doctype html>") || !strings.HasSuffix(out, "</html>\n") || !strings.HasPrefix(errOut, "report: "+db+", ") {
+	if err != nil || !strings.HasPrefix(out, "<!doctype html>") || !strings.HasSuffix(out, "</html>\n") || !strings.HasPrefix(errOut, "report: "+report.Quote(db)+", ") {
 		t.Errorf("report -html -: %v, stderr %q\n%.200s", err, errOut, out)
 	}
 	file := filepath.Join(t.TempDir(), "r.html")
