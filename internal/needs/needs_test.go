@@ -159,6 +159,9 @@ func TestGoTestSaysIt(t *testing.T) {
 		cmd.Env, cmd.Stdout, cmd.Stderr = env, f, f
 		err = cmd.Run()
 		f.Close()
+		if exit := (*exec.ExitError)(nil); err != nil && !errors.As(err, &exit) {
+			t.Fatal(err) // no go command to run
+		}
 		data, _ := os.ReadFile(log)
 		out := string(data)
 		if err == nil || !strings.Contains(out, "FAIL\terrref/internal/needs") || strings.Contains(out, "(cached)") ||
