@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,9 @@ func command(t *testing.T) (bin, db string, events []traffic.Event) {
 	t.Helper()
 	dir := t.TempDir()
 	bin = filepath.Join(dir, "report")
+	if runtime.GOOS == "windows" {
+		bin += ".exe" // else Windows will not run it
+	}
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -59,7 +63,7 @@ func TestCommand(t *testing.T) {
 		t.Errorf("report: %v\n%.200s", err, out)
 	}
 	out, errOut, err := run(t, bin, "-db", db, "-html", "-")
-	if err != nil || !strings.HasPrefix(out, "<!doctype html>") || !strings.HasSuffix(out, "</html>\n") || !strings.HasPrefix(errOut, "report: "+db+", ") {
+	if err != nil || !strings.HasPrefix(out, "<!doctype html>") || !strings.HasSuffix(out, "</html>\n") || !strings.HasPrefix(errOut, "report: "+report.Quote(db)+", ") {
 		t.Errorf("report -html -: %v, stderr %q\n%.200s", err, errOut, out)
 	}
 	file := filepath.Join(t.TempDir(), "r.html")

@@ -1,28 +1,17 @@
 // Package browsertest starts Debian's Chromium for tests, through chromedp.
-// Without Chromium a test skips with a loud message, unless REQUIRE_BROWSER=1,
-// when it fails: browser tests never pass silently.
+// Without Chromium a test fails saying what to install, unless the user
+// chose to skip browser tests with SKIP_BROWSER=1 (package needs).
 package browsertest
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"errref/internal/loudskip"
+	"errref/internal/needs"
 )
-
-// Skipped counts the browser tests that skip. A package that has them
-// says so at the end, without -v too:
-//
-//	func TestMain(m *testing.M) { loudskip.Main(m, browsertest.Skipped) }
-var Skipped = loudskip.New("browser tests", "install Debian's chromium (apt-get install -y chromium) to run them; REQUIRE_BROWSER=1 makes a skip a failure")
-
-// ExecPath is where Debian installs Chromium.
-const ExecPath = "/usr/bin/chromium"
 
 // Options choose how Chromium runs.
 type Options struct {
@@ -33,31 +22,13 @@ type Options struct {
 	Timeout   time.Duration // for the whole test; 60 s when zero
 }
 
-func path() string {
-	if p := os.Getenv("CHROME_PATH"); p != "" {
-		return p
-	}
-	return ExecPath
-}
-
-// Available reports whether Chromium can be started.
-func Available() bool {
-	_, err := exec.LookPath(path())
-	return err == nil
-}
-
 // New starts a fresh headless Chromium with an empty profile and returns a
 // context for one tab. The browser ends with the test.
 func New(t testing.TB, o Options) context.Context {
 	t.Helper()
-	if !Available() {
-		if os.Getenv("REQUIRE_BROWSER") == "1" {
-			t.Fatalf("REQUIRE_BROWSER=1 but %s is missing: apt-get install -y chromium", path())
-		}
-		Skipped.Skip(t, path()+" not found")
-	}
+	path := needs.Browser(t)
 	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path()),
+		chromedp.ExecPath(path),
 		chromedp.Headless,
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
@@ -88,7 +59,7 @@ func New(t testing.TB, o Options) context.Context {
 		cancelB()
 		cancelA()
 		cancelT()
-		t.Fatalf("start %s: %v", path(), err)
+		t.Fatalf("start %s: %v", path, err)
 	}
 	t.Cleanup(func() { cancelB(); cancelA(); cancelT() })
 	return bctx

@@ -320,6 +320,9 @@ func TestQuote(t *testing.T) {
 		{"abc\u202edef", `"abc\u202edef"`}, // a bidi override
 		{"tab\there", `"tab\there"`},
 		{"café", "café"},
+		{`C:\Users\ann\site\events.db`, `C:\Users\ann\site\events.db`},
+		{`C:\Users\Ann Lee\events.db`, `"C:\\Users\\Ann Lee\\events.db"`},
+		{"a\\\x1b", `"a\\\x1b"`},
 	} {
 		if got := Quote(tc.in); got != tc.want {
 			t.Errorf("Quote(%q) = %s, want %s", tc.in, got, tc.want)

@@ -47,12 +47,14 @@ func JSON(w io.Writer, r Report) error {
 // bidi override) or a space that would blur a table's columns; a plain
 // value is shown as it is. Any row may come from another writer of the
 // store, so every stored string goes through it on its way to a terminal.
+// A backslash is plain: it is Windows' separator, and a path shown with
+// each one doubled cannot be pasted back.
 func Quote(s string) string {
-	q := strconv.Quote(s)
-	if q[1:len(q)-1] == s && !strings.ContainsAny(s, " \t") {
+	plain := strings.ReplaceAll(s, `\`, "/")
+	if q := strconv.Quote(plain); q[1:len(q)-1] == plain && !strings.ContainsAny(s, " \t") {
 		return s
 	}
-	return q
+	return strconv.Quote(s)
 }
 
 func pct(v *float64) string {

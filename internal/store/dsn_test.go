@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +59,9 @@ func TestLocate(t *testing.T) {
 func TestOddFolderNames(t *testing.T) {
 	for _, name := range []string{"C# site", "what? site", "100%41 site", "a b&c=d site"} {
 		t.Run(name, func(t *testing.T) {
+			if runtime.GOOS == "windows" && strings.Contains(name, "?") {
+				t.Skip("Windows allows no ? in a name")
+			}
 			parent := t.TempDir()
 			dir := filepath.Join(parent, name)
 			if err := os.Mkdir(dir, 0o755); err != nil {

@@ -18,13 +18,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"errref/internal/event"
-	"errref/internal/loudskip"
+	"errref/internal/needs"
 )
-
-// pgSkipped counts the PostgreSQL tests that skip; TestMain says how many.
-var pgSkipped = loudskip.New("PostgreSQL tests", "set TEST_DATABASE_URL to a server's URL to run them (.ci/run starts one); REQUIRE_POSTGRES=1 makes a skip a failure")
-
-func TestMain(m *testing.M) { loudskip.Main(m, pgSkipped) }
 
 // backend opens a fresh, empty store of one kind for a test.
 type backend struct {
@@ -33,8 +28,8 @@ type backend struct {
 }
 
 // backends are SQLite, always, and PostgreSQL when TEST_DATABASE_URL names
-// a server (.ci/run starts one). Without it the PostgreSQL half skips
-// loudly, and REQUIRE_POSTGRES=1 makes that a failure.
+// a server (.ci/run starts one). Without it the PostgreSQL half fails,
+// saying how to set it, unless SKIP_POSTGRES=1 (package needs).
 func backends(t testing.TB) []backend {
 	b := []backend{{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "events.db") }}}
 	return append(b, backend{"postgres", pgSchema})
@@ -46,13 +41,7 @@ func backends(t testing.TB) []backend {
 // database instead: a pooler such as PgBouncer 1.18 refuses search_path
 // as a startup parameter (.ci/run sets it for the run through PgBouncer).
 func pgSchema(t testing.TB) string {
-	base := os.Getenv("TEST_DATABASE_URL")
-	if base == "" {
-		if os.Getenv("REQUIRE_POSTGRES") == "1" {
-			t.Fatal("REQUIRE_POSTGRES=1 but TEST_DATABASE_URL is not set: start PostgreSQL and set it (.ci/run does both)")
-		}
-		pgSkipped.Skip(t, "TEST_DATABASE_URL is not set")
-	}
+	base := needs.Postgres(t)
 	admin := pgAdmin(t, base)
 	name := fmt.Sprintf("t_%d_%d", time.Now().UnixNano(), rand.IntN(1e6))
 	if os.Getenv("TEST_DATABASE_PER_TEST") == "1" {

@@ -1,0 +1,107 @@
+// Package needs gives the tests that need something from the machine
+// (Chromium, a PostgreSQL server) one rule: when it is missing they fail,
+// saying what to install or set, unless the user chose to skip them with
+// SKIP_BROWSER=1 or SKIP_POSTGRES=1.
+//
+// A skip cannot be relied on to be seen: go test ./... prints a bare "ok"
+// for a package whose tests skipped, drops their output, and replays that
+// "ok" from its cache; only a failure always reaches the user, whatever
+// the OS and wherever the output goes (a failed test is never cached).
+// The first test of a package that finds the thing missing fails with the
+// whole message; the package's others skip, pointing at it, so the
+// message is printed once per package.
+//
+// REQUIRE_BROWSER=1 and REQUIRE_POSTGRES=1 (CI sets them) are the default
+// and override the SKIP variables: under them the tests never skip.
+package needs
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"testing"
+)
+
+// ChromiumPath is where Debian installs Chromium; CHROME_PATH overrides it.
+const ChromiumPath = "/usr/bin/chromium"
+
+var (
+	browser  = need{what: "browser tests", skip: "SKIP_BROWSER", require: "REQUIRE_BROWSER"}
+	postgres = need{what: "PostgreSQL tests", skip: "SKIP_POSTGRES", require: "REQUIRE_POSTGRES"}
+)
+
+// Browser returns the Chromium for t to start. When there is none, it
+// fails t (see the package comment), or skips it under SKIP_BROWSER=1.
+func Browser(t testing.TB) string {
+	t.Helper()
+	path := os.Getenv("CHROME_PATH")
+	if path == "" {
+		path = ChromiumPath
+	}
+	browser.check(t, func() string {
+		if _, err := exec.LookPath(path); err != nil {
+			return fmt.Sprintf("the browser tests need Chromium, and %s cannot be run (%v). "+
+				"Install Debian's chromium (apt-get install -y chromium) or set CHROME_PATH to a Chromium or Chrome", path, err)
+		}
+		return ""
+	})
+	return path
+}
+
+// Postgres returns the URL of the PostgreSQL server for t, from
+// TEST_DATABASE_URL. When it is not set, it fails t (see the package
+// comment), or skips it under SKIP_POSTGRES=1.
+func Postgres(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv("TEST_DATABASE_URL")
+	postgres.check(t, func() string {
+		if url == "" {
+			return "the PostgreSQL tests need a server, and TEST_DATABASE_URL is not set. " +
+				"Set it to one's URL (postgres://USER:PASSWORD@127.0.0.1:5432/DB?sslmode=disable, " +
+				"whose role owns DB and has CREATEROLE: .ci/run makes one)"
+		}
+		return ""
+	})
+	return url
+}
+
+// A need is what a kind of test needs, and whether one has failed for
+// want of it in this test binary.
+type need struct {
+	what    string // "browser tests"
+	skip    string // the variable that skips them
+	require string // the variable that forbids skipping them
+
+	mu     sync.Mutex
+	failed string // the name of the test that failed for want of it
+}
+
+// check skips t when the user chose to skip these tests; else, when
+// missing says what is missing, it fails t, or skips it if another test
+// has already failed saying so.
+func (n *need) check(t testing.TB, missing func() string) {
+	t.Helper()
+	if os.Getenv(n.skip) == "1" && os.Getenv(n.require) != "1" {
+		t.Skipf("skipped: %s=1", n.skip)
+	}
+	why := missing()
+	if why == "" {
+		return
+	}
+	n.mu.Lock()
+	first := n.failed
+	if first == "" {
+		n.failed = t.Name()
+	}
+	n.mu.Unlock()
+	if first != "" {
+		t.Skipf("skipped: %s failed for want of what it needs", first)
+	}
+	if os.Getenv(n.require) == "1" {
+		why += fmt.Sprintf(" (%s=1 is set: these tests may not skip)", n.require)
+	} else {
+		why += fmt.Sprintf("; or skip the %s knowingly with %s=1", n.what, n.skip)
+	}
+	t.Fatal(why + ".")
+}
