@@ -503,6 +503,15 @@ func Serve(ctx context.Context, o Options) error {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(o.Log, "WARNING: -addr %s is not a loopback address: anyone who can reach this machine can read the preview and post events to it\n", o.Addr)
 	}
+	// Watched from the start: go run may be stopped while the first
+	// build runs.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	go func() {
+		if err := parentEnded(ctx); err != nil {
+			stop(err)
+		}
+	}()
 	s, err := New(o)
 	if err != nil {
 		return err
@@ -523,6 +532,9 @@ func Serve(ctx context.Context, o Options) error {
 	go s.Watch(ctx)
 	go func() {
 		<-ctx.Done()
+		if err := context.Cause(ctx); errors.As(err, new(*parentEndedError)) {
+			fmt.Fprintf(o.Log, "%v: stopping\n", err)
+		}
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)
