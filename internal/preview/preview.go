@@ -512,15 +512,18 @@ func Serve(ctx context.Context, o Options) error {
 			stop(err)
 		}
 	}()
+	// The port before the build: a port that is taken (often by another
+	// preview) leaves the output folder and the store as they were.
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return fmt.Errorf("-addr %s: %w (another preview may be running: stop it, or give -addr another port)", o.Addr, err)
+	}
+	defer ln.Close()
 	s, err := New(o)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	ln, err := net.Listen("tcp", o.Addr)
-	if err != nil {
-		return err
-	}
 	if err := s.Listening(ln.Addr().String()); err != nil {
 		return err
 	}
