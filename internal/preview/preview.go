@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,7 @@ type Server struct {
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
+	warned  []string   // the warnings printed last (rebuild runs one at a time)
 
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
@@ -197,6 +199,7 @@ func (s *Server) rebuild() {
 		s.logf("build failed, still serving the last good site:\n%s", err)
 	} else {
 		s.logf("%s built %d pages (%d rendered) in %v", time.Now().Format("15:04:05"), len(b.Pages), b.Rendered, time.Since(start).Round(time.Millisecond))
+		s.warn(b.Warnings)
 	}
 	s.mu.Lock()
 	s.failure = failure
@@ -207,6 +210,24 @@ func (s *Server) rebuild() {
 		}
 	}
 	s.mu.Unlock()
+}
+
+// warn prints a good build's warnings as go run ./cmd/build does, when
+// they differ from those printed last: a save that changes none of them
+// adds only its "built" line, and one that fixes the last says so.
+func (s *Server) warn(warnings []string) {
+	if slices.Equal(warnings, s.warned) {
+		return
+	}
+	s.warned = warnings
+	if len(warnings) == 0 {
+		s.logf("no warnings now: the ones above are fixed")
+		return
+	}
+	for _, w := range warnings {
+		s.logf("warning: %s", w)
+	}
+	s.logf("%d warnings above: the site built, but read them before you publish", len(warnings))
 }
 
 // report serves the page go run ./cmd/report -html writes, of the last 30
