@@ -526,6 +526,7 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	// Watched from the start: go run may be stopped while the first
 	// build runs.
+	parentEnded := watchParent()
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	go func() {
