@@ -85,6 +85,9 @@ func main() {
 		}
 	}
 	if *serve {
+		// Most of what stops the preview is not a build: a port that is
+		// taken, a store that cannot be opened.
+		failHead = "the preview failed:"
 		// SIGTERM too, which process managers, containers and go run's
 		// wrappers send (on Windows, closing the console window).
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -62,6 +63,7 @@ type Server struct {
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
+	warned  []string   // the warnings printed last (rebuild runs one at a time)
 
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
@@ -197,6 +199,7 @@ func (s *Server) rebuild() {
 		s.logf("build failed, still serving the last good site:\n%s", err)
 	} else {
 		s.logf("%s built %d pages (%d rendered) in %v", time.Now().Format("15:04:05"), len(b.Pages), b.Rendered, time.Since(start).Round(time.Millisecond))
+		s.warn(b.Warnings)
 	}
 	s.mu.Lock()
 	s.failure = failure
@@ -207,6 +210,24 @@ func (s *Server) rebuild() {
 		}
 	}
 	s.mu.Unlock()
+}
+
+// warn prints a good build's warnings as go run ./cmd/build does, when
+// they differ from those printed last: a save that changes none of them
+// adds only its "built" line, and one that fixes the last says so.
+func (s *Server) warn(warnings []string) {
+	if slices.Equal(warnings, s.warned) {
+		return
+	}
+	s.warned = warnings
+	if len(warnings) == 0 {
+		s.logf("no warnings now: the ones above are fixed")
+		return
+	}
+	for _, w := range warnings {
+		s.logf("warning: %s", w)
+	}
+	s.logf("%d warnings above: the site built, but read them before you publish", len(warnings))
 }
 
 // report serves the page go run ./cmd/report -html writes, of the last 30
@@ -503,15 +524,28 @@ func Serve(ctx context.Context, o Options) error {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(o.Log, "WARNING: -addr %s is not a loopback address: anyone who can reach this machine can read the preview and post events to it\n", o.Addr)
 	}
+	// Watched from the start: go run may be stopped while the first
+	// build runs.
+	parentEnded := watchParent()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	go func() {
+		if err := parentEnded(ctx); err != nil {
+			stop(err)
+		}
+	}()
+	// The port before the build: a port that is taken (often by another
+	// preview) leaves the output folder and the store as they were.
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return fmt.Errorf("-addr %s: %w (another preview may be running: stop it, or give -addr another port)", o.Addr, err)
+	}
+	defer ln.Close()
 	s, err := New(o)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	ln, err := net.Listen("tcp", o.Addr)
-	if err != nil {
-		return err
-	}
 	if err := s.Listening(ln.Addr().String()); err != nil {
 		return err
 	}
@@ -523,6 +557,9 @@ func Serve(ctx context.Context, o Options) error {
 	go s.Watch(ctx)
 	go func() {
 		<-ctx.Done()
+		if err := context.Cause(ctx); errors.As(err, new(*parentEndedError)) {
+			fmt.Fprintf(o.Log, "%v: stopping\n", err)
+		}
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)

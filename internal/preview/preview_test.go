@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"errref/internal/report"
+	"errref/internal/site"
 	"errref/internal/store"
 )
 
@@ -523,4 +525,73 @@ type journalAt string
 
 func (p journalAt) Counts(_ context.Context, from, to string) ([]store.Count, error) {
 	return store.JournalCounts(string(p), from, to)
+}
+
+// TestWarningsArePrinted: the preview prints a build's warnings as go run
+// ./cmd/build does (the same lines, for the unset settings and an unknown
+// code language), on the first build and on each rebuild that changes
+// them, and not again on a save that leaves them as they were.
+func TestWarningsArePrinted(t *testing.T) {
+	root, srv, log := start(t)
+	events := stream(t, srv)
+	fixture := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "warnings", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	printed := func(log string) []string {
+		var ws []string
+		for _, line := range strings.Split(log, "\n") {
+			if w, ok := strings.CutPrefix(line, "warning: "); ok {
+				ws = append(ws, w)
+			}
+		}
+		return ws
+	}
+	// want is what go run ./cmd/build would print of the sources as they are.
+	want := func() []string {
+		b, err := site.Build(site.Options{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Warnings
+	}
+	if got, w := printed(log.String()), want(); len(w) != 4 || !slices.Equal(got, w) {
+		t.Fatalf("the first build printed the warnings %q, want the build's %q (4 unset settings)", got, w)
+	}
+	home404, err := os.ReadFile(filepath.Join(root, "content", "404.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		name, file, content string
+		printed             bool // the build prints its warnings, all of them
+		count               int  // how many the build has
+	}{
+		{"an unknown code language", "content/404.md", fixture("404-unknown-language.md"), true, 5},
+		{"an edit that changes no warning", "content/404.md", fixture("404-unknown-language-edited.md"), false, 5},
+		{"every setting set", "site.toml", fixture("site.toml"), true, 1},
+		{"the language fixed", "content/404.md", string(home404), true, 0},
+	} {
+		from := len(log.String())
+		save(t, filepath.Join(root, filepath.FromSlash(step.file)), step.content)
+		if e := next(t, events); !strings.HasPrefix(e, "reload") {
+			t.Fatalf("%s: %s", step.name, e)
+		}
+		got, w := printed(log.String()[from:]), want()
+		if len(w) != step.count {
+			t.Fatalf("%s: the build has the warnings %q, want %d", step.name, w, step.count)
+		}
+		switch {
+		case !step.printed && len(got) > 0:
+			t.Errorf("%s: the preview printed the warnings again: %q", step.name, got)
+		case step.printed && !slices.Equal(got, w):
+			t.Errorf("%s: the preview printed the warnings %q, want the build's %q", step.name, got, w)
+		}
+		if fixed := strings.Contains(log.String()[from:], "no warnings now"); fixed != (step.printed && step.count == 0) {
+			t.Errorf("%s: the preview printed:\n%s", step.name, log.String()[from:])
+		}
+	}
 }
