@@ -74,7 +74,7 @@ func main() {
 	if *write && *repinTo == "" {
 		fail(fmt.Errorf("-write goes with -repin REPO@VERSION=DIR"))
 	}
-	if err := site.CheckOut(*root, *out); err != nil {
+	if err := output.CheckDir(*out, *root, append(site.SourceDirs(), ".git")); err != nil {
 		fail(err)
 	}
 	if len(checks) == 0 && *repinTo == "" && len(drifts) == 0 {

@@ -37,6 +37,10 @@ const (
 	MeasureDir  = "measure"
 )
 
+// SourceDirs are the folders that hold what the site's author wrote, which
+// no build may write into.
+func SourceDirs() []string { return []string{ContentDir, TemplateDir, StaticDir, MeasureDir} }
+
 // Options say how to build.
 type Options struct {
 	Root    string // the site folder
@@ -511,58 +515,4 @@ func hashName(name string, data []byte) string {
 	sum := sha256.Sum256(data)
 	ext := path.Ext(name)
 	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
-}
-
-// CheckOut refuses an output folder that is the site folder or holds it,
-// or that lies inside one of its source folders or .git, comparing the
-// paths as the file system resolves them: through a link (ln -s . here;
-// -out here/content) a path that looks new can name content/ itself, and
-// on a Mac or Windows Content/ is content/. Case is ignored on every
-// system.
-// (output.Write refuses, besides, any existing folder it did not make.)
-func CheckOut(root, out string) error {
-	absRoot, err := resolve(root)
-	if err != nil {
-		return err
-	}
-	absOut, err := resolve(out)
-	if err != nil {
-		return err
-	}
-	if within(absOut, absRoot) {
-		return fmt.Errorf("%s: refusing to build into this folder: it is or holds the site folder %s, which the build would replace", out, absRoot)
-	}
-	for _, src := range []string{ContentDir, TemplateDir, StaticDir, MeasureDir, ".git"} {
-		if p := filepath.Join(absRoot, src); within(p, absOut) {
-			return fmt.Errorf("%s: refusing to build into this folder: it is inside %s, which holds what you wrote", out, p)
-		}
-	}
-	return nil
-}
-
-// resolve makes p absolute and resolves every link on its way, including
-// in the part of it that exists when the rest does not yet.
-func resolve(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	var rest []string
-	for cur := abs; ; cur = filepath.Dir(cur) {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(append([]string{real}, rest...)...), nil
-		}
-		if cur == filepath.Dir(cur) {
-			return abs, nil
-		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
-	}
-}
-
-// within reports whether child is parent or lies below it, in any case:
-// on a Mac or Windows, Static/x is inside static/ (EvalSymlinks keeps the
-// case it is given), and a writer's folder moves between systems.
-func within(parent, child string) bool {
-	rel, err := filepath.Rel(fold(parent), fold(child))
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -326,17 +326,6 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 	}
 }
 
-func TestCheckOutRefusesSourceFolders(t *testing.T) {
-	for _, out := range []string{".", "content", "static", "..", "templates/x/..", "Content", "STATIC/x", "Templates/x/..", "Measure", ".GIT/objects"} {
-		if err := CheckOut(".", out); err == nil {
-			t.Errorf("CheckOut(., %q) passed", out)
-		}
-	}
-	if err := CheckOut(".", "public"); err != nil {
-		t.Error(err)
-	}
-}
-
 // benchSite writes a site of n distinct pages made from the real home page.
 func benchSite(t testing.TB, n int) string {
 	root := t.TempDir()
