@@ -119,7 +119,7 @@ func main() {
 		collectLess()
 	}
 	start := time.Now()
-	s, err := site.Build(site.Options{Root: *root, Publish: *publish, Cache: !*nocache, Timeout: *timeout})
+	s, err := site.Build(site.Options{FS: os.DirFS(*root), Publish: *publish, Cache: !*nocache, Timeout: *timeout})
 	if err != nil {
 		fail(err)
 	}

@@ -5,10 +5,9 @@ package settings
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/mail"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -50,13 +49,13 @@ var env = []struct {
 
 var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
-// Load reads root/site.toml and applies the environment. Netlify's URL
-// variable stands in for an unset base_url, as Netlify sets it at build time.
-func Load(root string, getenv func(string) string) (Settings, error) {
+// Load reads site.toml at the top of site and applies the environment.
+// Netlify's URL variable stands in for an unset base_url, as Netlify sets
+// it at build time.
+func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	s := Settings{Language: "en", Endpoint: "/api/event"}
-	path := filepath.Join(root, File)
-	md, err := toml.DecodeFile(path, &s)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	md, err := toml.DecodeFS(site, File, &s)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
 			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, perr.Position.Line, perr.Message)

@@ -77,7 +77,7 @@ func TestPaymentContact(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, File), []byte(tc.toml+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Load(dir, func(k string) string {
+			s, err := Load(os.DirFS(dir), func(k string) string {
 				if k == "SITE_PAYMENT_CONTACT" {
 					return tc.env
 				}

@@ -23,7 +23,7 @@ func fixtureSite(t *testing.T) string {
 // TestFixtureBuilds: the fixture passes as it is, so each case below
 // fails for the one thing it breaks.
 func TestFixtureBuilds(t *testing.T) {
-	s, err := Build(Options{Root: fixtureSite(t), Getenv: noEnv})
+	s, err := Build(Options{FS: os.DirFS(fixtureSite(t)), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestBadInput(t *testing.T) {
 			if tc.break_ != nil {
 				tc.break_(t, root)
 			}
-			s, err := Build(Options{Root: root, Getenv: noEnv, Publish: publish, Timeout: time.Second})
+			s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Publish: publish, Timeout: time.Second})
 			if err == nil {
 				t.Fatalf("the build passed; want an error with %q", tc.want)
 			}

@@ -2,12 +2,12 @@ package site
 
 import (
 	"bytes"
-	"encoding/xml"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 
@@ -21,14 +21,13 @@ var generated = map[string]bool{"measure.js": true, "sitemap.xml": true, "robots
 // bundleStatic copies static/: CSS is minified and gets a hashed name, the
 // site's style.css with chroma's stylesheet added; the rest is copied as it
 // is. It returns the map from each name to the path it is served at.
-func (s *Site) bundleStatic(root string) (map[string]string, error) {
-	dir := filepath.Join(root, StaticDir)
+func (s *Site) bundleStatic(site fs.FS) (map[string]string, error) {
 	assets := map[string]string{}
-	err := filepath.WalkDir(dir, func(name string, e fs.DirEntry, err error) error {
+	err := fs.WalkDir(site, StaticDir, func(name string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s/: %w", StaticDir, err)
 		}
-		rel := filepath.ToSlash(strings.TrimPrefix(name, dir+string(filepath.Separator)))
+		rel := strings.TrimPrefix(name, StaticDir+"/")
 		if e.IsDir() {
 			return nil
 		}
@@ -41,13 +40,13 @@ func (s *Site) bundleStatic(root string) (map[string]string, error) {
 		if generated[rel] {
 			return fmt.Errorf("%s/%s: the build writes this file itself: remove it from %s/", StaticDir, rel, StaticDir)
 		}
-		data, err := os.ReadFile(name)
+		data, err := fs.ReadFile(site, name)
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", StaticDir, rel, err)
 		}
 		// By extension, in any case: a server types static/X.JS as a
 		// script as surely as static/x.js.
-		switch strings.ToLower(filepath.Ext(rel)) {
+		switch strings.ToLower(path.Ext(rel)) {
 		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
 		case ".html", ".htm", ".xhtml", ".svg", ".xml":
@@ -93,9 +92,8 @@ func (s *Site) bundleStatic(root string) (map[string]string, error) {
 const EndpointPlaceholder = `"__ENDPOINT__"`
 
 // bundleMeasure minifies measure/measure.js into measure.js.
-func (s *Site) bundleMeasure(root string) error {
-	name := filepath.Join(root, MeasureDir, "measure.js")
-	src, err := os.ReadFile(name)
+func (s *Site) bundleMeasure(site fs.FS) error {
+	src, err := fs.ReadFile(site, MeasureDir+"/measure.js")
 	if err != nil {
 		return fmt.Errorf("%s/measure.js: %w", MeasureDir, err)
 	}
@@ -111,31 +109,10 @@ func (s *Site) bundleMeasure(root string) error {
 	return nil
 }
 
-// writeSitemap writes robots.txt and, with a base URL, sitemap.xml, the
-// latter with encoding/xml, which escapes every URL.
-func (s *Site) writeSitemap() error {
-	base := s.Settings.BaseURL
-	robots := "User-agent: *\nAllow: /\n"
-	if base != "" {
-		type url struct {
-			Loc string `xml:"loc"`
-		}
-		set := struct {
-			XMLName xml.Name `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
-			URLs    []url    `xml:"url"`
-		}{}
-		for _, p := range s.Pages {
-			if !p.Meta.NoIndex {
-				set.URLs = append(set.URLs, url{base + p.URL})
-			}
-		}
-		out, err := xml.MarshalIndent(set, "", "  ")
-		if err != nil {
-			return fmt.Errorf("sitemap.xml: %w", err)
-		}
-		s.Files["sitemap.xml"] = append(append([]byte(xml.Header), out...), '\n')
-		robots += "Sitemap: " + base + "/sitemap.xml\n"
-	}
-	s.Files["robots.txt"] = []byte(robots)
-	return nil
+// hashName puts a short content hash into a file name, style.css ->
+// style.0123abcd.css, so that the file can be cached forever.
+func hashName(name string, data []byte) string {
+	sum := sha256.Sum256(data)
+	ext := path.Ext(name)
+	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 }

@@ -40,12 +40,12 @@ func differing(got, want map[string][]byte) []string {
 // "raise" into a name and then kept that page in the cache.
 func TestStarvedClockChangesNoPage(t *testing.T) {
 	root, cacheRoot := benchSite(t, 3), t.TempDir()
-	idle, err := Build(Options{Root: root, Getenv: noEnv})
+	idle, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
 	regexp2.SetTimeoutCheckPeriod(-time.Hour) // every deadline has passed when it is set
-	starved, err := Build(Options{Root: root, Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
+	starved, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
 	regexp2.SetTimeoutCheckPeriod(regexp2.DefaultClockPeriod)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestStarvedClockChangesNoPage(t *testing.T) {
 	if d := differing(starved.Files, idle.Files); len(d) > 0 {
 		t.Errorf("with the clock starved, these files differ from the idle build: %s", strings.Join(d, ", "))
 	}
-	cached, err := Build(Options{Root: root, Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
+	cached, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestSlowBlockIsAnErrorNamingItsLine(t *testing.T) {
 	root, cacheRoot := copySite(t), t.TempDir()
 	old := highlight.Limit
 	highlight.Limit = time.Nanosecond // every block is over it
-	_, err := Build(Options{Root: root, Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
+	_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
 	highlight.Limit = old
 	// content/index.md:LINE: highlighting this LANG block took longer than 1ns
 	const want = "block took longer than 1ns"
@@ -85,7 +85,7 @@ func TestSlowBlockIsAnErrorNamingItsLine(t *testing.T) {
 	if n, _ := strconv.Atoi(strings.TrimPrefix(at, "content/index.md:")); n < 1 || n > len(lines) || !strings.HasPrefix(lines[n-1], "```") {
 		t.Errorf("the error names %s, which does not open a code block", at)
 	}
-	s, err := Build(Options{Root: root, Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
 	if err != nil {
 		t.Fatal(err)
 	}

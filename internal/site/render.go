@@ -2,12 +2,19 @@ package site
 
 import (
 	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"html/template"
 	"regexp"
+	"runtime"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tdewolff/minify/v2"
 	mincss "github.com/tdewolff/minify/v2/css"
@@ -15,6 +22,7 @@ import (
 	minjs "github.com/tdewolff/minify/v2/js"
 	minjson "github.com/tdewolff/minify/v2/json"
 
+	"errref/internal/buildcache"
 	"errref/internal/cite"
 	"errref/internal/htmlcheck"
 	"errref/internal/markdown"
@@ -32,6 +40,105 @@ var minifier = func() *minify.M {
 	return m
 }()
 
+// rendered is what rendering a page gives, kept for the next build.
+type rendered struct {
+	HTML     []byte
+	Cites    []cite.Citation
+	Warnings []string
+}
+
+// render renders every page that neither o.Prev nor the build cache
+// holds, as many at a time as there are cores, within o.Timeout.
+func (s *Site) render(o Options, tmpl *templates, assets map[string]string) error {
+	// The templates get this build's asset names once, before any page
+	// runs them; html/template may then execute them in parallel.
+	tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
+		if a, ok := assets[name]; ok {
+			return a, nil
+		}
+		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
+	}})
+	r := &renderer{site: s, tmpl: tmpl, assets: assets}
+	var cache *buildcache.Dir
+	if o.Cache {
+		cache = buildcache.Open(o.CacheRoot, "pages")
+		s.sizeCache = buildcache.Open(o.CacheRoot, "sizes")
+	}
+	errs := make([]error, len(s.Pages))
+	var renders atomic.Int64
+	var wg sync.WaitGroup
+	// As many renders at a time as there are cores: more would only hold
+	// more half-rendered pages in memory, for the collector to scan.
+	// Reading the cache is not held back: it waits on the disk.
+	busy := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, p := range s.Pages {
+		if p.out.HTML != nil {
+			continue // reused from Prev
+		}
+		wg.Go(func() {
+			key := cache.Key(s.inputs[:], []byte(p.Source), p.raw)
+			if data, ok := cache.Get(key); ok {
+				var out rendered
+				if gob.NewDecoder(bytes.NewReader(data)).Decode(&out) == nil {
+					p.out, p.Loads = out, r.loads(p)
+					return
+				}
+			}
+			busy <- struct{}{}
+			defer func() { <-busy }()
+			renders.Add(1)
+			var out rendered
+			out.HTML, out.Cites, out.Warnings, errs[i] = r.render(p)
+			if errs[i] != nil {
+				return
+			}
+			p.out = out
+			if cache != nil {
+				var b bytes.Buffer
+				if gob.NewEncoder(&b).Encode(out) == nil {
+					cache.Put(key, b.Bytes())
+				}
+			}
+		})
+	}
+	// A template cannot be stopped once it runs: on time out the build
+	// reports, and the render is left to the process's end (the command
+	// exits; the preview goes on and builds again on the next save).
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	timeout := cmp.Or(o.Timeout, DefaultTimeout)
+	select {
+	case <-finished:
+	case <-time.After(timeout):
+		r.stop.Store(true)
+		return tooSlow(timeout, tmpl.set, tmpl.files)
+	}
+	s.Rendered = int(renders.Load())
+	return joinOnce(errs)
+}
+
+// fingerprint hashes what every page's output depends on besides its own
+// file: the settings, the templates' sources, and the static and counter
+// files bundled so far (whose names the pages link to).
+func (s *Site) fingerprint(tmplSrc map[string][]byte) [sha256.Size]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%#v\n", s.Settings)
+	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
+			h.Write(m[n])
+		}
+	}
+	var sum [sha256.Size]byte
+	h.Sum(sum[:0])
+	return sum
+}
+
 // renderError is a template that failed while rendering a page. The same
 // failure in every page is one error: Build reports it once.
 type renderError struct {
@@ -41,13 +148,39 @@ type renderError struct {
 
 func (e renderError) Error() string { return fmt.Sprintf("%v (rendering %s)", e.err, e.page) }
 
+// joinOnce joins the pages' errors, reporting a template failure that
+// several pages share once, with the pages it broke.
+func joinOnce(errs []error) error {
+	var out []error
+	pages := map[string][]string{} // a template's failure -> the pages
+	for _, err := range errs {
+		var re renderError
+		if errors.As(err, &re) {
+			msg := re.err.Error()
+			if pages[msg] == nil {
+				out = append(out, re.err)
+			}
+			pages[msg] = append(pages[msg], re.page)
+			continue
+		}
+		if err != nil {
+			out = append(out, err)
+		}
+	}
+	for i, err := range out {
+		if ps := pages[err.Error()]; len(ps) > 0 {
+			out[i] = fmt.Errorf("%w (rendering %s)", err, strings.Join(ps, ", "))
+		}
+	}
+	return errors.Join(out...)
+}
+
+// renderer renders one page at a time, any number at once.
 type renderer struct {
-	files   map[string]string // template name -> templates/FILE.html
-	stop    atomic.Bool       // the build has given up: renders stop at their next write
-	site    *Site
-	tmpl    *template.Template
-	tmplSrc map[string][]byte
-	assets  map[string]string // static name -> served path
+	stop   atomic.Bool // the build has given up: renders stop at their next write
+	site   *Site
+	tmpl   *templates
+	assets map[string]string // static name -> served path
 }
 
 // Data is what templates see.
@@ -86,7 +219,7 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 		}
 		d.JSONLD = ld
 	}
-	t := r.tmpl
+	t := r.tmpl.set
 	res, err := markdown.Render(p.src, p.first, markdown.Settings{
 		Contact:        set.Contact,
 		Wallet:         set.Wallet,
@@ -110,11 +243,11 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return nil, nil, nil, renderError{templateError(err, r.files), p.Source}
+		return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.Source}
 	}
 	var problems []string
 	for _, pr := range htmlcheck.Check(b.Bytes()).Problems {
-		where := locate(p, r.tmplSrc, pr.Needle)
+		where := locate(p, r.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
 			// The page makes this id (a heading, a code block), and
 			// something else makes it too: the page's line is the one
@@ -175,4 +308,35 @@ func (s stopWriter) Write(p []byte) (int, error) {
 		return 0, errStopped
 	}
 	return s.w.Write(p)
+}
+
+// locate finds the first line of the page source, or else of a template,
+// that holds needle, so that a problem found in the HTML names a line the
+// author wrote.
+func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
+	if needle != "" {
+		if n := lineOf(p.src, needle); n > 0 {
+			return fmt.Sprintf("%s:%d", p.Source, p.first+n-1)
+		}
+		names := make([]string, 0, len(tmplSrc))
+		for name := range tmplSrc {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if n := lineOf(tmplSrc[name], needle); n > 0 {
+				return fmt.Sprintf("%s:%d (rendering %s)", name, n, p.Source)
+			}
+		}
+	}
+	return p.Source + ":1"
+}
+
+// lineOf is the line of src, from 1, where needle first occurs, or 0.
+func lineOf(src []byte, needle string) int {
+	i := bytes.Index(src, []byte(needle))
+	if i < 0 {
+		return 0
+	}
+	return bytes.Count(src[:i], []byte("\n")) + 1
 }

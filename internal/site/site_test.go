@@ -76,7 +76,7 @@ func TestPublishNeedsThePaymentContact(t *testing.T) {
 		"SITE_WALLET_ADDRESS": "0x52908400098527886E0F7030069857D2E4169EE7",
 	}
 	publish := func() (*Site, error) {
-		return Build(Options{Root: filepath.Join("..", ".."), Getenv: func(k string) string { return env[k] }, Publish: true})
+		return Build(Options{FS: os.DirFS(filepath.Join("..", "..")), Getenv: func(k string) string { return env[k] }, Publish: true})
 	}
 	if _, err := publish(); err == nil || !strings.Contains(err.Error(), "payment_contact (or SITE_PAYMENT_CONTACT)") {
 		t.Errorf("-publish without payment_contact: %v, want a refusal naming it", err)
@@ -98,7 +98,7 @@ func TestPublishNeedsThePaymentContact(t *testing.T) {
 func TestUnknownFenceLanguageWarns(t *testing.T) {
 	root := copySite(t)
 	edit(t, root, "content/404.md", "Nothing lives", "```klingon\nqapla'\n```\n\nNothing lives")
-	s, err := Build(Options{Root: root, Getenv: noEnv})
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestUnknownFenceLanguageWarns(t *testing.T) {
 
 func build(t testing.TB, env map[string]string) *Site {
 	t.Helper()
-	s, err := Build(Options{Root: filepath.Join("..", ".."), Getenv: func(k string) string { return env[k] }})
+	s, err := Build(Options{FS: os.DirFS(filepath.Join("..", "..")), Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func BenchmarkBuild(b *testing.B) {
 		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
 			root := benchSite(b, n)
 			for b.Loop() {
-				if _, err := Build(Options{Root: root, Getenv: noEnv}); err != nil {
+				if _, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -356,7 +356,7 @@ func BenchmarkSizes(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		for _, withBrotli := range []bool{false, true} {
 			b.Run(fmt.Sprintf("pages=%d/brotli=%v", n, withBrotli), func(b *testing.B) {
-				s, err := Build(Options{Root: benchSite(b, n), Getenv: noEnv})
+				s, err := Build(Options{FS: os.DirFS(benchSite(b, n)), Getenv: noEnv})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -373,7 +373,7 @@ func BenchmarkSizes(b *testing.B) {
 // what all pages share changes. Its files equal a build from scratch.
 func TestPrevReusesOnlyUnchangedPages(t *testing.T) {
 	root := benchSite(t, 20)
-	first, err := Build(Options{Root: root, Getenv: noEnv})
+	first, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,14 +394,14 @@ func TestPrevReusesOnlyUnchangedPages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.change()
-			next, err := Build(Options{Root: root, Getenv: noEnv, Prev: first})
+			next, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Prev: first})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if next.Rendered != tc.rendered {
 				t.Errorf("rendered %d pages, want %d", next.Rendered, tc.rendered)
 			}
-			fresh, err := Build(Options{Root: root, Getenv: noEnv})
+			fresh, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -443,14 +443,14 @@ func TestCacheGivesWhatAFreshBuildGives(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.change()
-			cached, err := Build(Options{Root: root, Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
+			cached, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if cached.Rendered != tc.rendered {
 				t.Errorf("rendered %d pages, want %d", cached.Rendered, tc.rendered)
 			}
-			fresh, err := Build(Options{Root: root, Getenv: noEnv})
+			fresh, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -553,7 +553,7 @@ func TestARunawayTemplateStops(t *testing.T) {
 	root := copySite(t)
 	edit(t, root, "templates/page.html", "{{.Page.Body}}", "{{.Page.Body}}\n{{range 100000000000}}.{{end}}")
 	before := runtime.NumGoroutine()
-	if _, err := Build(Options{Root: root, Getenv: noEnv, Timeout: 300 * time.Millisecond}); err == nil || !strings.Contains(err.Error(), "took longer than 300ms") {
+	if _, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Timeout: 300 * time.Millisecond}); err == nil || !strings.Contains(err.Error(), "took longer than 300ms") {
 		t.Fatalf("err = %v, want the time out", err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); runtime.NumGoroutine() > before; {
@@ -583,7 +583,7 @@ func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
 	os.WriteFile(filepath.Join(root, "static", "img", "Desktop.ini"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(root, "static", "img", ".DS_Store"), []byte("x"), 0o644)
 	os.WriteFile(filepath.Join(root, "content", "desktop.ini"), []byte("x"), 0o644)
-	s, err := Build(Options{Root: root, Getenv: noEnv})
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -20,9 +20,17 @@ import (
 // from templates ({{template "offer" .}}) or Markdown ({{< offer >}}).
 var requiredTemplates = []string{"base", "main"}
 
-// loadTemplates parses templates/*.html and templates/partials/*.html. It
-// returns the set and each file's source, keyed by its path.
-func loadTemplates(dir string) (*template.Template, map[string][]byte, error) {
+// templates are the site's templates, parsed into one set.
+type templates struct {
+	set   *template.Template
+	src   map[string][]byte // templates/FILE.html -> its source
+	files map[string]string // template name -> templates/FILE.html
+}
+
+// loadTemplates parses templates/*.html and templates/partials/*.html,
+// each named by its file's name without .html, which is how templates and
+// pages call a partial.
+func loadTemplates(site fs.FS) (*templates, error) {
 	t := template.New("").Funcs(template.FuncMap{
 		// Replaced for each page by the real asset map; declared here so
 		// that templates parse.
@@ -34,28 +42,27 @@ func loadTemplates(dir string) (*template.Template, map[string][]byte, error) {
 	files := map[string]string{} // template name -> file path
 	srcs := map[string][]byte{}
 	for _, pattern := range []string{"*.html", "partials/*.html"} {
-		names, _ := filepath.Glob(filepath.Join(dir, pattern))
+		names, _ := fs.Glob(site, TemplateDir+"/"+pattern)
 		sort.Strings(names)
 		for _, name := range names {
-			rel := TemplateDir + "/" + filepath.ToSlash(strings.TrimPrefix(name, dir+string(filepath.Separator)))
-			src, err := os.ReadFile(name)
+			src, err := fs.ReadFile(site, name)
 			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %w", rel, err)
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			tname := strings.TrimSuffix(filepath.Base(name), ".html")
+			tname := strings.TrimSuffix(path.Base(name), ".html")
 			if prev, ok := files[tname]; ok {
-				return nil, nil, fmt.Errorf("%s:1: the template name %q is taken by %s", rel, tname, prev)
+				return nil, fmt.Errorf("%s:1: the template name %q is taken by %s", name, tname, prev)
 			}
-			files[tname] = rel
-			srcs[rel] = src
+			files[tname] = name
+			srcs[name] = src
 			if _, err := t.New(tname).Parse(string(src)); err != nil {
-				return nil, nil, templateError(err, files)
+				return nil, templateError(err, files)
 			}
 		}
 	}
 	for _, name := range requiredTemplates {
 		if t.Lookup(name) == nil {
-			return nil, nil, fmt.Errorf("%s/: no template defines %q: base.html lays out the page and page.html defines {{define \"main\"}}", TemplateDir, name)
+			return nil, fmt.Errorf("%s/: no template defines %q: base.html lays out the page and page.html defines {{define \"main\"}}", TemplateDir, name)
 		}
 	}
 	// A call of a missing template fails only when it runs; find it now,
@@ -74,10 +81,10 @@ func loadTemplates(dir string) (*template.Template, map[string][]byte, error) {
 			err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(sortedKeys(files), ", ")), files)
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
-	return t, srcs, nil
+	return &templates{set: t, src: srcs, files: files}, nil
 }
 
 var tmplLocRE = regexp.MustCompile(`template: ([A-Za-z0-9_-]+):(\d+)(?::\d+)?:`)

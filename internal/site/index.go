@@ -1,0 +1,115 @@
+package site
+
+import (
+	"encoding/xml"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// index places the rendered pages among the bundled files, adds the
+// sitemap and robots.txt, and checks the site as a whole: every page has
+// a path of its own, / is built, and no two paths differ only in case.
+func (s *Site) index(assets map[string]string) error {
+	outs := map[string]bool{}
+	for _, p := range s.Pages {
+		outs[p.Out] = true
+	}
+	for _, p := range s.Pages {
+		if err := s.claim(p, outs); err != nil {
+			return err
+		}
+	}
+	for _, p := range s.Pages {
+		s.Files[p.Out] = p.out.HTML
+		s.Warnings = append(s.Warnings, p.out.Warnings...)
+		s.Citations = append(s.Citations, p.out.Cites...)
+	}
+	if err := s.writeSitemap(); err != nil {
+		return err
+	}
+	if err := homeIsBuilt(s); err != nil {
+		return err
+	}
+	from := map[string]string{
+		"measure.js":  MeasureDir + "/measure.js",
+		"sitemap.xml": "the build's sitemap",
+		"robots.txt":  "the build's robots.txt",
+	}
+	for name, served := range assets {
+		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
+	}
+	for _, p := range s.Pages {
+		from[p.Out] = fmt.Sprintf("%s:%d", p.Source, max(p.Meta.URLLine, 1))
+	}
+	return checkCase(s.Files, from)
+}
+
+// writtenLast are the files written after the pages.
+var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true}
+
+// claim checks that p's output path is free: no file the build writes
+// besides the pages is there already, no file on its way is one (a url of
+// /404.html/ would need 404.html, a page, to be a folder), and p's path is
+// no folder on the way to another file. outs are the pages' paths, which
+// loadPages keeps apart.
+func (s *Site) claim(p *Page, outs map[string]bool) error {
+	at := fmt.Sprintf("%s:%d", p.Source, max(p.Meta.URLLine, 1))
+	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
+		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
+	}
+	for dir := path.Dir(p.Out); dir != "."; dir = path.Dir(dir) {
+		if _, ok := s.Files[dir]; ok || writtenLast[dir] || outs[dir] {
+			return fmt.Errorf("%s: the page would be written to public/%s, but public/%s is a file: set a different url", at, p.Out, dir)
+		}
+	}
+	for name := range s.Files {
+		if strings.HasPrefix(name, p.Out+"/") {
+			return fmt.Errorf("%s: the page would be written to public/%s, which public/%s needs as a folder: set a different url", at, p.Out, name)
+		}
+	}
+	return nil
+}
+
+// homeIsBuilt refuses a site without /: content/index.md is the home
+// page, but its url can send it elsewhere.
+func homeIsBuilt(s *Site) error {
+	if _, ok := s.Files["index.html"]; ok {
+		return nil
+	}
+	for _, p := range s.Pages {
+		if p.Source == ContentDir+"/index.md" {
+			return fmt.Errorf("%s:%d: url %q moves the home page off /, and no page is /: remove the url, or give another page url = \"/\"", p.Source, p.Meta.URLLine, p.Meta.URL)
+		}
+	}
+	return fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)
+}
+
+// writeSitemap writes robots.txt and, with a base URL, sitemap.xml, the
+// latter with encoding/xml, which escapes every URL.
+func (s *Site) writeSitemap() error {
+	base := s.Settings.BaseURL
+	robots := "User-agent: *\nAllow: /\n"
+	if base != "" {
+		type url struct {
+			Loc string `xml:"loc"`
+		}
+		set := struct {
+			XMLName xml.Name `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+			URLs    []url    `xml:"url"`
+		}{}
+		for _, p := range s.Pages {
+			if !p.Meta.NoIndex {
+				set.URLs = append(set.URLs, url{base + p.URL})
+			}
+		}
+		out, err := xml.MarshalIndent(set, "", "  ")
+		if err != nil {
+			return fmt.Errorf("sitemap.xml: %w", err)
+		}
+		s.Files["sitemap.xml"] = append(append([]byte(xml.Header), out...), '\n')
+		robots += "Sitemap: " + base + "/sitemap.xml\n"
+	}
+	s.Files["robots.txt"] = []byte(robots)
+	return nil
+}

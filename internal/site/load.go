@@ -1,0 +1,178 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"errref/internal/frontmatter"
+	"errref/internal/highlight"
+	"errref/internal/settings"
+)
+
+// loadSettings reads site.toml into a new Site. An unset or placeholder
+// setting is a warning, or with publish an error: a draft builds, a
+// published site is complete.
+func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, error) {
+	set, err := settings.Load(site, getenv)
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{Files: map[string][]byte{}, Settings: set}
+	if missing := set.Missing(); len(missing) > 0 {
+		if publish {
+			return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
+		}
+		for _, m := range missing {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))
+		}
+	}
+	if stand := set.Placeholders(); len(stand) > 0 {
+		if publish {
+			return nil, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
+		}
+		for _, p := range stand {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s; -publish refuses to build", settings.File, p))
+		}
+	}
+	return s, nil
+}
+
+// prepareHighlighting starts compiling the lexers that the first pages'
+// code blocks name, so that on a small site the compile is done beside
+// the reading of templates and pages, not before the first block. Only a
+// hint: a language it misses is compiled when a block needs it.
+func prepareHighlighting(site fs.FS) {
+	names, _ := fs.Glob(site, ContentDir+"/*.md")
+	seen := map[string]bool{}
+	for _, name := range names[:min(len(names), 8)] {
+		src, err := fs.ReadFile(site, name)
+		if err != nil {
+			continue
+		}
+		for line := range bytes.Lines(src) {
+			info, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("```"))
+			if !ok {
+				continue
+			}
+			f := bytes.Fields(bytes.TrimLeft(info, "`"))
+			if len(f) == 0 {
+				continue
+			}
+			if lang := string(f[0]); !seen[lang] {
+				seen[lang] = true
+				highlight.Prepare(lang)
+			}
+		}
+	}
+}
+
+// reusable maps each page of prev to its file, when prev was built from
+// the same settings, templates and bundled files as s; else it is nil.
+func (s *Site) reusable(prev *Site) map[string]*Page {
+	if prev == nil || prev.inputs != s.inputs {
+		return nil
+	}
+	pages := make(map[string]*Page, len(prev.Pages))
+	for _, p := range prev.Pages {
+		pages[p.Source] = p
+	}
+	return pages
+}
+
+// loadPages reads content/*.md and maps each to its output path. A file
+// whose bytes equal those of its page in prev is that page again, rendered
+// output and all.
+func loadPages(site fs.FS, prev map[string]*Page) ([]*Page, error) {
+	// The names as the folder holds them: on a file system that folds
+	// case (a Mac's, Windows'), a stat of index.md finds Index.md, which
+	// is the page /Index/ on Netlify's.
+	entries, err := fs.ReadDir(site, ContentDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s/: %w", ContentDir, err)
+	}
+	var names []string
+	var errs []error
+	home := false
+	for _, e := range entries {
+		name := e.Name()
+		ext := path.Ext(name)
+		switch {
+		case ignored(name) || !strings.EqualFold(ext, ".md"):
+			continue
+		case strings.EqualFold(name, "index.md") && name != "index.md":
+			errs = append(errs, fmt.Errorf("%s/%s: the home page's file is index.md, in lower case: rename it to index.md", ContentDir, name))
+			continue
+		case ext != ".md":
+			errs = append(errs, fmt.Errorf("%s/%s: a page's file ends in .md, in lower case: rename it to %s.md", ContentDir, name, strings.TrimSuffix(name, ext)))
+			continue
+		}
+		home = home || name == "index.md"
+		names = append(names, name)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("%s/: no pages: add %s/index.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
+	}
+	if !home {
+		return nil, fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)
+	}
+	var pages []*Page
+	byOut := map[string]*Page{}
+	for _, base := range names {
+		rel := ContentDir + "/" + base
+		src, err := fs.ReadFile(site, rel)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
+			continue
+		}
+		var p *Page
+		if old, ok := prev[rel]; ok && bytes.Equal(old.raw, src) {
+			p = old
+		} else {
+			meta, body, first, err := frontmatter.Parse(rel, src)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			p = &Page{Source: rel, Meta: meta, raw: src, src: body, first: first}
+			p.URL, p.Out = outPath(strings.TrimSuffix(base, ".md"), meta.URL)
+		}
+		if prev, ok := byOut[p.Out]; ok {
+			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.Source, p.Out))
+			continue
+		}
+		byOut[p.Out] = p
+		pages = append(pages, p)
+	}
+	return pages, errors.Join(errs...)
+}
+
+// ignored reports whether a file in content/ or static/ is not the
+// author's: hidden files (macOS's .DS_Store among them), the lock and
+// backup files editors leave (.#index.md, #index.md#, index.md~), and the
+// files Windows' Explorer writes into a folder it shows (Thumbs.db,
+// desktop.ini, in any case).
+func ignored(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
+		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
+}
+
+// outPath maps a content name to its URL and output file: index is /,
+// 404 is /404.html (as Netlify serves it), NAME is /NAME/.
+func outPath(name, url string) (string, string) {
+	switch {
+	case url != "":
+		return url, strings.TrimPrefix(url, "/") + "index.html"
+	case name == "index":
+		return "/", "index.html"
+	case name == "404":
+		return "/404.html", "404.html"
+	}
+	return "/" + name + "/", name + "/index.html"
+}
