@@ -39,7 +39,7 @@ func differing(got, want map[string][]byte) []string {
 // second build from that cache gives them too. The old build turned
 // "raise" into a name and then kept that page in the cache.
 func TestStarvedClockChangesNoPage(t *testing.T) {
-	root, cacheRoot := benchSite(t, 3), t.TempDir()
+	root, cacheRoot := manyPages(t, 3), t.TempDir()
 	idle, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,7 @@ func TestStarvedClockChangesNoPage(t *testing.T) {
 // than highlight.Limit fails the build at its line, and the failed page is
 // not kept in the cache to be reused.
 func TestSlowBlockIsAnErrorNamingItsLine(t *testing.T) {
-	root, cacheRoot := copySite(t), t.TempDir()
+	root, cacheRoot := fixtureSite(t), t.TempDir()
 	old := highlight.Limit
 	highlight.Limit = time.Nanosecond // every block is over it
 	_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})

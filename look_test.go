@@ -1,4 +1,4 @@
-package site
+package errref_test
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"errref/internal/browsertest"
+	"errref/internal/site"
 )
 
 // serve answers the built files the way a static host does.
-func serve(t *testing.T, s *Site) *httptest.Server {
+func serve(t *testing.T, s *site.Site) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/")
