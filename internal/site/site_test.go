@@ -2,7 +2,9 @@ package site
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"errref/internal/benchsite"
@@ -397,5 +400,77 @@ func TestSitemapEscapes(t *testing.T) {
 	got := string(s.Files["sitemap.xml"])
 	if strings.Contains(got, "<script>") || !strings.Contains(got, "/q&amp;a/") {
 		t.Errorf("sitemap.xml:\n%s", got)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/golden/ from the fixture's build")
+
+// TestGolden holds the fixture's build, every file, to testdata/golden/:
+// what the generator makes of a page (the layout, the minified HTML and
+// CSS, the structured data, the sitemap) changes only on purpose. go test
+// -update rewrites them; read the diff.
+func TestGolden(t *testing.T) {
+	s := buildFixture(t)
+	dir := filepath.Join("testdata", "golden")
+	if *update {
+		os.RemoveAll(dir)
+	}
+	for name, data := range s.Files {
+		golden := filepath.Join(dir, filepath.FromSlash(name))
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			if err := os.WriteFile(golden, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Errorf("%v (run go test ./internal/site -update)", err)
+			continue
+		}
+		if !bytes.Equal(data, want) {
+			t.Errorf("%s differs from %s: run go test ./internal/site -update and read the diff", name, golden)
+		}
+	}
+	n := 0
+	filepath.WalkDir(dir, func(_ string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			n++
+		}
+		return nil
+	})
+	if n != len(s.Files) {
+		t.Errorf("the build made %d files, %s holds %d", len(s.Files), dir, n)
+	}
+}
+
+// TestAnyFS: the build reads its sources through the fs.FS it is given
+// and nothing else, so a site held in memory builds as its folder does.
+func TestAnyFS(t *testing.T) {
+	mem := fstest.MapFS{}
+	err := fs.WalkDir(os.DirFS(filepath.Join("testdata", "fixture")), ".", func(name string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", "fixture", filepath.FromSlash(name)))
+		mem[name] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Build(Options{FS: mem, Getenv: func(k string) string { return fixtureEnv[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := differing(s.Files, buildFixture(t).Files); len(d) > 0 {
+		t.Errorf("built from memory, these files differ from the folder's build: %s", strings.Join(d, ", "))
+	}
+	// An error names the file by its path in the FS, with a slash on
+	// every system.
+	mem["content/404.md"] = &fstest.MapFile{Data: []byte("+++\ntitle = \"x\"\n")}
+	if _, err := Build(Options{FS: mem, Getenv: noEnv}); err == nil || !strings.HasPrefix(err.Error(), "content/404.md:1: ") {
+		t.Errorf("err = %v, want it to begin content/404.md:1: ", err)
 	}
 }

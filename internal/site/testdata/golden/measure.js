@@ -1,0 +1,1 @@
+(function(){var e="/api/event";window.measureEndpoint=e})()
