@@ -23,7 +23,7 @@ func TestDrift(t *testing.T) {
 	bin := command(t)
 	work := t.TempDir()
 	root := filepath.Join(work, "site")
-	if err := benchsite.Make(root, filepath.Join("..", ".."), 1); err != nil {
+	if err := benchsite.Make(root, fixture, 1); err != nil {
 		t.Fatal(err)
 	}
 	lib := drifttest.Library(t)

@@ -22,6 +22,10 @@ import (
 	"errref/internal/benchsite"
 )
 
+// fixture is the generator's test site: these tests hold the command, not
+// the published page, and run with content/ emptied.
+var fixture = filepath.Join("..", "..", "internal", "site", "testdata", "fixture")
+
 var (
 	binOnce sync.Once
 	binPath string
@@ -104,7 +108,7 @@ func snapshot(t *testing.T, dir string) map[string][32]byte {
 func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
 	bin := command(t)
 	root := t.TempDir()
-	if err := benchsite.Make(root, filepath.Join("..", ".."), 3); err != nil {
+	if err := benchsite.Make(root, fixture, 3); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []string{"docs", ".git/objects/ab", "internal/site", "public"} {
@@ -157,7 +161,9 @@ func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
 func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 	bin := command(t)
 	root := t.TempDir()
-	if err := benchsite.Make(root, filepath.Join("..", ".."), 60); err != nil {
+	// As many of the fixture's small pages as make a build take about as
+	// long as the random kills span, so that most land during it.
+	if err := benchsite.Make(root, fixture, 3000); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(root, "public")
@@ -243,7 +249,7 @@ func TestSIGTERMStopsThePreview(t *testing.T) {
 	}
 	bin := command(t)
 	root := t.TempDir()
-	if err := benchsite.Make(root, filepath.Join("..", ".."), 1); err != nil {
+	if err := benchsite.Make(root, fixture, 1); err != nil {
 		t.Fatal(err)
 	}
 	journal := filepath.Join(root, "events.jsonl")
@@ -312,19 +318,19 @@ func TestSIGTERMStopsThePreview(t *testing.T) {
 // ones and exits 1 still; -write alone is refused.
 func TestRepin(t *testing.T) {
 	bin := command(t)
-	fixture, err := filepath.Abs(filepath.Join("..", "..", "internal", "repin", "testdata"))
+	pages, err := filepath.Abs(filepath.Join("..", "..", "internal", "repin", "testdata"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := t.TempDir()
-	if err := benchsite.Make(root, filepath.Join("..", ".."), 1); err != nil {
+	if err := benchsite.Make(root, fixture, 1); err != nil {
 		t.Fatal(err)
 	}
 	content := filepath.Join(root, "content")
 	if err := os.RemoveAll(content); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.CopyFS(content, os.DirFS(filepath.Join(fixture, "content"))); err != nil {
+	if err := os.CopyFS(content, os.DirFS(filepath.Join(pages, "content"))); err != nil {
 		t.Fatal(err)
 	}
 	run := func(args ...string) (string, int) {
@@ -336,8 +342,8 @@ func TestRepin(t *testing.T) {
 		return string(out), cmd.ProcessState.ExitCode()
 	}
 	repin := []string{
-		"-check-sources", "acme/lib@v1.0.0=" + filepath.Join(fixture, "upstream", "v1"),
-		"-repin", "acme/lib@v2.0.0=" + filepath.Join(fixture, "upstream", "v2"),
+		"-check-sources", "acme/lib@v1.0.0=" + filepath.Join(pages, "upstream", "v1"),
+		"-repin", "acme/lib@v2.0.0=" + filepath.Join(pages, "upstream", "v2"),
 	}
 	summary := "acme/lib to v2.0.0: 7 moved, 1 unchanged, 1 changed, 1 ambiguous, 1 gone; 1 already at v2.0.0\n"
 
@@ -356,7 +362,7 @@ func TestRepin(t *testing.T) {
 	}
 	for _, name := range []string{"about", "index"} {
 		got, _ := os.ReadFile(filepath.Join(content, name+".md"))
-		want, _ := os.ReadFile(filepath.Join(fixture, name+".written.md"))
+		want, _ := os.ReadFile(filepath.Join(pages, name+".written.md"))
 		if string(got) != string(want) {
 			t.Errorf("content/%s.md after -write:\n%s\nwant internal/repin/testdata/%s.written.md:\n%s", name, got, name, want)
 		}

@@ -24,6 +24,7 @@ import (
 // userRepo copies the repository as a clone of it holds it, with the
 // edits not yet committed: the files git lists, tracked or not, but not
 // those it ignores (no public/, no leftover of the developer's builds).
+// Its site is the fixture's, put where the page's sources are.
 func userRepo(t *testing.T) string {
 	t.Helper()
 	src, err := filepath.Abs(filepath.Join("..", ".."))
@@ -50,6 +51,14 @@ func userRepo(t *testing.T) string {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, name := range []string{"content", "templates", "static", "measure", "site.toml"} {
+		if err := os.RemoveAll(filepath.Join(dst, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.CopyFS(dst, os.DirFS(fixture)); err != nil {
+		t.Fatal(err)
 	}
 	return dst
 }
