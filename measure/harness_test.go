@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -40,7 +41,7 @@ var (
 
 func files(t *testing.T) map[string][]byte {
 	buildOnce.Do(func() {
-		built, buildErr = site.Build(site.Options{Root: "..", Getenv: func(k string) string {
+		built, buildErr = site.Build(site.Options{FS: os.DirFS(".."), Getenv: func(k string) string {
 			switch k {
 			case "SITE_STOREFRONT_URL":
 				return storefront

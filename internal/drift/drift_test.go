@@ -74,7 +74,7 @@ func fixture(t *testing.T, pages map[string]string) string {
 // what Run needs to check it against the clones.
 func options(t *testing.T, pages map[string]string, out *bytes.Buffer, clones ...string) Options {
 	t.Helper()
-	s, err := site.Build(site.Options{Root: fixture(t, pages), Getenv: func(string) string { return "" }})
+	s, err := site.Build(site.Options{FS: os.DirFS(fixture(t, pages)), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func fixture(t *testing.T, pages map[string]string) string {
 // Run needs to move its citations of acme/lib from v1.0.0 to v2.0.0.
 func options(t *testing.T, root string, write bool, out *bytes.Buffer) Options {
 	t.Helper()
-	s, err := site.Build(site.Options{Root: root, Getenv: func(string) string { return "" }})
+	s, err := site.Build(site.Options{FS: os.DirFS(root), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestWriteTouchesNoOtherByte(t *testing.T) {
 	}
 
 	// The moved ones hold at v2.0.0, the rest still at v1.0.0.
-	s, err := site.Build(site.Options{Root: root, Getenv: func(string) string { return "" }})
+	s, err := site.Build(site.Options{FS: os.DirFS(root), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
