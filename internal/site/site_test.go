@@ -446,31 +446,73 @@ func TestGolden(t *testing.T) {
 }
 
 // TestAnyFS: the build reads its sources through the fs.FS it is given
-// and nothing else, so a site held in memory builds as its folder does.
+// and nothing else. The fixture held in memory builds as its folder does;
+// each source changed in memory, and only there, shows in what it builds;
+// and an error names the file by its path in the FS, with a slash on
+// every system.
 func TestAnyFS(t *testing.T) {
-	mem := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS(filepath.Join("testdata", "fixture")), ".", func(name string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() {
+	fixture := func(t *testing.T) fstest.MapFS {
+		t.Helper()
+		mem := fstest.MapFS{}
+		dir := filepath.Join("testdata", "fixture")
+		err := fs.WalkDir(os.DirFS(dir), ".", func(name string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+			mem[name] = &fstest.MapFile{Data: data}
 			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		data, err := os.ReadFile(filepath.Join("testdata", "fixture", filepath.FromSlash(name)))
-		mem[name] = &fstest.MapFile{Data: data}
-		return err
+		return mem
+	}
+	getenv := func(k string) string { return fixtureEnv[k] }
+	t.Run("as its folder", func(t *testing.T) {
+		s, err := Build(Options{FS: fixture(t), Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := differing(s.Files, buildFixture(t).Files); len(d) > 0 {
+			t.Errorf("built from memory, these files differ from the folder's build: %s", strings.Join(d, ", "))
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		file, old, new string // the source changed in memory
+		out, want      string // the built file that must show it
+	}{
+		{"site.toml", `publisher = "Fixture"`, `publisher = "In memory"`, "index.html", "Published by In memory."},
+		{"content/index.md", "The explaining part.", "Read from memory.", "index.html", "Read from memory."},
+		{"templates/partials/footer.html", "Published by", "Footer from memory,", "index.html", "Footer from memory,"},
+		{"static/style.css", "body{margin:0}", "body{margin:1px}", "", "margin:1px"},
+		{"measure/measure.js", "window.measureEndpoint", "window.fromMemory", "measure.js", "window.fromMemory"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			mem := fixture(t)
+			f := mem[tc.file]
+			if !bytes.Contains(f.Data, []byte(tc.old)) {
+				t.Fatalf("%s does not hold %q", tc.file, tc.old)
+			}
+			f.Data = bytes.Replace(f.Data, []byte(tc.old), []byte(tc.new), 1)
+			s, err := Build(Options{FS: mem, Getenv: getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := tc.out
+			if out == "" { // the stylesheet, by its hashed name
+				out = strings.TrimPrefix(s.Pages[0].Loads[0], "/")
+			}
+			if !bytes.Contains(s.Files[out], []byte(tc.want)) {
+				t.Errorf("%s lacks %q:\n%s", out, tc.want, s.Files[out])
+			}
+		})
 	}
-	s, err := Build(Options{FS: mem, Getenv: func(k string) string { return fixtureEnv[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := differing(s.Files, buildFixture(t).Files); len(d) > 0 {
-		t.Errorf("built from memory, these files differ from the folder's build: %s", strings.Join(d, ", "))
-	}
-	// An error names the file by its path in the FS, with a slash on
-	// every system.
-	mem["content/404.md"] = &fstest.MapFile{Data: []byte("+++\ntitle = \"x\"\n")}
-	if _, err := Build(Options{FS: mem, Getenv: noEnv}); err == nil || !strings.HasPrefix(err.Error(), "content/404.md:1: ") {
-		t.Errorf("err = %v, want it to begin content/404.md:1: ", err)
-	}
+	t.Run("an error's file name", func(t *testing.T) {
+		mem := fixture(t)
+		mem["content/404.md"] = &fstest.MapFile{Data: []byte("+++\ntitle = \"x\"\n")}
+		if _, err := Build(Options{FS: mem, Getenv: noEnv}); err == nil || !strings.HasPrefix(err.Error(), "content/404.md:1: ") {
+			t.Errorf("err = %v, want it to begin content/404.md:1: ", err)
+		}
+	})
 }
