@@ -70,19 +70,6 @@ func prepareHighlighting(site fs.FS) {
 	}
 }
 
-// reusable maps each page of prev to its file, when prev was built from
-// the same settings, templates and bundled files as s; else it is nil.
-func (s *Site) reusable(prev *Site) map[string]*Page {
-	if prev == nil || prev.inputs != s.inputs {
-		return nil
-	}
-	pages := make(map[string]*Page, len(prev.Pages))
-	for _, p := range prev.Pages {
-		pages[p.Source] = p
-	}
-	return pages
-}
-
 // loadPages reads content/*.md and maps each to its output path. A file
 // whose bytes equal those of its page in prev is that page again, rendered
 // output and all.

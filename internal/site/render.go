@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"cmp"
-	"crypto/sha256"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -115,28 +114,6 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 	}
 	s.Rendered = int(renders.Load())
 	return joinOnce(errs)
-}
-
-// fingerprint hashes what every page's output depends on besides its own
-// file: the settings, the templates' sources, and the static and counter
-// files bundled so far (whose names the pages link to).
-func (s *Site) fingerprint(tmplSrc map[string][]byte) [sha256.Size]byte {
-	h := sha256.New()
-	fmt.Fprintf(h, "%#v\n", s.Settings)
-	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
-		names := make([]string, 0, len(m))
-		for n := range m {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
-			h.Write(m[n])
-		}
-	}
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
-	return sum
 }
 
 // renderError is a template that failed while rendering a page. The same
