@@ -1,8 +1,9 @@
-// Package benchsite writes sites for benchmarks: the real site's templates,
+// Package benchsite writes sites of many pages: a site folder's templates,
 // static files, counter and settings, with n distinct pages made from its
-// home page. Each page has its own title and a comment line opening each
-// code block, so that no page's highlighting can be reused for another, as
-// on a real site.
+// home page (the real site's for benchmarks, a fixture's for tests). Each
+// page has its own title and a comment line opening each Python block, so
+// that no page's highlighting can be reused for another, as on a real
+// site.
 package benchsite
 
 import (
