@@ -166,6 +166,13 @@ func TestBadInput(t *testing.T) {
 			write(t, r, "static/x.svg", `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>`)
 		}, "static/x.svg:1: <svg onload=...>: inline event handlers are not allowed"},
 
+		{"static/ itself a link", func(t *testing.T, r string) {
+			os.Rename(filepath.Join(r, "static"), filepath.Join(r, "assets"))
+			if err := os.Symlink("assets", filepath.Join(r, "static")); err != nil {
+				t.Skipf("no symbolic link: %v", err)
+			}
+		}, "static/: a link, not a folder"},
+
 		// site.toml.
 		{"endpoint a browser resolves off-site", func(t *testing.T, r string) {
 			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = "/\r/evil.example/collect"`)

@@ -22,6 +22,11 @@ var generated = map[string]bool{"measure.js": true, "sitemap.xml": true, "robots
 // site's style.css with chroma's stylesheet added; the rest is copied as it
 // is. It returns the map from each name to the path it is served at.
 func (s *Site) bundleStatic(site fs.FS) (map[string]string, error) {
+	// fs.WalkDir follows a link at its root, which a walk of the folder
+	// below would refuse.
+	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%s/: a link, not a folder: static/ holds plain files, never links", StaticDir)
+	}
 	assets := map[string]string{}
 	err := fs.WalkDir(site, StaticDir, func(name string, e fs.DirEntry, err error) error {
 		if err != nil {
