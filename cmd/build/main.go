@@ -60,6 +60,11 @@ func main() {
 	driftPre := flag.Bool("drift-pre", false, "with -drift, count prereleases (v2.1.0rc1) as releases")
 	asJSON := flag.Bool("json", false, "with -drift, print the report as JSON")
 	flag.Parse()
+	if *root == "" {
+		// The current folder, as every path function takes an empty
+		// path; os.DirFS refuses one.
+		*root = "."
+	}
 	if len(drifts) > 0 {
 		// Exit 1 says a quote drifted: anything that stops the check
 		// must not say so too.

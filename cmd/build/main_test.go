@@ -372,3 +372,21 @@ func TestRepin(t *testing.T) {
 		t.Errorf("-write alone: exit %d, output:\n%s", code, out)
 	}
 }
+
+// TestEmptyRootIsTheCurrentFolder: -root "" builds the folder the command
+// runs in, as -root . does (os.DirFS alone would refuse it).
+func TestEmptyRootIsTheCurrentFolder(t *testing.T) {
+	bin := command(t)
+	root := t.TempDir()
+	if err := benchsite.Make(root, fixture, 1); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-quiet", "-root", "", "-out", "public")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "public", "index.html")); err != nil {
+		t.Error(err)
+	}
+}
