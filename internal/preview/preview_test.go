@@ -552,7 +552,7 @@ func TestWarningsArePrinted(t *testing.T) {
 	}
 	// want is what go run ./cmd/build would print of the sources as they are.
 	want := func() []string {
-		b, err := site.Build(site.Options{Root: root})
+		b, err := site.Build(site.Options{FS: os.DirFS(root)})
 		if err != nil {
 			t.Fatal(err)
 		}
