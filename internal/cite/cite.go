@@ -20,6 +20,9 @@ type Citation struct {
 	End     int    // last line, End >= Start
 	Quote   string // the quoted text, as the page shows it
 	Source  string // the page file and line that cite it, "content/index.md:88", when known
+	// History: the page quotes this release to show what it did (its
+	// front matter's history), so the quote stays at this version.
+	History bool
 }
 
 const specPattern = `([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@([A-Za-z0-9_.+-]+):([A-Za-z0-9_./-]+)#L?(\d+)(?:-L?(\d+))?`

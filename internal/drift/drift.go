@@ -53,6 +53,9 @@ type repo struct {
 	dir    string
 	clone  *clone
 	groups []*group
+	// history are the quotes the page keeps at an old release on purpose
+	// (its front matter's history), each checked at that release only.
+	history []*repin.Result
 }
 
 // Run checks the citations and prints the report. It returns the exit
@@ -77,6 +80,9 @@ func Run(o Options) (int, error) {
 			if g.drifted() {
 				code = Drifted
 			}
+		}
+		if r.historyBroken() {
+			code = Drifted
 		}
 	}
 	if o.JSON {
@@ -158,6 +164,9 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.Source))
 			continue
 		}
+		if c.History {
+			continue
+		}
 		v, ok := parseVersion(c.Version)
 		if !ok {
 			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.Source))
@@ -187,14 +196,24 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 		r.groups = append(r.groups, g)
 	}
 	for _, c := range cites {
-		v, _ := parseVersion(c.Version)
-		g := groups[v.major()]
-		g.results = append(g.results, repin.Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
+		if c.History {
+			r.history = append(r.history, repin.Relocate(c, r.tree(c.Version), r.tree(c.Version)))
+		} else {
+			v, _ := parseVersion(c.Version)
+			g := groups[v.major()]
+			g.results = append(g.results, repin.Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
+		}
 		if r.clone.err != nil {
 			return r.clone.err
 		}
 	}
 	return nil
+}
+
+// historyBroken reports whether a quote kept as history does not hold
+// even at the release it quotes.
+func (r *repo) historyBroken() bool {
+	return slices.ContainsFunc(r.history, func(res *repin.Result) bool { return res.Kind != cite.Unchanged })
 }
 
 // first keeps the first place each version is cited: "v1.0.0

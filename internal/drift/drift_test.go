@@ -19,6 +19,10 @@ import (
 
 const head = "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\n+++\n\n"
 
+// history is the front matter of a page that quotes v1.0.0 of acme/lib
+// to show what it did.
+const history = "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\nhistory = [\"acme/lib@v1.0.0\"]\n+++\n\n"
+
 // Pages of the fixture site. Each cites acme/lib, drifttest's library.
 const (
 	// current cites the newest 1.x and 2.x releases, where every quote
@@ -141,6 +145,14 @@ func TestOutcomes(t *testing.T) {
 				"    +    return 90\n" +
 				"acme/lib v2.0.0 to v2.1.0rc1, the newest 2.x version, a prerelease: 0 moved, 0 unchanged, 1 changed, 0 ambiguous, 0 gone\n" +
 				"lib v2.1.0rc1 is the newest 2.x version, a prerelease; 1 of 1 citation does not hold there (1 changed)\n"},
+		// v1.0.0's "three" is "five" at v1.2.0: quoted as history, it is
+		// checked at v1.0.0 only.
+		{"kept as history", history + "[`return \"three\"`](cite:acme/lib@v1.0.0:src/app.py#8) became [`return \"five\"`](cite:acme/lib@v1.2.0:src/app.py#10).\n", false, Held,
+			"lib v1.2.0 is the newest 1.x release; 1 citation holds, and 1 kept as history holds at the release it quotes\n"},
+		{"kept as history, and not held there", history + "[`return \"four\"`](cite:acme/lib@v1.0.0:src/app.py#8) became [`return \"five\"`](cite:acme/lib@v1.2.0:src/app.py#10).\n", false, Drifted,
+			"content/index.md:8: not ok at v1.0.0, so not moved: MISMATCH content/index.md:8: src/app.py#8 does not hold \"return \\\"four\\\"\"; not found anywhere in the file: fix it there first (-check-sources shows it)\n" +
+				"acme/lib: the quotes kept as history (front matter history) must hold at the release they quote\n" +
+				"lib v1.2.0 is the newest 1.x release; 1 of 2 citations does not hold there (1 kept as history not ok at the release it quotes)\n"},
 		{"a prerelease cited, checked against its release", head + "[`return 60`](cite:acme/lib@v2.0.0-rc1:src/app.py#5)\n", false, Held,
 			"content/index.md:7: moved: src/app.py#5 is line 6 at v2.0.0\n" +
 				"acme/lib v2.0.0-rc1 to v2.0.0, the newest 2.x release: 1 moved, 0 unchanged, 0 changed, 0 ambiguous, 0 gone\n" +

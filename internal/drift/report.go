@@ -57,7 +57,17 @@ func (g *group) describe(pre bool) string {
 func answer(repos []*repo, code int, pre bool) string {
 	var parts []string
 	total, behind, bad := 0, 0, map[string]int{}
+	hist, histBad := 0, 0
 	for _, r := range repos {
+		hist += len(r.history)
+		for _, res := range r.history {
+			if res.Kind != cite.Unchanged {
+				histBad++
+			}
+		}
+		if len(r.groups) == 0 {
+			parts = append(parts, r.name[strings.LastIndex(r.name, "/")+1:]+" is quoted only as history")
+		}
 		for i, g := range r.groups {
 			p := fmt.Sprintf("%s is %s", g.newest.tag, g.describe(pre))
 			if i == 0 {
@@ -90,6 +100,9 @@ func answer(repos []*repo, code int, pre bool) string {
 		default:
 			line += fmt.Sprintf(", %d of them at an older release: -repin moves them", behind)
 		}
+		if hist > 0 {
+			line += fmt.Sprintf(", and %d kept as history %s at the release %s", hist, verb(hist, "holds", "hold"), verb(hist, "it quotes", "they quote"))
+		}
 		return line
 	}
 	var kinds []string
@@ -104,7 +117,11 @@ func answer(repos []*repo, code int, pre bool) string {
 			n += bad[k]
 		}
 	}
-	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
+	if histBad > 0 {
+		kinds = append(kinds, fmt.Sprintf("%d kept as history not ok at the release %s", histBad, verb(histBad, "it quotes", "they quote")))
+		n += histBad
+	}
+	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
 }
 
 // verb is one when n is 1, else many.
@@ -154,6 +171,12 @@ func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 			repin.PrintProse(&b, g.prose, g.older())
 			fmt.Fprintln(&b, summary(r, g, pre))
 		}
+		if r.historyBroken() {
+			for _, res := range r.history {
+				res.Report(&b)
+			}
+			fmt.Fprintf(&b, "%s: the quotes kept as history (front matter history) must hold at the release they quote\n", r.name)
+		}
 	}
 	fmt.Fprintln(&b, answer(repos, code, pre))
 	_, err := w.Write(b.Bytes())
@@ -169,9 +192,10 @@ type jsonReport struct {
 }
 
 type jsonRepo struct {
-	Repo   string      `json:"repo"`
-	Dir    string      `json:"dir"`
-	Groups []jsonGroup `json:"groups"`
+	Repo    string         `json:"repo"`
+	Dir     string         `json:"dir"`
+	Groups  []jsonGroup    `json:"groups"`
+	History []jsonCitation `json:"history"` // kept at the release they quote: "unchanged" there, or broken
 }
 
 type jsonGroup struct {
@@ -205,7 +229,10 @@ func failure(err error) jsonReport { return jsonReport{Exit: Failed, Error: err.
 func report(repos []*repo, code int, pre bool) jsonReport {
 	rep := jsonReport{Exit: code, Answer: answer(repos, code, pre)}
 	for _, r := range repos {
-		jr := jsonRepo{Repo: r.name, Dir: r.dir}
+		jr := jsonRepo{Repo: r.name, Dir: r.dir, History: []jsonCitation{}}
+		for _, res := range r.history {
+			jr.History = append(jr.History, citationJSON(res))
+		}
 		for _, g := range r.groups {
 			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
 				Drifted: g.drifted(), Counts: map[string]int{}, Summary: summary(r, g, pre), Prose: g.prose}

@@ -24,8 +24,13 @@ type Meta struct {
 	URL         string    `toml:"url"`
 	Counter     *bool     `toml:"counter"`
 	NoIndex     bool      `toml:"noindex"`
+	// History names releases (OWNER/REPO@VERSION) whose quotes show what
+	// an old release did: -drift checks them at that release only, and
+	// -repin leaves them there.
+	History []string `toml:"history"`
 
-	URLLine int `toml:"-"` // the line of the file that sets url, for errors
+	URLLine     int `toml:"-"` // the line of the file that sets url, for errors
+	HistoryLine int `toml:"-"` // the line that sets history
 }
 
 // urlRE is the clean set of paths a page may be published at: segments of
@@ -35,7 +40,10 @@ type Meta struct {
 var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 
 // Keys are the front-matter keys a page may set.
-var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex"}
+var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history"}
+
+// releaseRE is a release of a repository, as a citation names it.
+var releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
 
 // Required are the keys every page must set.
 var Required = []string{"title", "description"}
@@ -93,6 +101,14 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	}
 	if md.IsDefined("url") && !urlRE.MatchString(meta.URL) {
 		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
+	}
+	if md.IsDefined("history") {
+		meta.HistoryLine = keyLine(fm, "history") + 1
+	}
+	for _, h := range meta.History {
+		if !releaseRE.MatchString(h) {
+			return meta, nil, 0, fmt.Errorf("%s:%d: history %q: name a release as OWNER/REPO@VERSION, such as \"modelcontextprotocol/python-sdk@v1.6.0\"", path, meta.HistoryLine, h)
+		}
 	}
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }

@@ -134,7 +134,7 @@ func TestParseErrors(t *testing.T) {
 		{"not TOML", "+++\n" + keys + "noindex = = true\n+++\n", "p.md:4:", []string{"front matter is not valid TOML"}},
 		{"not a date", "+++\n" + keys + "date = \"yesterday\"\n+++\n", "p.md:4:", []string{"not valid TOML", `"yesterday"`}},
 		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"front matter", "incompatible types"}},
-		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex"}},
+		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex, history"}},
 		{"missing description", "+++\ntitle = \"T\"\nnoindex = true\n+++\n", "p.md:4:", []string{`lacks the required key "description"`, "required: title, description"}},
 		{"missing title", "+++\ndescription = \"D\"\n+++\n", "p.md:3:", []string{`lacks the required key "title"`}},
 		{"empty title", "+++\ndescription = \"D\"\ntitle = \"  \"\n+++\n", "p.md:3:", []string{"title and description must not be empty"}},
@@ -146,6 +146,7 @@ func TestParseErrors(t *testing.T) {
 		{"url with a hidden segment", "+++\n" + keys + "url = \"/.git/\"\n+++\n", "p.md:4:", []string{"must be a path"}},
 		{"url with a backslash", "+++\n" + keys + "url = '/a\\b/'\n+++\n", "p.md:4:", []string{"must be a path"}},
 		{"not UTF-8", "+++\n" + keys + "+++\n\nCaf\xe9\n", "p.md:6:", []string{"not UTF-8 at byte 42", "save the file as UTF-8"}},
+		{"history that names no release", "+++\n" + keys + "history = [\"acme/lib@v1.0.0\", \"v1.6.0\"]\n+++\n", "p.md:4:", []string{`history "v1.6.0"`, "OWNER/REPO@VERSION"}},
 		{"not UTF-8 in the front matter", "+++\ntitle = \"Caf\xe9\"\n", "p.md:2:", []string{"not UTF-8 at byte 16"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

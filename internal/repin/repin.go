@@ -105,6 +105,7 @@ func Run(o Options) (bool, error) {
 	var results []*Result
 	already := 0
 	unsourced := map[string]int{} // version -> citations left at it
+	history := map[string]int{}   // version -> citations kept there as history
 	olds := map[string]bool{}     // versions moved from
 	for _, c := range o.Citations {
 		file, line := where(c.Source)
@@ -114,6 +115,10 @@ func Run(o Options) (bool, error) {
 		}
 		if c.Version == to.Version {
 			already++
+			continue
+		}
+		if c.History {
+			history[c.Version]++
 			continue
 		}
 		i := slices.IndexFunc(from, func(s cite.Source) bool { return s.Holds(c) })
@@ -134,7 +139,7 @@ func Run(o Options) (bool, error) {
 	}
 	// A misspelt repository or a forgotten -check-sources would otherwise
 	// look like a page with nothing to move.
-	if len(results) == 0 && already == 0 && len(unsourced) == 0 {
+	if len(results) == 0 && already == 0 && len(unsourced) == 0 && len(history) == 0 {
 		return false, fmt.Errorf("-repin %s: no page in content/ cites %s", to.Repo, to.Repo)
 	}
 	if len(results) == 0 && len(unsourced) > 0 {
@@ -168,6 +173,9 @@ func Run(o Options) (bool, error) {
 	}
 	for _, v := range slices.Sorted(maps.Keys(unsourced)) {
 		fmt.Fprintf(o.Out, "; %d at %s left as they are (no -check-sources %s@%s=DIR)", unsourced[v], v, to.Repo, v)
+	}
+	for _, v := range slices.Sorted(maps.Keys(history)) {
+		fmt.Fprintf(o.Out, "; %d at %s kept there as history", history[v], v)
 	}
 	fmt.Fprintln(o.Out)
 	ok := counts[cite.Moved]+counts[cite.Unchanged] == len(results)

@@ -384,3 +384,22 @@ func TestNothingToMoveIsAnError(t *testing.T) {
 		t.Errorf("no -check-sources: err = %v", err)
 	}
 }
+
+// TestHistoryStays: a quote of a release the page keeps as history (its
+// front matter's history) is not moved, and the report says so.
+func TestHistoryStays(t *testing.T) {
+	page := "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\nhistory = [\"acme/lib@v1.0.0\"]\n+++\n\n" +
+		"[`return \"two lines lower\"`](cite:acme/lib@v1.0.0:src/app.py#9)\n"
+	root := fixture(t, map[string]string{"index.md": page})
+	var out bytes.Buffer
+	ok, err := Run(options(t, root, true, &out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "0 moved, 0 unchanged, 0 changed, 0 ambiguous, 0 gone; 1 at v1.0.0 kept there as history\n"; !ok || !strings.Contains(out.String(), want) {
+		t.Errorf("ok = %v; output:\n%s\nwant ok and %q", ok, out.String(), want)
+	}
+	if got := contentOf(t, root)["index.md"]; got != page {
+		t.Errorf("index.md afterwards:\n%s\nwant it as it was", got)
+	}
+}

@@ -66,6 +66,10 @@ func TestBadInput(t *testing.T) {
 			edit(t, r, "content/index.md", "{{< offer >}}", "{{< ofer >}}")
 		}, `content/index.md:16: {{< ofer >}}: no partial "ofer": add templates/partials/ofer.html`},
 
+		{"history that nothing quotes", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "noindex = true\n", "noindex = true\nhistory = [\"acme/lib@v1.0.0\"]\n")
+		}, "content/404.md:6: history names acme/lib@v1.0.0, which no citation of this page quotes"},
+
 		// A problem in the finished HTML, at the line that made it.
 		{"problem made by the page", func(t *testing.T, r string) {
 			edit(t, r, "content/404.md", "[home](/)", "[home](#nowhere)")

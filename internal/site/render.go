@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -255,6 +256,14 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 			line := bytes.Count(p.src[:from], []byte("\n")) + n
 			c.Source = fmt.Sprintf("%s:%d", p.Source, p.first+line-1)
 			from += bytes.Index(p.src[from:], []byte(c.Spec())) + 1
+		}
+		c.History = slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)
+	}
+	// A release named as history that nothing quotes is a typo, and would
+	// leave the quote it meant checked against the newest release.
+	for _, h := range p.Meta.History {
+		if !slices.ContainsFunc(res.Citations, func(c cite.Citation) bool { return c.Repo+"@"+c.Version == h }) {
+			return nil, nil, nil, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.Source, p.Meta.HistoryLine, h)
 		}
 	}
 	return out, res.Citations, warns, nil
