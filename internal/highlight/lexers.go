@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -149,7 +148,10 @@ func copies(unmerged bool) *chroma.LexerRegistry {
 // merged unless unmerged.
 func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
 	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
-		rules, err := rawRules(l)
+		// Rules compiles the original's patterns too, which the copy
+		// then compiles again as its own: chroma hands out a lexer's
+		// rules only after compiling them.
+		rules, err := l.Rules()
 		if err != nil {
 			// Without a root state the copy's Tokenise fails,
 			// loudly; lexer has reported err before this runs.
@@ -170,39 +172,6 @@ func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
 		out[untimeState] = []chroma.Rule{self}
 		return out
 	})
-}
-
-// raws holds each lexer's rules as rawRules read them, read once.
-var raws sync.Map // *chroma.RegexLexer -> func() (chroma.Rules, error)
-
-// rawRules returns l's rules as chroma reads them, from its XML or its Go
-// function, without compiling them. Chroma's Rules compiles every pattern
-// before it returns any, and a copy compiles the patterns again as its
-// own, so the original's compile was pure waiting: for Python, 4 to 5 ms
-// of one core before the copy could begin, at one page the longest wait
-// of the build.
-//
-// Chroma keeps the function that reads a lexer's rules in an unexported
-// field, and this reads it: the one use of unsafe in the build. Where the
-// field is not there as expected (another chroma), Rules gives the same
-// rules, compiled; TestRawRulesAreChromas fails then, so that it is seen.
-func rawRules(l *chroma.RegexLexer) (chroma.Rules, error) {
-	f, _ := raws.LoadOrStore(l, sync.OnceValues(func() (chroma.Rules, error) {
-		if read := readRules(l); read != nil {
-			return read()
-		}
-		return l.Rules()
-	}))
-	return f.(func() (chroma.Rules, error))()
-}
-
-// readRules returns chroma's function that reads l's rules, or nil.
-func readRules(l *chroma.RegexLexer) func() (chroma.Rules, error) {
-	f := reflect.ValueOf(l).Elem().FieldByName("fetchRulesFunc")
-	if !f.IsValid() || f.Type() != reflect.TypeFor[func() (chroma.Rules, error)]() {
-		return nil
-	}
-	return *(*func() (chroma.Rules, error))(unsafe.Pointer(f.UnsafeAddr()))
 }
 
 // framePlaceholder is the pattern of a merged copy's one rule for chroma
@@ -318,7 +287,7 @@ func reachable(l chroma.Lexer, seen map[string]bool) error {
 	if !ok {
 		return fmt.Errorf("chroma's %s lexer is built from other lexers", name)
 	}
-	rules, err := rawRules(rl)
+	rules, err := rl.Rules()
 	if err != nil {
 		return fmt.Errorf("chroma's %s lexer: %w", name, err)
 	}
