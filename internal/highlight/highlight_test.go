@@ -148,7 +148,7 @@ func TestRunawayBlockIsAnError(t *testing.T) {
 	// and short enough not to keep a core busy after the test.
 	l := untimed(chroma.MustNewLexer(&chroma.Config{Name: "runaway"}, func() chroma.Rules {
 		return chroma.Rules{"root": {{Pattern: `(a|aa)+$`, Type: chroma.Keyword}, {Pattern: `.|\n`, Type: chroma.Text}}}
-	}), false)
+	}))
 	var got bytes.Buffer
 	err := start(l, "runaway", strings.Repeat("a", 26)+"b\n")(&got)
 	if err == nil || !strings.Contains(err.Error(), "took longer than 10ms") {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,36 +37,31 @@ const noLimit = time.Duration(1<<63 - 1)
 // untimeState is the state holding the rule that lifts the limits.
 const untimeState = "errref-untimed"
 
-// untime lifts the limits, and merges each state's rules (merge.go)
-// unless told not to.
+// untime lifts the limits and merges each state's rules (merge.go).
 //
-// A merged copy also compiles its rules itself. Chroma compiles a copy's
+// It also compiles the copy's rules itself. Chroma compiles a lexer's
 // rules one after another, on one core, before any mutator runs: at one
-// page, the build waited on that more than on anything else. So a merged
-// copy gives chroma its states empty, and this rule alone, whose pattern
-// is a comment: chroma compiles it in the frame it gives every pattern of
-// the lexer (its anchor and flags). This mutator then makes the states'
-// rules from the lexer's, as chroma makes them, and compiles each pattern
-// in that frame, on all cores, with merging's analysis of each.
+// page, the build waited on that more than on anything else. So a copy
+// gives chroma its states empty, and this rule alone, whose pattern is a
+// comment: chroma compiles it in the frame it gives every pattern of the
+// lexer (its anchor and flags). This mutator then makes the states' rules
+// from the lexer's, as chroma makes them, and compiles each pattern in
+// that frame, on all cores, with merging's analysis of each.
 type untime struct {
-	unmerged bool
-	rules    chroma.Rules // the lexer's, when merged
+	rules chroma.Rules // the lexer's
 }
 
 func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) error {
 	self := rules[state]
 	delete(rules, state)
-	frame := ""
-	if !u.unmerged {
-		if len(self) != 1 || self[0].Regexp == nil || !strings.Contains(self[0].Regexp.String(), framePlaceholder) {
-			return fmt.Errorf("chroma compiled %q, not as a rule's pattern", framePlaceholder)
-		}
-		frame = self[0].Regexp.String()
-		for state, rs := range u.rules {
-			rules[state] = make([]*chroma.CompiledRule, len(rs))
-			for i, r := range rs {
-				rules[state][i] = &chroma.CompiledRule{Rule: r}
-			}
+	if len(self) != 1 || self[0].Regexp == nil || !strings.Contains(self[0].Regexp.String(), framePlaceholder) {
+		return fmt.Errorf("chroma compiled %q, not as a rule's pattern", framePlaceholder)
+	}
+	frame := self[0].Regexp.String()
+	for state, rs := range u.rules {
+		rules[state] = make([]*chroma.CompiledRule, len(rs))
+		for i, r := range rs {
+			rules[state][i] = &chroma.CompiledRule{Rule: r}
 		}
 	}
 	// Merging needs each state's final rules, so the compile-time
@@ -90,9 +84,6 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 				}
 			}
 		}
-	}
-	if u.unmerged {
-		return nil
 	}
 	merge(rules, first)
 	return nil
@@ -130,23 +121,22 @@ func (*untime) Mutate(*chroma.LexerState) error { return nil }
 // registry holds the untimed copy of each of chroma's regex lexers, and
 // is the registry they look each other up in (a rule handing part of the
 // text to another language names it), so that they reach only copies.
-var registry = sync.OnceValue(func() *chroma.LexerRegistry { return copies(false) })
+var registry = sync.OnceValue(copies)
 
-// copies returns a registry of copies of chroma's regex lexers, their
-// rules merged unless unmerged.
-func copies(unmerged bool) *chroma.LexerRegistry {
+// copies returns a registry of copies of chroma's regex lexers.
+func copies() *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		if rl, ok := l.(*chroma.RegexLexer); ok {
-			reg.Register(untimed(rl, unmerged))
+			reg.Register(untimed(rl))
 		}
 	}
 	return reg
 }
 
 // untimed returns a copy of l whose matches have no time limit, its rules
-// merged unless unmerged.
-func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
+// merged.
+func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
 		// Rules compiles the original's patterns too, which the copy
 		// then compiles again as its own: chroma hands out a lexer's
@@ -157,19 +147,11 @@ func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
 			// loudly; lexer has reported err before this runs.
 			return nil
 		}
-		u := &untime{unmerged: unmerged}
-		self := chroma.Rule{Mutator: u}
 		out := make(chroma.Rules, len(rules)+1)
-		for state, rs := range rules {
-			out[state] = nil // a merged copy's are made by u
-			if unmerged {
-				out[state] = slices.Clone(rs)
-			}
+		for state := range rules {
+			out[state] = nil // made by untime
 		}
-		if !unmerged {
-			u.rules, self.Pattern = rules, framePlaceholder
-		}
-		out[untimeState] = []chroma.Rule{self}
+		out[untimeState] = []chroma.Rule{{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}}
 		return out
 	})
 }
@@ -179,9 +161,8 @@ func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
 const framePlaceholder = "(?#errref: a pattern of chroma's goes here; see internal/highlight/lexers.go)"
 
 // compile compiles each rule of rules that has no regexp yet, its pattern
-// in frame (see untime), and, for a merged copy (frame set), returns the
-// set of characters each rule can begin with (nil where regexp2 can say
-// nothing). Included states share rules, so each rule is done once, and
+// in frame (see untime), and returns the set of characters each rule can
+// begin with (nil where regexp2 can say nothing). Included states share rules, so each rule is done once, and
 // the rules side by side.
 func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
 	var todo []*chroma.CompiledRule
@@ -216,13 +197,9 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 }
 
 // compileRule compiles r's pattern in frame, if r has no regexp yet, and
-// returns its first characters when frame is set.
+// returns its first characters.
 func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) {
 	if r.Regexp == nil {
-		if frame == "" {
-			// An unmerged copy's rules are all chroma's, compiled.
-			return nil, fmt.Errorf("rule %q was never compiled", r.Pattern)
-		}
 		expr := strings.Replace(frame, framePlaceholder, r.Pattern, 1)
 		re, err := regexp2.Compile(expr)
 		if err != nil {
@@ -230,9 +207,6 @@ func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) 
 			return nil, fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
 		}
 		r.Regexp = re
-	}
-	if frame == "" {
-		return nil, nil
 	}
 	return firstSet(r.Regexp.String())
 }
