@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -114,14 +113,7 @@ func golden(t *testing.T) (code string, want []byte) {
 // setting it here would be a data race. So the test runs in a process of
 // its own, which sets it before any match and never sets it back.
 func TestStarvedClockChangesNothing(t *testing.T) {
-	const alone = "ERRREF_STARVED_CLOCK_TEST"
-	if os.Getenv(alone) == "" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestStarvedClockChangesNothing$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), alone+"=1")
-		out, err := cmd.CombinedOutput()
-		if err != nil || !bytes.Contains(out, []byte("--- PASS: TestStarvedClockChangesNothing")) {
-			t.Fatalf("in a process of its own (%v):\n%s", err, out)
-		}
+	if !alone(t, "TestStarvedClockChangesNothing") {
 		return
 	}
 	code, want := golden(t)
@@ -156,7 +148,7 @@ func TestRunawayBlockIsAnError(t *testing.T) {
 	// and short enough not to keep a core busy after the test.
 	l := untimed(chroma.MustNewLexer(&chroma.Config{Name: "runaway"}, func() chroma.Rules {
 		return chroma.Rules{"root": {{Pattern: `(a|aa)+$`, Type: chroma.Keyword}, {Pattern: `.|\n`, Type: chroma.Text}}}
-	}), false)
+	}))
 	var got bytes.Buffer
 	err := start(l, "runaway", strings.Repeat("a", 26)+"b\n")(&got)
 	if err == nil || !strings.Contains(err.Error(), "took longer than 10ms") {

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -39,36 +37,31 @@ const noLimit = time.Duration(1<<63 - 1)
 // untimeState is the state holding the rule that lifts the limits.
 const untimeState = "errref-untimed"
 
-// untime lifts the limits, and merges each state's rules (merge.go)
-// unless told not to.
+// untime lifts the limits and merges each state's rules (merge.go).
 //
-// A merged copy also compiles its rules itself. Chroma compiles a copy's
+// It also compiles the copy's rules itself. Chroma compiles a lexer's
 // rules one after another, on one core, before any mutator runs: at one
-// page, the build waited on that more than on anything else. So a merged
-// copy gives chroma its states empty, and this rule alone, whose pattern
-// is a comment: chroma compiles it in the frame it gives every pattern of
-// the lexer (its anchor and flags). This mutator then makes the states'
-// rules from the lexer's, as chroma makes them, and compiles each pattern
-// in that frame, on all cores, with merging's analysis of each.
+// page, the build waited on that more than on anything else. So a copy
+// gives chroma its states empty, and this rule alone, whose pattern is a
+// comment: chroma compiles it in the frame it gives every pattern of the
+// lexer (its anchor and flags). This mutator then makes the states' rules
+// from the lexer's, as chroma makes them, and compiles each pattern in
+// that frame, on all cores, with merging's analysis of each.
 type untime struct {
-	unmerged bool
-	rules    chroma.Rules // the lexer's, when merged
+	rules chroma.Rules // the lexer's
 }
 
 func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) error {
 	self := rules[state]
 	delete(rules, state)
-	frame := ""
-	if !u.unmerged {
-		if len(self) != 1 || self[0].Regexp == nil || !strings.Contains(self[0].Regexp.String(), framePlaceholder) {
-			return fmt.Errorf("chroma compiled %q, not as a rule's pattern", framePlaceholder)
-		}
-		frame = self[0].Regexp.String()
-		for state, rs := range u.rules {
-			rules[state] = make([]*chroma.CompiledRule, len(rs))
-			for i, r := range rs {
-				rules[state][i] = &chroma.CompiledRule{Rule: r}
-			}
+	if len(self) != 1 || self[0].Regexp == nil || !strings.Contains(self[0].Regexp.String(), framePlaceholder) {
+		return fmt.Errorf("chroma compiled %q, not as a rule's pattern", framePlaceholder)
+	}
+	frame := self[0].Regexp.String()
+	for state, rs := range u.rules {
+		rules[state] = make([]*chroma.CompiledRule, len(rs))
+		for i, r := range rs {
+			rules[state][i] = &chroma.CompiledRule{Rule: r}
 		}
 	}
 	// Merging needs each state's final rules, so the compile-time
@@ -91,9 +84,6 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 				}
 			}
 		}
-	}
-	if u.unmerged {
-		return nil
 	}
 	merge(rules, first)
 	return nil
@@ -131,89 +121,49 @@ func (*untime) Mutate(*chroma.LexerState) error { return nil }
 // registry holds the untimed copy of each of chroma's regex lexers, and
 // is the registry they look each other up in (a rule handing part of the
 // text to another language names it), so that they reach only copies.
-var registry = sync.OnceValue(func() *chroma.LexerRegistry { return copies(false) })
+var registry = sync.OnceValue(copies)
 
-// copies returns a registry of copies of chroma's regex lexers, their
-// rules merged unless unmerged.
-func copies(unmerged bool) *chroma.LexerRegistry {
+// copies returns a registry of copies of chroma's regex lexers.
+func copies() *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		if rl, ok := l.(*chroma.RegexLexer); ok {
-			reg.Register(untimed(rl, unmerged))
+			reg.Register(untimed(rl))
 		}
 	}
 	return reg
 }
 
 // untimed returns a copy of l whose matches have no time limit, its rules
-// merged unless unmerged.
-func untimed(l *chroma.RegexLexer, unmerged bool) *chroma.RegexLexer {
+// merged.
+func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
-		rules, err := rawRules(l)
+		// Chroma hands out a lexer's rules only after compiling them,
+		// so the original's patterns are compiled too (for Python, 4 ms
+		// of one core), and the copy compiles them again as its own.
+		rules, err := l.Rules()
 		if err != nil {
 			// Without a root state the copy's Tokenise fails,
 			// loudly; lexer has reported err before this runs.
 			return nil
 		}
-		u := &untime{unmerged: unmerged}
-		self := chroma.Rule{Mutator: u}
 		out := make(chroma.Rules, len(rules)+1)
-		for state, rs := range rules {
-			out[state] = nil // a merged copy's are made by u
-			if unmerged {
-				out[state] = slices.Clone(rs)
-			}
+		for state := range rules {
+			out[state] = nil // made by untime
 		}
-		if !unmerged {
-			u.rules, self.Pattern = rules, framePlaceholder
-		}
-		out[untimeState] = []chroma.Rule{self}
+		out[untimeState] = []chroma.Rule{{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}}
 		return out
 	})
 }
 
-// raws holds each lexer's rules as rawRules read them, read once.
-var raws sync.Map // *chroma.RegexLexer -> func() (chroma.Rules, error)
-
-// rawRules returns l's rules as chroma reads them, from its XML or its Go
-// function, without compiling them. Chroma's Rules compiles every pattern
-// before it returns any, and a copy compiles the patterns again as its
-// own, so the original's compile was pure waiting: for Python, 4 to 5 ms
-// of one core before the copy could begin, at one page the longest wait
-// of the build.
-//
-// Chroma keeps the function that reads a lexer's rules in an unexported
-// field, and this reads it: the one use of unsafe in the build. Where the
-// field is not there as expected (another chroma), Rules gives the same
-// rules, compiled; TestRawRulesAreChromas fails then, so that it is seen.
-func rawRules(l *chroma.RegexLexer) (chroma.Rules, error) {
-	f, _ := raws.LoadOrStore(l, sync.OnceValues(func() (chroma.Rules, error) {
-		if read := readRules(l); read != nil {
-			return read()
-		}
-		return l.Rules()
-	}))
-	return f.(func() (chroma.Rules, error))()
-}
-
-// readRules returns chroma's function that reads l's rules, or nil.
-func readRules(l *chroma.RegexLexer) func() (chroma.Rules, error) {
-	f := reflect.ValueOf(l).Elem().FieldByName("fetchRulesFunc")
-	if !f.IsValid() || f.Type() != reflect.TypeFor[func() (chroma.Rules, error)]() {
-		return nil
-	}
-	return *(*func() (chroma.Rules, error))(unsafe.Pointer(f.UnsafeAddr()))
-}
-
-// framePlaceholder is the pattern of a merged copy's one rule for chroma
+// framePlaceholder is the pattern of a copy's one rule for chroma
 // to compile, which stands for each of the lexer's patterns.
 const framePlaceholder = "(?#errref: a pattern of chroma's goes here; see internal/highlight/lexers.go)"
 
 // compile compiles each rule of rules that has no regexp yet, its pattern
-// in frame (see untime), and, for a merged copy (frame set), returns the
-// set of characters each rule can begin with (nil where regexp2 can say
-// nothing). Included states share rules, so each rule is done once, and
-// the rules side by side.
+// in frame (see untime), and returns the set of characters each rule can
+// begin with (nil where regexp2 can say nothing). Included states share
+// rules, so each rule is done once, and the rules side by side.
 func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
 	var todo []*chroma.CompiledRule
 	first := map[*chroma.CompiledRule]*syntax.CharSet{}
@@ -247,13 +197,9 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 }
 
 // compileRule compiles r's pattern in frame, if r has no regexp yet, and
-// returns its first characters when frame is set.
+// returns its first characters.
 func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) {
 	if r.Regexp == nil {
-		if frame == "" {
-			// An unmerged copy's rules are all chroma's, compiled.
-			return nil, fmt.Errorf("rule %q was never compiled", r.Pattern)
-		}
 		expr := strings.Replace(frame, framePlaceholder, r.Pattern, 1)
 		re, err := regexp2.Compile(expr)
 		if err != nil {
@@ -261,9 +207,6 @@ func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) 
 			return nil, fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
 		}
 		r.Regexp = re
-	}
-	if frame == "" {
-		return nil, nil
 	}
 	return firstSet(r.Regexp.String())
 }
@@ -318,7 +261,7 @@ func reachable(l chroma.Lexer, seen map[string]bool) error {
 	if !ok {
 		return fmt.Errorf("chroma's %s lexer is built from other lexers", name)
 	}
-	rules, err := rawRules(rl)
+	rules, err := rl.Rules()
 	if err != nil {
 		return fmt.Errorf("chroma's %s lexer: %w", name, err)
 	}

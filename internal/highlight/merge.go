@@ -29,8 +29,8 @@ import (
 // one it would have taken. The merged rule's mutator and emitter then
 // hand over to the rule that matched, with the groups chroma would have
 // given it. Chroma still does all the lexing; nothing of it is forked.
-// TestMergedRulesLexAsChromaDoes holds every token of chroma's own test
-// corpus to what the rules tried one by one give.
+// TestCopiesLexAsChromaDoes holds every token of chroma's own test corpus
+// to what chroma's own lexer gives.
 
 // merge replaces, in every state of rules that it can, the state's rules
 // with one merged rule. first holds each rule's first characters.
