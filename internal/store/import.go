@@ -129,7 +129,10 @@ func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
 		if err != nil && err != io.EOF {
 			return err
 		}
-		switch line := bytes.TrimSpace(long); {
+		// NUL bytes are not JSON's: a run of them is a hole, what a writer
+		// at a stale offset left in a file emptied under it, and must not
+		// hide the line written after it.
+		switch line := bytes.Trim(long, " \t\r\n\x00"); {
 		case tooLong:
 			if ferr := f(n, nil, fmt.Errorf("over %d bytes: skipped", MaxLine)); ferr != nil {
 				return ferr
