@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -151,8 +153,10 @@ func lineBefore(f io.ReaderAt, end int64) (string, error) {
 
 // TakeJournal imports the preview's journal at path into s: its whole
 // lines after those an earlier call took (the preview may be writing the
-// next one). A journal cut short or replaced since is read from its start
-// again; each line's key keeps the import exact either way.
+// next one; the result's Cut says how long that line is so far). A
+// journal cut short or replaced since is read from its start again; each
+// line's key keeps the import exact either way. A refused line is named
+// by its number in the file, wherever the import started.
 func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -184,10 +188,27 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 			pos = 0
 		}
 	}
+	cut := fi.Size() - end
 	if pos == end {
-		return ImportResult{}, nil
+		return ImportResult{Cut: cut}, nil
 	}
 	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
+	res.Cut = cut
+	if len(res.Refused) > 0 && pos > 0 {
+		// The import numbers lines from pos; the line to remove is named
+		// by its number in the file. Counted only now: a refusal is rare,
+		// and the lines before pos are read for it alone.
+		before, cerr := countLines(io.NewSectionReader(f, 0, pos))
+		if cerr != nil {
+			return res, fmt.Errorf("%s: %w", path, cerr)
+		}
+		for _, r := range res.Refused {
+			var le *LineError
+			if errors.As(r, &le) {
+				le.Line += before
+			}
+		}
+	}
 	if err != nil || len(res.Refused) > 0 {
 		return res, err
 	}
@@ -198,6 +219,22 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO journal_taken (path, pos, line) VALUES (?, ?, ?)
 		ON CONFLICT (path) DO UPDATE SET pos = excluded.pos, line = excluded.line`), abs, end, h)
 	return res, err
+}
+
+// countLines is how many line breaks r holds.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64*1024)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // String names the journal, for messages.
@@ -280,7 +317,7 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %v (remove the line, or take the file with go run ./cmd/report -import, which skips it)", path, n, err)
+			return fmt.Errorf("%s:%d: %v: stop the preview and remove the line (%s), which go run ./cmd/report refuses too", path, n, err, RemoveLines(path, []int{n}))
 		}
 		return nil
 	})
@@ -294,6 +331,32 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 	}
 	SortCounts(out)
 	return out, nil
+}
+
+// RemoveLines is a command that removes the numbered lines of the file
+// at path, as GNU and BSD sed both read it (the old file is kept as
+// path.bak): what unblocks a report that refuses them. -import skips a
+// line it refuses, but the journal would still hold it.
+func RemoveLines(path string, lines []int) string {
+	var script []string
+	for _, n := range lines {
+		script = append(script, strconv.Itoa(n)+"d")
+	}
+	return "sed -i.bak '" + strings.Join(script, ";") + "' " + shellQuote(path)
+}
+
+// shellQuote is s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r)) {
+			safe = false
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // CountOf is the roll-up's key of one event, as the trigger makes it.

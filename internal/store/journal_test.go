@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -180,5 +181,46 @@ func TestJournalConcurrentWithEmptying(t *testing.T) {
 	}
 	if counted, taken := journalTotal(t, path); counted != 20 || taken != 20 {
 		t.Errorf("counted %d, taken %d; want the 20 events written after emptying", counted, taken)
+	}
+}
+
+// TestThePreviewsAdviceForABadLineUnblocksTheReport: the preview counts
+// the journal itself; a line it cannot read is named with the command
+// that removes it, after which the preview counts and the report takes
+// the rest (-import would skip the line but leave it in the journal).
+func TestThePreviewsAdviceForABadLineUnblocksTheReport(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "events.jsonl")
+	line := string(event.Event{Name: "copy-sketch"}.JSON(at))
+	os.WriteFile(path, []byte(line+`{"ts":"2026-03-02T10:00:00Z","stored":false,"name":"copy-sketch","ip":"192.0.2.1"}`+"\n"+line), 0o644)
+	_, err := JournalCounts(path, "2026-01-01", "2026-12-31")
+	want := RemoveLines(path, []int{2})
+	if err == nil || !strings.Contains(err.Error(), path+":2: ") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("JournalCounts: %v; want line 2 named and %s", err, want)
+	}
+	if _, err := exec.LookPath("sed"); err != nil {
+		t.Skip("no sed to run the advice with")
+	}
+	if out, err := exec.Command("sh", "-c", want).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", want, err, out)
+	}
+	if counted, taken := journalTotal(t, path); counted != 2 || taken != 1 {
+		t.Errorf("after %s: counted %d, taken %d; want 2 and 1 (two lines, one key)", want, counted, taken)
+	}
+}
+
+func TestRemoveLinesQuotesThePath(t *testing.T) {
+	for _, tc := range []struct {
+		path  string
+		lines []int
+		want  string
+	}{
+		{"events.jsonl", []int{3}, `sed -i.bak '3d' events.jsonl`},
+		{"/site/events.jsonl", []int{3, 7}, `sed -i.bak '3d;7d' /site/events.jsonl`},
+		{"/my site/it's.jsonl", []int{1}, `sed -i.bak '1d' '/my site/it'\''s.jsonl'`},
+	} {
+		if got := RemoveLines(tc.path, tc.lines); got != tc.want {
+			t.Errorf("RemoveLines(%q, %v) = %s, want %s", tc.path, tc.lines, got, tc.want)
+		}
 	}
 }
