@@ -88,10 +88,29 @@ func (j *Journal) cutTail() (size int64, fixed bool, err error) {
 	if end == size {
 		return size, false, nil
 	}
-	if err := j.f.Truncate(end); err != nil {
+	if err := j.truncate(end); err != nil {
 		return 0, false, fmt.Errorf("%s: removing a last line cut short: %w", j.path, err)
 	}
 	return end, true, nil
+}
+
+// truncate cuts the journal to size through a handle of its own: on
+// Windows a file opened for appending may not be truncated through that
+// handle. It must be the file j writes to.
+func (j *Journal) truncate(size int64) error {
+	w, err := os.OpenFile(j.path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	held, err := j.f.Stat()
+	if err != nil {
+		return err
+	}
+	if now, err := w.Stat(); err != nil || !os.SameFile(held, now) {
+		return errors.New("replaced while it was being written")
+	}
+	return w.Truncate(size)
 }
 
 // reopen points j at the file now at its path, when the one it holds was
@@ -269,7 +288,7 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	}
 	fail := func(err error) (int, error) {
 		if size >= 0 {
-			j.f.Truncate(size)
+			j.truncate(size)
 		}
 		return 0, fmt.Errorf("%s: %w", j.path, err)
 	}

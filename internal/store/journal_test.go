@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -95,6 +96,9 @@ func TestJournalEmptiedOrReplacedUnderAWriter(t *testing.T) {
 		{"removed", os.Remove},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if runtime.GOOS == "windows" && tc.name != ": > events.jsonl" {
+				t.Skip("Windows neither renames over nor removes a file another handle holds open")
+			}
 			path := filepath.Join(t.TempDir(), "events.jsonl")
 			j, _, err := OpenJournal(path)
 			if err != nil {
