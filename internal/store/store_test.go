@@ -166,7 +166,9 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 		rows.Close()
 		want := map[string][]string{
 			"events": Columns,
-			// The report's counts by day: the contract's fields and a count.
+			// The 77aa49a release's counts by day, which its report reads:
+			// the contract's fields, a count, and how often the trigger
+			// added to it (to drop that release's own second count).
 			"daily": {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n", "kept"},
 			// The counts the report reads, kept by a trigger.
 			"rollup":            {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout", "scrolled", "visible_s", "n"},
