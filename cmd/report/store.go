@@ -85,11 +85,16 @@ func importLog(ctx context.Context, st *store.Store, file string) {
 
 // openForReport opens the store read-only, after taking into a SQLite
 // store the events the preview kept in its journal (which needs the right
-// to write it, and may create it: the journal is the preview's store).
+// to write it). Only the default events.db beside the journal is created
+// for that: a store a setting names (-db, SITE_EVENTS_DB) must exist, so
+// that a mistyped name is an error, not a new store the journal fills.
 func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store, error) {
 	if !store.IsPostgres(dsn) {
 		if _, err := os.Stat(journal); err == nil {
-			if err := takeJournal(ctx, dsn, journal); err != nil {
+			if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
+				if from != "" {
+					return nil, named(err, from)
+				}
 				return nil, fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err)
 			}
 		} else if !errors.Is(err, fs.ErrNotExist) {
@@ -104,9 +109,11 @@ func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store
 }
 
 // takeJournal imports the journal's new lines into the store at dsn, each
-// once.
-func takeJournal(ctx context.Context, dsn, path string) error {
-	st, err := store.Open(ctx, dsn, store.Options{Create: true})
+// once, creating the store only when create is set. It names each line it
+// refuses by its number in the file, and says when it left a last line
+// cut short.
+func takeJournal(ctx context.Context, dsn, path string, create bool) error {
+	st, err := store.Open(ctx, dsn, store.Options{Create: create})
 	if err != nil {
 		return err
 	}
@@ -115,8 +122,24 @@ func takeJournal(ctx context.Context, dsn, path string) error {
 	if err != nil {
 		return err
 	}
+	if res.Cut > 0 {
+		fmt.Fprintf(os.Stderr, "report: warning: %s: left its last line untaken: %d bytes without a line end, a preview writing it or a crash cutting it (the preview removes a cut line before its next event); it is taken once whole\n",
+			report.Quote(path), res.Cut)
+	}
 	if len(res.Refused) > 0 {
-		return fmt.Errorf("%v (and %d more lines): fix or remove them", res.Refused[0], len(res.Refused)-1)
+		var lines []int
+		for _, r := range res.Refused {
+			fmt.Fprintf(os.Stderr, "report: %s:%v\n", report.Quote(path), strings.TrimPrefix(r.Error(), "line "))
+			var le *store.LineError
+			if errors.As(r, &le) {
+				lines = append(lines, le.Line)
+			}
+		}
+		what := fmt.Sprintf("%d lines refused, named above: stop the preview, remove them", len(res.Refused))
+		if len(res.Refused) == 1 {
+			what = "a line refused, named above: stop the preview, remove it"
+		}
+		return fmt.Errorf("%s (%s), then run the report again", what, store.RemoveLines(path, lines))
 	}
 	if res.Added > 0 {
 		fmt.Fprintf(os.Stderr, "report: took %d events from %s\n", res.Added, report.Quote(path))

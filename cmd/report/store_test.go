@@ -154,3 +154,117 @@ func TestADatabaseURLThatIsNeither(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// appendFile appends the fixture testdata/name to the file at path.
+func appendFile(t *testing.T, path, name string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// total is how many events the SQLite store at path holds.
+func total(t *testing.T, path string) int {
+	t.Helper()
+	st, err := store.Open(context.Background(), path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	n, err := st.Total(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestTheReportNamesARefusedJournalLineByItsLineInTheFile: the report
+// takes the journal in steps; a line it refuses is named by its number in
+// the file, not from where the report last stopped, and the command it
+// advises unblocks the plain report.
+func TestTheReportNamesARefusedJournalLineByItsLineInTheFile(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "events.jsonl")
+	appendFile(t, journal, "two-events.jsonl")
+	if code, _, errs := runReport(t, dir, nil); code != 0 || !strings.Contains(errs, "took 2 events") {
+		t.Fatalf("first report: exit %d, stderr %q", code, errs)
+	}
+	appendFile(t, journal, "then-a-bad-line.jsonl")
+	code, _, errs := runReport(t, dir, nil)
+	if code != 1 || !strings.Contains(errs, "events.jsonl:4: unknown key") || strings.Contains(errs, ":2: unknown") {
+		t.Fatalf("exit %d, stderr %q; want line 4 named", code, errs)
+	}
+	_, advice, ok := strings.Cut(errs, "remove it (")
+	advice, _, _ = strings.Cut(advice, "), then")
+	if !ok || !strings.HasPrefix(advice, "sed -i.bak '4d' ") {
+		t.Fatalf("the advice %q is not the command that removes line 4", advice)
+	}
+	if _, err := exec.LookPath("sed"); err != nil {
+		t.Skip("no sed to run the advice with")
+	}
+	sh := exec.Command("sh", "-c", advice)
+	sh.Dir = dir
+	if out, err := sh.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", advice, err, out)
+	}
+	if code, _, errs := runReport(t, dir, nil); code != 0 {
+		t.Fatalf("after %s: exit %d, stderr %q", advice, code, errs)
+	}
+	if n := total(t, filepath.Join(dir, "events.db")); n != 4 {
+		t.Errorf("%d events stored, want the 4 good lines", n)
+	}
+}
+
+// TestTheReportSaysWhenItLeavesACutLastLine: a last line without its
+// line end (a preview writing it, or a SIGKILL in the middle of a write)
+// is left untaken with a warning, and taken once whole.
+func TestTheReportSaysWhenItLeavesACutLastLine(t *testing.T) {
+	dir := t.TempDir()
+	journal := filepath.Join(dir, "events.jsonl")
+	appendFile(t, journal, "two-events.jsonl")
+	appendFile(t, journal, "cut-line.part")
+	code, _, errs := runReport(t, dir, nil)
+	if code != 0 || !strings.Contains(errs, "took 2 events") || !strings.Contains(errs, "warning: "+filepath.Join(".", "events.jsonl")+": left its last line untaken") {
+		t.Fatalf("exit %d, stderr %q; want 2 taken and the cut line named", code, errs)
+	}
+	appendFile(t, journal, "cut-line.rest")
+	code, _, errs = runReport(t, dir, nil)
+	if code != 0 || !strings.Contains(errs, "took 1 events") || strings.Contains(errs, "warning") {
+		t.Errorf("once whole: exit %d, stderr %q; want the line taken, no warning", code, errs)
+	}
+}
+
+// TestAStoreNamedButMissingIsNotMadeToTakeTheJournal: with a journal in
+// the folder, a mistyped store is still refused, not created and filled;
+// only the default events.db is made to take the journal.
+func TestAStoreNamedButMissingIsNotMadeToTakeTheJournal(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  []string
+		args []string
+	}{
+		{"-db", nil, []string{"-db", "evnets.db"}},
+		{"SITE_EVENTS_DB", []string{"SITE_EVENTS_DB=evnets.db"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			appendFile(t, filepath.Join(dir, "events.jsonl"), "two-events.jsonl")
+			code, out, errs := runReport(t, dir, tc.env, tc.args...)
+			if code != 1 || !strings.Contains(errs, "evnets.db: no such store") || !strings.Contains(errs, tc.name) || out != "" {
+				t.Errorf("exit %d, %d bytes on stdout, stderr %q", code, len(out), errs)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "evnets.db")); err == nil {
+				t.Error("the report created the store it was asked to read, and filled it from the journal")
+			}
+		})
+	}
+}

@@ -30,8 +30,23 @@ type ImportResult struct {
 	Again   int     // lines an earlier import took
 	Stored  int     // lines the function had stored already ("stored": true)
 	Skipped int     // lines that hold no event
-	Refused []error // lines that hold a broken event, each "line N: why"
+	Refused []error // lines that hold a broken event, each a *LineError
+	// Cut is the length of a last line without its line break that
+	// TakeJournal left untaken (a preview writing it, or a crash): it is
+	// taken once whole. ImportLog reads such a line as any other.
+	Cut int64
 }
+
+// LineError is a line an import refused: its number in the file, from 1,
+// and why.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }
 
 // ImportLog reads JSON lines, as the event function writes them to stdout
 // or as netlify logs --function event --json prints them (each line an
@@ -73,13 +88,13 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 	}
 	err := eachLine(r, func(n int, line []byte, err error) error {
 		if err != nil {
-			res.Refused = append(res.Refused, fmt.Errorf("line %d: %v", n, err))
+			res.Refused = append(res.Refused, &LineError{Line: n, Err: err})
 			return nil
 		}
 		it, kind, err := parseLine(line)
 		switch {
 		case err != nil:
-			res.Refused = append(res.Refused, fmt.Errorf("line %d: %v", n, err))
+			res.Refused = append(res.Refused, &LineError{Line: n, Err: err})
 			return nil
 		case kind == noEvent:
 			res.Skipped++
@@ -129,7 +144,10 @@ func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
 		if err != nil && err != io.EOF {
 			return err
 		}
-		switch line := bytes.TrimSpace(long); {
+		// NUL bytes are not JSON's: a run of them is a hole, what a writer
+		// at a stale offset left in a file emptied under it, and must not
+		// hide the line written after it.
+		switch line := bytes.Trim(long, " \t\r\n\x00"); {
 		case tooLong:
 			if ferr := f(n, nil, fmt.Errorf("over %d bytes: skipped", MaxLine)); ferr != nil {
 				return ferr

@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -20,41 +22,119 @@ import (
 // events.db as it takes the function's log (-import), and cmd/build need
 // not link SQLite. Each batch is written and synced to disk before its
 // events are acknowledged.
+//
+// Any number of processes may keep events in one journal (two previews of
+// one folder, a preview and the not-stored fallback of another): the file
+// is opened O_APPEND and each batch is one write of whole lines, so the
+// kernel puts every batch at the end as it is then, never at an offset a
+// writer remembered. Each batch also holds an advisory lock on the file
+// (where the system has one), under which a last line cut short by a
+// crash is removed before the batch goes after it. A journal emptied
+// (: > events.jsonl), replaced or removed under a running preview is
+// noticed before each batch: the batch goes to the file at the path.
 type Journal struct {
 	path string
 	mu   sync.Mutex
 	f    *os.File
-	size int64
 }
 
 // OpenJournal opens the journal at path for appending, creating it. A last
 // line cut short, by a crash in the middle of a write, was never
 // acknowledged: it is removed, and fixed reports that it was.
 func OpenJournal(path string) (j *Journal, fixed bool, err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := openAppend(path)
 	if err != nil {
 		return nil, false, err
 	}
 	j = &Journal{path: path, f: f}
-	if j.size, err = f.Seek(0, io.SeekEnd); err != nil {
+	unlock, _, err := lockFile(f)
+	if err != nil {
+		f.Close()
+		return nil, false, fmt.Errorf("%s: locking: %w", path, err)
+	}
+	defer unlock()
+	if _, fixed, err = j.cutTail(); err != nil {
 		f.Close()
 		return nil, false, err
 	}
-	if j.size > 0 {
-		end, err := wholeLines(f, j.size)
-		if err != nil {
-			f.Close()
-			return nil, false, err
-		}
-		if end != j.size {
-			if err := f.Truncate(end); err != nil {
-				f.Close()
-				return nil, false, err
-			}
-			j.size, fixed = end, true
-		}
-	}
 	return j, fixed, nil
+}
+
+func openAppend(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+}
+
+// cutTail removes a last line without its line break and returns the
+// size after. Only a writer that holds the lock may call it: then no other
+// writer is in the middle of a line.
+func (j *Journal) cutTail() (size int64, fixed bool, err error) {
+	fi, err := j.f.Stat()
+	if err != nil {
+		return 0, false, fmt.Errorf("%s: %w", j.path, err)
+	}
+	size = fi.Size()
+	if size == 0 {
+		return 0, false, nil
+	}
+	r, err := os.Open(j.path)
+	if err != nil {
+		return 0, false, fmt.Errorf("%s: %w", j.path, err)
+	}
+	defer r.Close()
+	end, err := wholeLines(r, size)
+	if err != nil {
+		return 0, false, fmt.Errorf("%s: %w", j.path, err)
+	}
+	if end == size {
+		return size, false, nil
+	}
+	if err := j.truncate(end); err != nil {
+		return 0, false, fmt.Errorf("%s: removing a last line cut short: %w", j.path, err)
+	}
+	return end, true, nil
+}
+
+// truncate cuts the journal to size through a handle of its own: on
+// Windows a file opened for appending may not be truncated through that
+// handle. It must be the file j writes to.
+func (j *Journal) truncate(size int64) error {
+	w, err := os.OpenFile(j.path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	held, err := j.f.Stat()
+	if err != nil {
+		return err
+	}
+	if now, err := w.Stat(); err != nil || !os.SameFile(held, now) {
+		return errors.New("replaced while it was being written")
+	}
+	return w.Truncate(size)
+}
+
+// reopen points j at the file now at its path, when the one it holds was
+// replaced or removed since (an editor saves by rename; rm events.jsonl):
+// a batch written to a file no path names would be lost.
+func (j *Journal) reopen() error {
+	held, err := j.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%s: %w", j.path, err)
+	}
+	now, err := os.Stat(j.path)
+	if err == nil && os.SameFile(held, now) {
+		return nil
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w", j.path, err)
+	}
+	f, err := openAppend(j.path)
+	if err != nil {
+		return fmt.Errorf("%s: reopening the journal, which was replaced or removed: %w", j.path, err)
+	}
+	j.f.Close()
+	j.f = f
+	return nil
 }
 
 // wholeLines is the offset just after the last line break in f before
@@ -92,8 +172,10 @@ func lineBefore(f io.ReaderAt, end int64) (string, error) {
 
 // TakeJournal imports the preview's journal at path into s: its whole
 // lines after those an earlier call took (the preview may be writing the
-// next one). A journal cut short or replaced since is read from its start
-// again; each line's key keeps the import exact either way.
+// next one; the result's Cut says how long that line is so far). A
+// journal cut short or replaced since is read from its start again; each
+// line's key keeps the import exact either way. A refused line is named
+// by its number in the file, wherever the import started.
 func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -125,10 +207,27 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 			pos = 0
 		}
 	}
+	cut := fi.Size() - end
 	if pos == end {
-		return ImportResult{}, nil
+		return ImportResult{Cut: cut}, nil
 	}
 	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
+	res.Cut = cut
+	if len(res.Refused) > 0 && pos > 0 {
+		// The import numbers lines from pos; the line to remove is named
+		// by its number in the file. Counted only now: a refusal is rare,
+		// and the lines before pos are read for it alone.
+		before, cerr := countLines(io.NewSectionReader(f, 0, pos))
+		if cerr != nil {
+			return res, fmt.Errorf("%s: %w", path, cerr)
+		}
+		for _, r := range res.Refused {
+			var le *LineError
+			if errors.As(r, &le) {
+				le.Line += before
+			}
+		}
+	}
 	if err != nil || len(res.Refused) > 0 {
 		return res, err
 	}
@@ -141,6 +240,22 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	return res, err
 }
 
+// countLines is how many line breaks r holds.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64*1024)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
 // String names the journal, for messages.
 func (j *Journal) String() string { return j.path }
 
@@ -148,21 +263,44 @@ func (j *Journal) String() string { return j.path }
 func (j *Journal) Close() error { return j.f.Close() }
 
 // Keep appends items as one write and syncs the file. A write that fails
-// part way is cut off again, so that the next line starts on a line of
-// its own.
+// part way is cut off again, under the lock, so that the next line starts
+// on a line of its own.
 func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	b := jsonLines(items)
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, err := j.f.WriteAt(b, j.size); err != nil {
-		j.f.Truncate(j.size)
+	if err := j.reopen(); err != nil {
+		return 0, err
+	}
+	unlock, locked, err := lockFile(j.f)
+	if err != nil {
+		return 0, fmt.Errorf("%s: locking: %w", j.path, err)
+	}
+	defer unlock()
+	// Without a lock another writer may be in the middle of its line:
+	// then neither a cut line is removed nor a failed write cut off, and
+	// the report names what it cannot take.
+	size := int64(-1)
+	if locked {
+		if size, _, err = j.cutTail(); err != nil {
+			return 0, err
+		}
+	}
+	fail := func(err error) (int, error) {
+		if size >= 0 {
+			j.truncate(size)
+		}
 		return 0, fmt.Errorf("%s: %w", j.path, err)
+	}
+	// One write: O_APPEND moves to the end as the kernel sees it, so a
+	// batch of another process, or a file emptied since, is never
+	// written over or after a hole.
+	if _, err := j.f.Write(b); err != nil {
+		return fail(err)
 	}
 	if err := j.f.Sync(); err != nil {
-		j.f.Truncate(j.size)
-		return 0, fmt.Errorf("%s: %w", j.path, err)
+		return fail(err)
 	}
-	j.size += int64(len(b))
 	return len(items), nil
 }
 
@@ -198,7 +336,7 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 			}
 		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: %v (remove the line, or take the file with go run ./cmd/report -import, which skips it)", path, n, err)
+			return fmt.Errorf("%s:%d: %v: stop the preview and remove the line (%s), which go run ./cmd/report refuses too", path, n, err, RemoveLines(path, []int{n}))
 		}
 		return nil
 	})
@@ -212,6 +350,32 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 	}
 	SortCounts(out)
 	return out, nil
+}
+
+// RemoveLines is a command that removes the numbered lines of the file
+// at path, as GNU and BSD sed both read it (the old file is kept as
+// path.bak): what unblocks a report that refuses them. -import skips a
+// line it refuses, but the journal would still hold it.
+func RemoveLines(path string, lines []int) string {
+	var script []string
+	for _, n := range lines {
+		script = append(script, strconv.Itoa(n)+"d")
+	}
+	return "sed -i.bak '" + strings.Join(script, ";") + "' " + shellQuote(path)
+}
+
+// shellQuote is s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r)) {
+			safe = false
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // CountOf is the roll-up's key of one event, as the trigger makes it.

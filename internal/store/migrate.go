@@ -28,7 +28,9 @@ var migrations = []migration{
 	{
 		version: 2,
 		// The first roll-up, kept by the 77aa49a release's insert code.
-		// That release still writes it, so it stays; nothing reads it.
+		// That release still writes it and its report reads it, so it
+		// stays, and migration 4 keeps it filled; this release reads
+		// rollup.
 		sqlite:   split(dailySQL),
 		postgres: split(dailySQL),
 	},
@@ -41,6 +43,15 @@ var migrations = []migration{
 		// that daily has when an older writer ran against version 2.
 		sqlite:   rollupSQLite,
 		postgres: rollupPostgres,
+	},
+	{
+		version: 4,
+		// daily filled again, by a trigger on events, for the 77aa49a
+		// release's report, which reads it and knows no version: it
+		// counted none of this release's events, without a word. Refilled
+		// from the events, then kept as that release kept it.
+		sqlite:   dailySQLite,
+		postgres: dailyPostgres,
 	},
 }
 
@@ -166,6 +177,65 @@ END $$`,
 	`CREATE TRIGGER events_rollup AFTER INSERT ON events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION events_rollup()`,
 	`INSERT INTO rollup (` + countCols + `, n) SELECT ` + rollupCols("") + `, COUNT(*) FROM events GROUP BY ` + rollupCols(""),
 	journalTaken,
+}
+
+// dailyCols are daily's key as expressions over a row of events (p is
+// "NEW." in a SQLite trigger), as the 77aa49a release keys it.
+func dailyCols(p string) string {
+	cols := []string{p + "day", p + "name"}
+	for _, c := range []string{"path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout"} {
+		cols = append(cols, "COALESCE("+p+c+", '')")
+	}
+	return strings.Join(append(cols, "COALESCE("+p+"scrolled, 0)"), ", ")
+}
+
+const dailyKey = `day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled`
+
+// The 77aa49a release still adds one to daily itself, after its insert
+// into events, which the trigger has counted already. kept is how often
+// the trigger added to a row: an update of daily that leaves it as it was
+// is that release's second count, and is dropped. Its first write to a
+// row is always that update, as the trigger made the row in the same
+// transaction.
+var (
+	dailyKept   = `ALTER TABLE daily ADD COLUMN kept BIGINT NOT NULL DEFAULT 0`
+	dailyEmpty  = `DELETE FROM daily`
+	dailyRefill = `INSERT INTO daily (` + dailyKey + `, n) SELECT ` + dailyCols("") + `, COUNT(*) FROM events GROUP BY ` + dailyCols("")
+)
+
+var dailySQLite = []string{
+	dailyKept,
+	dailyEmpty,
+	dailyRefill,
+	`CREATE TRIGGER events_daily AFTER INSERT ON events BEGIN
+	INSERT INTO daily (` + dailyKey + `, n, kept) VALUES (` + dailyCols("NEW.") + `, 1, 1)
+	ON CONFLICT (` + dailyKey + `) DO UPDATE SET n = n + 1, kept = kept + 1;
+END`,
+	`CREATE TRIGGER daily_counted_once BEFORE UPDATE ON daily WHEN NEW.kept = OLD.kept BEGIN
+	SELECT RAISE(IGNORE);
+END`,
+}
+
+var dailyPostgres = []string{
+	`LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE`,
+	dailyKept,
+	dailyEmpty,
+	dailyRefill,
+	`CREATE FUNCTION events_daily() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+BEGIN
+	INSERT INTO daily (` + dailyKey + `, n, kept)
+	SELECT ` + dailyCols("") + `, COUNT(*), 1 FROM new_events GROUP BY ` + dailyCols("") + ` ORDER BY ` + dailyCols("") + `
+	ON CONFLICT (` + dailyKey + `) DO UPDATE SET n = daily.n + excluded.n, kept = daily.kept + 1;
+	RETURN NULL;
+END $$`,
+	`REVOKE ALL ON FUNCTION events_daily() FROM PUBLIC`,
+	`CREATE TRIGGER events_daily AFTER INSERT ON events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION events_daily()`,
+	// Runs as the caller, the older writer's role: it only drops the row.
+	`CREATE FUNCTION daily_counted_once() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN NULL;
+END $$`,
+	`CREATE TRIGGER daily_counted_once BEFORE UPDATE ON daily FOR EACH ROW WHEN (NEW.kept = OLD.kept) EXECUTE FUNCTION daily_counted_once()`,
 }
 
 // migrateLock is the PostgreSQL advisory lock every migrating process

@@ -90,3 +90,25 @@ func import77aa49a(ctx context.Context, s *Store, key string, e event.Event, at 
 	}
 	return tx.Commit()
 }
+
+// total77aa49a is what the 77aa49a release's report counts for the days
+// from to to: its Counts read daily, exactly this query, and add up n.
+func total77aa49a(ctx context.Context, s *Store, from, to string) (int, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled, n
+		FROM daily WHERE day >= ? AND day <= ?
+		ORDER BY day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled`), from, to)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	total := 0
+	for rows.Next() {
+		var day, name, path, ref, source, medium, campaign, outreach, checkout string
+		var scrolled, n int
+		if err := rows.Scan(&day, &name, &path, &ref, &source, &medium, &campaign, &outreach, &checkout, &scrolled, &n); err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, rows.Err()
+}

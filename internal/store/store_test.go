@@ -155,8 +155,10 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 		rows.Close()
 		want := map[string][]string{
 			"events": Columns,
-			// The report's counts by day: the contract's fields and a count.
-			"daily": {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n"},
+			// The 77aa49a release's counts by day, which its report reads:
+			// the contract's fields, a count, and how often the trigger
+			// added to it (to drop that release's own second count).
+			"daily": {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled", "n", "kept"},
 			// The counts the report reads, kept by a trigger.
 			"rollup":            {"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout", "scrolled", "visible_s", "n"},
 			"imported":          {"line"},                // the hash of an imported log line, to take it once
@@ -405,6 +407,45 @@ func TestEveryWriterIsCountedOnce(t *testing.T) {
 			t.Errorf("counts:\n%+v\nwant:\n%+v", cs, want)
 		}
 		rollupAgrees(t, s, "2026-03-02", "2026-03-02")
+		// And the 77aa49a release's report, which reads daily, counts
+		// each of them once too.
+		if n, err := total77aa49a(ctx, s, "2026-03-02", "2026-03-02"); err != nil || n != len(writers)+1 {
+			t.Errorf("the 77aa49a report counts %d events (%v), want %d", n, err, len(writers)+1)
+		}
+	})
+}
+
+// TestTheLandedReleasesReportCountsThisReleasesEvents: the 77aa49a
+// release's report reads daily and checks no schema version. A store that
+// this release wrote at version 3 (daily not filled), migrated, then
+// written by this release and by 77aa49a's writer, reads right to it.
+func TestTheLandedReleasesReportCountsThisReleasesEvents(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		old := migrations
+		migrations = migrations[:3]
+		s := open(t, dsn)
+		migrations = old
+		ctx := context.Background()
+		if _, err := s.Keep(ctx, mixed()); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		s = open(t, dsn)
+		if _, err := s.Keep(ctx, mixed()[:100]); err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range mixed()[:50] {
+			if err := insert77aa49a(ctx, s, it.Event, it.At); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := s.Total(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := total77aa49a(ctx, s, "2026-01-01", "2026-12-31"); err != nil || n != want {
+			t.Errorf("the 77aa49a report counts %d events (%v) of the %d stored", n, err, want)
+		}
 	})
 }
 

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"errref/internal/event"
+)
+
+// keepOne keeps one copy-sketch click at sec seconds after at in j.
+func keepOne(t *testing.T, j *Journal, sec int) {
+	t.Helper()
+	it := Item{Event: event.Event{Name: "copy-sketch"}, At: at.Add(time.Duration(sec) * time.Second)}
+	if _, err := j.Keep(context.Background(), []Item{it}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// journalTotal is how many events the journal at path holds, as the
+// preview counts them and as the report takes them into a new store.
+func journalTotal(t *testing.T, path string) (counted, taken int) {
+	t.Helper()
+	cs, err := JournalCounts(path, "2026-01-01", "2026-12-31")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		counted += c.N
+	}
+	s := open(t, filepath.Join(t.TempDir(), "events.db"))
+	res, err := s.TakeJournal(context.Background(), path)
+	if err != nil || len(res.Refused) > 0 {
+		t.Fatalf("taking %s: refused %v, %v", path, res.Refused, err)
+	}
+	return counted, res.Added
+}
+
+// TestJournalsOfOneFolderKeepEveryEvent: two previews of one folder (two
+// Journals of one file, each with a file of its own, as two processes
+// have) write batches at once; every event either acknowledged is in the
+// file, each line whole.
+func TestJournalsOfOneFolderKeepEveryEvent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	const writers, batches, perBatch = 4, 100, 7
+	var wg sync.WaitGroup
+	for w := range writers {
+		j, _, err := OpenJournal(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer j.Close()
+		wg.Go(func() {
+			for b := range batches {
+				items := make([]Item, perBatch)
+				for i := range items {
+					sec := (w*batches+b)*perBatch + i
+					items[i] = Item{Event: event.Event{Name: "copy-sketch"}, At: at.Add(time.Duration(sec) * time.Second)}
+				}
+				if _, err := j.Keep(context.Background(), items); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	counted, taken := journalTotal(t, path)
+	if want := writers * batches * perBatch; counted != want || taken != want {
+		t.Errorf("the journal counts %d and the report takes %d of %d events acknowledged", counted, taken, want)
+	}
+}
+
+// TestJournalEmptiedOrReplacedUnderAWriter: the journal emptied,
+// replaced by rename or removed while a preview writes to it; the next
+// event goes to the file at the path, whole, after no hole.
+func TestJournalEmptiedOrReplacedUnderAWriter(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(path string) error
+	}{
+		{": > events.jsonl", func(path string) error { return os.Truncate(path, 0) }},
+		{"replaced by rename", func(path string) error {
+			tmp := path + ".new"
+			if err := os.WriteFile(tmp, nil, 0o644); err != nil {
+				return err
+			}
+			return os.Rename(tmp, path)
+		}},
+		{"removed", os.Remove},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if runtime.GOOS == "windows" && tc.name != ": > events.jsonl" {
+				t.Skip("Windows neither renames over nor removes a file another handle holds open")
+			}
+			path := filepath.Join(t.TempDir(), "events.jsonl")
+			j, _, err := OpenJournal(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer j.Close()
+			for sec := range 20 {
+				keepOne(t, j, sec)
+			}
+			if err := tc.change(path); err != nil {
+				t.Fatal(err)
+			}
+			keepOne(t, j, 100)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if nul := strings.Count(string(b), "\x00"); nul > 0 || strings.Count(string(b), "\n") != 1 {
+				t.Errorf("the journal after the change holds %d bytes, %d of them NUL; want the one event after it", len(b), nul)
+			}
+			if counted, taken := journalTotal(t, path); counted != 1 || taken != 1 {
+				t.Errorf("counted %d, taken %d; want the one event written after the change", counted, taken)
+			}
+		})
+	}
+}
+
+// TestJournalReaderCopesWithNULRunsAndShrinking: a run of NUL bytes in
+// front of a line (what a writer at a stale offset leaves in a file
+// emptied under it) hides no event, and the report takes a journal that
+// was emptied and written again since it last read it.
+func TestJournalReaderCopesWithNULRunsAndShrinking(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	line := func(sec int) string {
+		return string(event.Event{Name: "copy-sketch"}.JSON(at.Add(time.Duration(sec) * time.Second)))
+	}
+	os.WriteFile(path, []byte(strings.Repeat("\x00", 2600)+line(1)+line(2)), 0o644)
+	if counted, taken := journalTotal(t, path); counted != 2 || taken != 2 {
+		t.Errorf("after NUL bytes: counted %d, taken %d; want 2", counted, taken)
+	}
+
+	s := open(t, filepath.Join(t.TempDir(), "events.db"))
+	ctx := context.Background()
+	for i, content := range []string{
+		line(1) + line(2) + line(3),
+		"",                                    // emptied
+		line(4),                               // written again, shorter than before
+		line(4) + line(5) + line(6) + line(7), // and longer
+	} {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.TakeJournal(ctx, path); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	if n, _ := s.Total(ctx); n != 7 {
+		t.Errorf("%d events taken, want 7", n)
+	}
+}
+
+// TestJournalConcurrentWithEmptying: two writers take turns, the file
+// emptied in the middle: nothing written after the emptying is lost.
+func TestJournalConcurrentWithEmptying(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	a, _, err := OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, _, err := OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for sec := range 10 {
+		keepOne(t, a, sec)
+		keepOne(t, b, 1000+sec)
+	}
+	os.Truncate(path, 0)
+	for sec := range 10 {
+		keepOne(t, b, 2000+sec)
+		keepOne(t, a, 3000+sec)
+	}
+	if counted, taken := journalTotal(t, path); counted != 20 || taken != 20 {
+		t.Errorf("counted %d, taken %d; want the 20 events written after emptying", counted, taken)
+	}
+}
+
+// TestThePreviewsAdviceForABadLineUnblocksTheReport: the preview counts
+// the journal itself; a line it cannot read is named with the command
+// that removes it, after which the preview counts and the report takes
+// the rest (-import would skip the line but leave it in the journal).
+func TestThePreviewsAdviceForABadLineUnblocksTheReport(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "events.jsonl")
+	line := string(event.Event{Name: "copy-sketch"}.JSON(at))
+	os.WriteFile(path, []byte(line+`{"ts":"2026-03-02T10:00:00Z","stored":false,"name":"copy-sketch","ip":"192.0.2.1"}`+"\n"+line), 0o644)
+	_, err := JournalCounts(path, "2026-01-01", "2026-12-31")
+	want := RemoveLines(path, []int{2})
+	if err == nil || !strings.Contains(err.Error(), path+":2: ") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("JournalCounts: %v; want line 2 named and %s", err, want)
+	}
+	if _, err := exec.LookPath("sed"); err != nil {
+		t.Skip("no sed to run the advice with")
+	}
+	if out, err := exec.Command("sh", "-c", want).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", want, err, out)
+	}
+	if counted, taken := journalTotal(t, path); counted != 2 || taken != 1 {
+		t.Errorf("after %s: counted %d, taken %d; want 2 and 1 (two lines, one key)", want, counted, taken)
+	}
+}
+
+func TestRemoveLinesQuotesThePath(t *testing.T) {
+	for _, tc := range []struct {
+		path  string
+		lines []int
+		want  string
+	}{
+		{"events.jsonl", []int{3}, `sed -i.bak '3d' events.jsonl`},
+		{"/site/events.jsonl", []int{3, 7}, `sed -i.bak '3d;7d' /site/events.jsonl`},
+		{"/my site/it's.jsonl", []int{1}, `sed -i.bak '1d' '/my site/it'\''s.jsonl'`},
+	} {
+		if got := RemoveLines(tc.path, tc.lines); got != tc.want {
+			t.Errorf("RemoveLines(%q, %v) = %s, want %s", tc.path, tc.lines, got, tc.want)
+		}
+	}
+}
