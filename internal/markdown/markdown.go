@@ -1,6 +1,6 @@
 // Package markdown renders a page's Markdown to HTML with goldmark: GFM,
 // stable heading ids with a visible anchor, code highlighted by chroma, and
-// the few marks this site adds to Markdown (see README.md, "Writing pages").
+// the few marks this site adds to Markdown (see docs/writing.md).
 // Raw HTML is not passed through and the typographer is off, so that code
 // and error messages stay copyable byte for byte.
 package markdown

@@ -267,7 +267,7 @@ func (s *Store) upToDate(ctx context.Context) error {
 		return nil
 	}
 	if err := s.Migrate(ctx); err != nil {
-		return fmt.Errorf("%w (at version %d, this program needs %d), and migrating it failed: %v. Run `go run ./cmd/report -migrate` with a role that owns the schema (see README, Where events go), then start this again", ErrBehind, v, Latest, err)
+		return fmt.Errorf("%w (at version %d, this program needs %d), and migrating it failed: %v. Run `go run ./cmd/report -migrate` with a role that owns the schema (see docs/store.md), then start this again", ErrBehind, v, Latest, err)
 	}
 	return nil
 }
