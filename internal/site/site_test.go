@@ -105,7 +105,7 @@ func TestBadInput(t *testing.T) {
 		}, "both map to public/pay/index.html"},
 		{"click control that does not say so", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "```python copy=copy-sketch", "```python copy=copy-sketch label=\"Copy\"")
-		}, `content/index.md:265: the click control "copy-sketch" reads "Copy"`},
+		}, `content/index.md:268: the click control "copy-sketch" reads "Copy"`},
 		{"reserved click name", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "copy=copy-sketch", "copy=engaged")
 		}, `the click name "engaged" is reserved`},
