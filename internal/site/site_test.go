@@ -499,6 +499,19 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"issue 28: a framework's 5 s default, cited", "client_session_timeout_seconds: float | None = 5,"},
 		{"issue 28: Docker's -i, cited", "Keep STDIN open even if not attached"},
 		{"issue 28: the v1 client keeps a dead session", "The v1 client does not open a new session by itself (our reading)"},
+		// The fact-check after issue 28. Each phrase was checked to be
+		// missing from the page before it (d152be1), so the test fails if the
+		// wording slides back.
+		{"fact-check: a live, silent server is not Connection closed; the session stops reading", "means the client's session stopped reading from the server while your request waited"},
+		{"fact-check: CONNECTION_CLOSED first appears at v1.9.2", "<td><code>McpError: Connection closed</code></td><td>from v1.9.2</td>"},
+		{"fact-check: the streamable HTTP client first appears at v1.8.0", "<td>from v1.8.0, HTTP</td>"},
+		{"fact-check: call_tool takes a timeout from v1.7.0", "the only typed method that takes one per call (from v1.7.0)"},
+		{"fact-check: a failed notification POST is logged by post_writer, not raised", "Any other 4xx or 5xx to a request is not <code>McpError</code> at v1"},
+		{"fact-check: v2 removed some mcp.types names (migration.md:16)", "so the sketch's <code>mcp.types</code> import still works"},
+		{"fact-check: two 1.x quotes are at v1.6.0 and v1.7.0", "For 1.x that is mostly v1.29.0"},
+		{"fact-check: only the Connection closed rows hold for the TypeScript SDK", "rows 1, 2 and 6 apply to it too (our reading)"},
+		{"fact-check: the McpError names no key; the server's traceback does", "The same; its traceback names a missing key"},
+		{"fact-check: a message in code is a byte-exact part of it", "A timeout ending <a href=#timed-out><code>Waited 5.0 seconds.</code></a>"},
 	} {
 		if !strings.Contains(page, c.want) {
 			t.Errorf("the page lacks %q (%s)", c.want, c.why)
@@ -529,6 +542,12 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"issue 28: a command that cannot start is an OSError", "never managed to start"},
 		{"issue 28: not every tool exception is code 0 at v2", "every exception from a tool becomes a JSON-RPC error"},
 		{"issue 28: the read limit ends the connection, not the call", "ends the call with an httpx error"},
+		// The fact-check after issue 28: each was on the page before it (d152be1).
+		{"fact-check: a silent server hangs the call, it does not close it", "the client stopped hearing from the server"},
+		{"fact-check: the Python-only causes do not hold for the TypeScript SDK", "the causes above apply to it too"},
+		{"fact-check: a message in code must be copyable as it prints", "Timed out … Waited"},
+		{"fact-check: v2 removed some mcp.types names (migration.md:16)", "<code>from mcp.types import ...</code> still works"},
+		{"fact-check: the TypeScript SDK's error has no e.error", "<th><code>e.error.code</code></th>"},
 	} {
 		if strings.Contains(page, c.bad) {
 			t.Errorf("the page says %q (%s)", c.bad, c.why)
