@@ -512,6 +512,10 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"fact-check: only the Connection closed rows hold for the TypeScript SDK", "rows 1, 2 and 6 apply to it too (our reading)"},
 		{"fact-check: the McpError names no key; the server's traceback does", "The same; its traceback names a missing key"},
 		{"fact-check: a message in code is a byte-exact part of it", "A timeout ending <a href=#timed-out><code>Waited 5.0 seconds.</code></a>"},
+		{"fact-check: sse_client has no Session terminated and closes on its reader (sse.py:124-131 at v1.29.0)", "Over streamable HTTP at v1, any 404 to a request gives"},
+		{"fact-check: over sse_client, Connection closed follows the reader, not the writer", "Over streamable HTTP, it comes when the transport's writer task ends"},
+		{"fact-check: the 300 s limit ends the connection on streamable HTTP only", "Over streamable HTTP, the SDK's default client gives httpx a read limit of 300 s"},
+		{"fact-check: v2's sse_client still raises for status in its post_writer", "Over streamable HTTP, an error status now fails only its own request"},
 	} {
 		if !strings.Contains(page, c.want) {
 			t.Errorf("the page lacks %q (%s)", c.want, c.why)
@@ -548,6 +552,7 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"fact-check: a message in code must be copyable as it prints", "Timed out … Waited"},
 		{"fact-check: v2 removed some mcp.types names (migration.md:16)", "<code>from mcp.types import ...</code> still works"},
 		{"fact-check: the TypeScript SDK's error has no e.error", "<th><code>e.error.code</code></th>"},
+		{"fact-check: the legacy SSE transport gives no Session terminated", "Over HTTP at v1, any 404"},
 	} {
 		if strings.Contains(page, c.bad) {
 			t.Errorf("the page says %q (%s)", c.bad, c.why)
