@@ -9,6 +9,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,7 +96,7 @@ func TestPageFacts(t *testing.T) {
 		"<title>mcp.shared.exceptions.McpError: Connection closed</title>",
 		`<link rel=canonical href=https://errors.example.org/>`,
 		`"@type":"TechArticle"`,
-		`https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/client/session.py#L548`,
+		`https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/client/session.py#L402`,
 		`https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/shared/session.py#L305-L306`,
 		`data-checkout=gumroad`, `data-checkout=site`, `data-measure-marker`,
 		`Copy the code (records a click)`, "30-day money-back guarantee", "19 USDC on Base",
@@ -127,12 +128,15 @@ func TestPageIsDated(t *testing.T) {
 	for _, want := range []string{
 		"v1.29.0 (commit 98b7159c, 28 July 2026)",
 		"as of 21 August 2026",
-		"A release made after that date could not be checked here",
-		"Much of the above still holds at v2.0.0",
-		"Check which version you have first: <code>pip show mcp</code>",
+		"A later release could not be checked",
+		"<code>Connection closed</code> keeps its code, -32000, and its message",
+		"<code>pip show mcp</code> tells you which you have",
 		"switch away from the tab",
 		"ClientSession(..., read_timeout_seconds=",
-		"among others",
+		"<code>ClientSession</code>'s methods hand their request",
+		// Issue 28: the date the quotes were checked, seen and in the JSON-LD.
+		"Checked against MCP Python SDK v1.29.0 and v2.0.0 on <time datetime=2026-12-04>4 December 2026</time>",
+		`"dateModified":"2026-12-04"`,
 		"Session terminated",
 		"copy-sketch-v2",
 	} {
@@ -149,7 +153,13 @@ func TestPageIsDated(t *testing.T) {
 		}
 	}
 	// Every quote names one of the versions it was checked against.
-	checked := map[string]bool{"modelcontextprotocol/python-sdk@v1.29.0": true, "modelcontextprotocol/python-sdk@v2.0.0": true, "encode/httpx@0.28.1": true}
+	// v1.6.0 and v1.7.0 date the timeout message's two forms; the other
+	// projects are cited for a default, a flag and a message format.
+	checked := map[string]bool{
+		"modelcontextprotocol/python-sdk@v1.29.0": true, "modelcontextprotocol/python-sdk@v2.0.0": true, "encode/httpx@0.28.1": true,
+		"modelcontextprotocol/python-sdk@v1.6.0": true, "modelcontextprotocol/python-sdk@v1.7.0": true,
+		"modelcontextprotocol/typescript-sdk@1.30.0": true, "openai/openai-agents-python@v0.22.0": true, "docker/cli@v29.7.2": true,
+	}
 	for _, c := range s.Citations {
 		if !checked[c.Repo+"@"+c.Version] {
 			t.Errorf("%s cites %s@%s, which no check covers", c.Source, c.Repo, c.Version)
@@ -167,41 +177,85 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 	page, pay := text(s, "index.html"), text(s, "pay/index.html")
 	for _, c := range []struct{ why, want string }{
 		{"the stdio trigger is end of file, not silence", "reaches end of file"},
-		{"a live, silent server hangs the call", "alive but silent gives no such error"},
-		{"the test is of a process that exits at once, not of prints", "The SDK has a test for a server process that fails at once"},
+		{"a live, silent server hangs the call", "alive but silent gives no error"},
+		{"the test is of a process that exits at once, not of prints", "fails at once, <code>assert exc_info.value.error.code == CONNECTION_CLOSED</code>"},
 		{"where the traceback shows is a generalisation", "a few lines above the <code>McpError</code> (our reading)"},
-		{"the timedelta advice is 1.x only", "On 1.x, give the session one with"},
-		{"the receive loop's exception closes the connection too", "or its receive loop stopped on an exception, while your request was still waiting"},
+		{"the timedelta advice is 1.x only", "On 1.x, pass a <code>timedelta</code>"},
+		{"the receive loop's exception closes the connection too", "or its receive loop stops on an exception, every request still waiting gets"},
 		{"transports put errors in place of responses", "or a transport's, such as <code>Session terminated</code>"},
-		{"a tool's exception depends on the server's version", "depends on the server's SDK version"},
-		{"v1 re-raises UrlElicitationRequiredError", "except <code>UrlElicitationRequiredError</code>: the server re-raises it"},
+		{"v1 re-raises UrlElicitationRequiredError", "On a v1 server it comes back as an error result, not <code>McpError</code>, except <code>UrlElicitationRequiredError</code>, sent as a JSON-RPC error"},
 		{"a v2 low-level server answers a tool's exception with a JSON-RPC error", "On a v2.0.0 low-level server"},
-		{"any 404 gives Session terminated, a wrong URL too", "a wrong path in the endpoint URL, where <code>initialize()</code> fails this way before any session exists"},
-		{"other statuses escape as an ExceptionGroup at v1", "raises <code>httpx.HTTPStatusError</code> inside the transport's task group"},
-		{"the traceback may wrap the error in a group", "may be printed inside an <code>ExceptionGroup</code>"},
-		{"at v2 a 404 before a session is Not Found", "<code>MCPError(-32601, 'Not Found')</code>"},
-		{"the sketch fails first on import httpx at v2", `sketch on v2:</p><ol><li><code>import httpx</code>.`},
-		{"the ImportError names the module the sketch imports from", "<code>ImportError</code> that names <code>mcp.shared.exceptions</code>"},
+		{"any 404 gives Session terminated, a wrong URL too", "or a wrong path in the URL, where <code>initialize()</code> fails before any session exists"},
+		{"other statuses escape as an ExceptionGroup at v1", "<code>httpx.HTTPStatusError</code> leaves the <code>streamable_http_client</code> block inside an <code>ExceptionGroup</code>"},
+		{"the traceback may wrap the error in a group", "the error may be printed inside an <code>ExceptionGroup</code>"},
+		{"at v2 a 404 before a session is Not Found", "404, no session yet"},
+		{"the sketch fails first on import httpx at v2", "<code>import httpx</code> fails on a clean install"},
+		{"the ImportError comes from the module the sketch imports from", "The <code>McpError</code> import raises <code>ImportError</code>"},
 		{"a waiting request gets v2's Connection closed from _fan_out_closed", "src/mcp/shared/jsonrpc_dispatcher.py#L693"},
-		{"mcp.types lives on at v2", "<code>mcp.types</code> lives on as a package"},
+		{"mcp.types lives on at v2", "<code>mcp.types</code> is now a package"},
 		{"CONNECTION_CLOSED dates from 1.9.2", "It needs 1.9.2 or later in 1.x"},
-		{"eight files are quoted, and the claim is about src/", "the only class in the SDK's <code>src/</code>"},
+		{"the claim is about src/", "Its one subclass in the SDK's <code>src/</code> at v1.29.0"},
 		{"the seed's words", "There is a written guide"},
-		{"audit 2, item 1: only the session sets no timeout", "The session sets none, and over stdio nothing else does"},
-		{"audit 2, item 1: over HTTP the default client's read limit raises an httpx error", "has not begun its answer by then ends the call with an httpx error, not <code>McpError</code> (our reading)"},
-		{"audit 2, item 2: what Connection closed means is our reading", "stopped on an exception (our reading). Over stdio"},
-		{"audit 2, item 2: the table's Connection closed row too", "while your request was still waiting (our reading)"},
-		{"audit 2, item 3: a resumption GET can still raise at v2.0.0", "an error status on a message POST no longer escapes as an exception"},
+		{"audit 2, item 1: only the session sets no timeout", "By default nothing times out over stdio: the session sets no limit"},
+		{"audit 2, item 2: what Connection closed means is our reading", "at line 306 (our reading)"},
+		{"audit 2, item 3: a resumption GET can still raise at v2.0.0", "an error status now fails only its own request"},
 		{"audit 2, item 4: except* needs Python 3.11", "Python 3.11 or later; on 3.10, the <code>exceptiongroup</code> backport's <code>catch()</code>"},
-		{"audit 2, item 5: the code that answers with the error, not a comment", "src/mcp/server/lowlevel/server.py#L777"},
-		{"audit 2, item 6: an MCPError becomes a JSON-RPC error too", "every exception from a tool becomes a JSON-RPC error (code 0 and its text, or an <code>MCPError</code>'s own code)"},
-		{"audit 2, item 6: MCPServer still gives error results", "On <code>MCPServer</code> only an <code>MCPError</code> does; other exceptions still come back as error results"},
-		{"audit 2, item 7: bytes that are not UTF-8 stop the reader", "unless the bytes are not valid UTF-8, which stops the reader"},
-		{"audit 2, item 10: send_request is public, so the name holds for ClientSession's methods", "For every <code>ClientSession</code> method the class name is <code>ClientRequest</code>"},
-		{"audit 2, item 11: only call_tool takes a timeout per call", "on that call if it is <code>call_tool</code>, or on the whole session"},
-		{"audit 2, item 12: a 404 to a notification is dropped", "That happens on any 404 to a request"},
-		{"audit 2, item 13: the ErrorData may be the SDK's own", "keeps the error it is given whole"},
-		{"audit 2, item 15: the list holds on every system but Windows, and unset names are skipped", "at most these variables on any system other than Windows"},
+		{"audit 2, item 5: v1 answers UrlElicitationRequiredError with an error", "already re-raised as a JSON-RPC error"},
+		{"audit 2, item 6: an MCPError becomes a JSON-RPC error too", "an <code>MCPError</code> keeps its code"},
+		{"audit 2, item 6: MCPServer still gives error results", "On <code>MCPServer</code>, only an <code>MCPError</code> does; others still come back as error results"},
+		{"audit 2, item 10: send_request is public, so the name holds for ClientSession's methods", "<code>ClientSession</code> wraps every request in"},
+		{"audit 2, item 11: only call_tool takes a timeout per call", "or the same argument to <code>call_tool</code>, the only typed method that takes one per call"},
+		{"audit 2, item 12: a 404 to a notification is dropped", "any 404 to a request gives"},
+		{"audit 2, item 13: the ErrorData may be the SDK's own", "The class keeps the error whole"},
+		{"audit 2, item 15: the list holds on every system but Windows, and unset names are skipped", "outside Windows, which has its own list, at most"},
+		// Issue 28. Each phrase was checked to be missing from the page
+		// before it (d09ee84), so the test fails if the wording slides back.
+		{"issue 28: a v2 ValidationError is -32602", "a pydantic <code>ValidationError</code> gives -32602"},
+		{"issue 28: a modern-protocol request withholds the text", "-32603 <code>Internal server error</code>, text withheld, on a modern-protocol request"},
+		{"issue 28: the 300 s read limit ends the whole connection", "<code>httpx.ReadTimeout</code> ends the whole connection, failing every pending request"},
+		{"issue 28: a begun SSE answer that goes quiet waits", "if an SSE answer has begun and then goes quiet, the call keeps waiting"},
+		{"issue 28: a v2 server sends Connection closed itself", "A v2.0.0 server shutting down mid-request sends it too"},
+		{"issue 28: a command not found is an OSError, not McpError", "<code>FileNotFoundError</code> or another <code>OSError</code>"},
+		{"issue 28: post_writer logs only failed POSTs of notifications and responses", "If a POST of a notification or a response failed first"},
+		{"issue 28: bad UTF-8 ends stdio_client", "<code>UnicodeDecodeError</code>"},
+		{"issue 28: and the way around it", `encoding_error_handler="replace"`},
+		{"issue 28: the provenance names the v2 docs cited for v1", "Some v1 facts come from v2.0.0's migration guide"},
+		{"issue 28: the 2.x banner is attributed", "the SDK's README suggests a bound"},
+		{"issue 28: the traceback tells the version", "<code>McpError</code> is SDK 1.x"},
+		{"issue 28: the sketch's last branch catches transport errors", "Its last branch also catches errors a transport makes, such as <code>Session terminated</code>"},
+		{"issue 28: v2 reuses -32000 over HTTP", "<code>SSE stream ended without a response</code>"},
+		{"issue 28: the seed's \"or transport\"", "find out why the server or transport went away"},
+		{"issue 28: the outreach code goes with the reading events only", "It goes with the view, human candidate and engaged events only"},
+		{"issue 28: the inputs measure.js counts", "pressed a mouse button or pen, touched the screen, turned a wheel or pressed a key"},
+		{"issue 28: what a browser attaches is not a complete list", "among them your browser's identification string"},
+		{"issue 28: the timeout message up to v1.6.0", "Waited 0:00:05 seconds."},
+		{"issue 28: the timeout message from v1.7.0", "Waited 5.0 seconds."},
+		{"issue 28: v2's timeout message", "Request 'tools/call' timed out"},
+		{"issue 28: the TypeScript SDK's message", "MCP error -32000: Connection closed"},
+		{"issue 28: an anchor per message", "id=connection-closed"},
+		{"issue 28: an anchor per message", "id=timed-out"},
+		{"issue 28: an anchor per message", "id=session-terminated"},
+		{"issue 28: the cause table", "id=causes-and-fixes"},
+		{"issue 28: a framework's 5 s default, cited", "client_session_timeout_seconds: float | None = 5,"},
+		{"issue 28: Docker's -i, cited", "Keep STDIN open even if not attached"},
+		{"issue 28: the v1 client keeps a dead session", "The v1 client does not open a new session by itself (our reading)"},
+		// The fact-check after issue 28. Each phrase was checked to be
+		// missing from the page before it (d152be1), so the test fails if the
+		// wording slides back.
+		{"fact-check: a live, silent server is not Connection closed; the session stops reading", "means the client's session stopped reading from the server while your request waited"},
+		{"fact-check: CONNECTION_CLOSED first appears at v1.9.2", "<td><code>McpError: Connection closed</code></td><td>from v1.9.2</td>"},
+		{"fact-check: the streamable HTTP client first appears at v1.8.0", "<td>from v1.8.0, HTTP</td>"},
+		{"fact-check: call_tool takes a timeout from v1.7.0", "the only typed method that takes one per call (from v1.7.0)"},
+		{"fact-check: a failed notification POST is logged by post_writer, not raised", "Any other 4xx or 5xx to a request is not <code>McpError</code> at v1"},
+		{"fact-check: v2 removed some mcp.types names (migration.md:16)", "so the sketch's <code>mcp.types</code> import still works"},
+		{"fact-check: two 1.x quotes are at v1.6.0 and v1.7.0", "For 1.x that is mostly v1.29.0"},
+		{"fact-check: only the Connection closed rows hold for the TypeScript SDK", "rows 1, 2 and 6 apply to it too (our reading)"},
+		{"fact-check: the McpError names no key; the server's traceback does", "The same; its traceback names a missing key"},
+		{"fact-check: a message in code is a byte-exact part of it", "A timeout ending <a href=#timed-out><code>Waited 5.0 seconds.</code></a>"},
+		{"fact-check: sse_client has no Session terminated and closes on its reader (sse.py:124-131 at v1.29.0)", "Over streamable HTTP at v1, any 404 to a request gives"},
+		{"fact-check: over sse_client, Connection closed follows the reader, not the writer", "Over streamable HTTP, it comes when the transport's writer task ends"},
+		{"fact-check: the 300 s limit ends the connection on streamable HTTP only", "Over streamable HTTP, the SDK's default client gives httpx a read limit of 300 s"},
+		{"fact-check: v2's sse_client still raises for status in its post_writer", "Over streamable HTTP, an error status now fails only its own request"},
 	} {
 		if !strings.Contains(page, c.want) {
 			t.Errorf("the page lacks %q (%s)", c.want, c.why)
@@ -225,16 +279,31 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"audit 2, item 12: a 404 to a notification is dropped", "That happens on any 404:"},
 		{"audit 2, item 14: the seed's sentence", "when what does arrive is a JSON-RPC error"},
 		{"audit 2, item 14: the seed's sentence", "find out why the server or its transport went away"},
+		// Issue 28: each was on the page before it (d09ee84).
+		{"issue 28: the outreach code goes with three events, not every one", "It is sent with every event"},
+		{"issue 28: a scroll alone is not an input", "a scroll or a key press"},
+		{"issue 28: an outreach code is per recipient", "counts its readers anonymously"},
+		{"issue 28: a command that cannot start is an OSError", "never managed to start"},
+		{"issue 28: not every tool exception is code 0 at v2", "every exception from a tool becomes a JSON-RPC error"},
+		{"issue 28: the read limit ends the connection, not the call", "ends the call with an httpx error"},
+		// The fact-check after issue 28: each was on the page before it (d152be1).
+		{"fact-check: a silent server hangs the call, it does not close it", "the client stopped hearing from the server"},
+		{"fact-check: the Python-only causes do not hold for the TypeScript SDK", "the causes above apply to it too"},
+		{"fact-check: a message in code must be copyable as it prints", "Timed out … Waited"},
+		{"fact-check: v2 removed some mcp.types names (migration.md:16)", "<code>from mcp.types import ...</code> still works"},
+		{"fact-check: the TypeScript SDK's error has no e.error", "<th><code>e.error.code</code></th>"},
+		{"fact-check: the legacy SSE transport gives no Session terminated", "Over HTTP at v1, any 404"},
 	} {
 		if strings.Contains(page, c.bad) {
 			t.Errorf("the page says %q (%s)", c.bad, c.why)
 		}
 	}
-	// The first screen points the 2.x reader to the v2 section.
-	top, _, _ := strings.Cut(page, "<h2")
-	for _, want := range []string{"<code>pip show mcp</code>", "<code>MCPError</code>", "floats", `href=#on-sdk-v200`} {
+	// The first screen points the 2.x reader to the v2 section, and the
+	// cause table is the first section.
+	top, _, _ := strings.Cut(page, "<h2 id=the-exact-messages")
+	for _, want := range []string{"<code>McpError</code> is SDK 1.x", "<code>MCPError</code>", `href=#on-sdk-v200`, "id=causes-and-fixes"} {
 		if !strings.Contains(top, want) {
-			t.Errorf("before its first section the page lacks %q: the 2.x reader must learn at once where to read", want)
+			t.Errorf("before the exact messages the page lacks %q: the 2.x reader must learn at once where to read, and the cause table come first", want)
 		}
 	}
 	// The payment page sends the hash to its own setting, never to the
@@ -244,5 +313,30 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 	}
 	if strings.Contains(pay, "delivered at once") || !strings.Contains(pay, "delivered automatically") {
 		t.Error(`the payment page must say the storefront delivers "automatically", as the seed does`)
+	}
+}
+
+// TestDriftWatchesEveryCitedRepository: the weekly drift job clones the
+// repositories in its REPOS; one the page cites but the job lacks would
+// make every run fail with exit 2 instead of watching it.
+func TestDriftWatchesEveryCitedRepository(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(".github", "workflows", "drift.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var repos []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "REPOS:"); ok {
+			repos = strings.Fields(v)
+		}
+	}
+	if len(repos) == 0 {
+		t.Fatal("drift.yml sets no REPOS")
+	}
+	s := build(t, nil)
+	for _, c := range s.Citations {
+		if !slices.Contains(repos, c.Repo) {
+			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.Source, c.Repo)
+		}
 	}
 }

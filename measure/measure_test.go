@@ -295,8 +295,10 @@ func TestNoHumanCandidateUnderWebdriverEvenWithRealInput(t *testing.T) {
 // time is paused, so tests scroll first and pause after.
 func (h *harness) scrollToMarker() {
 	h.t.Helper()
-	for i := 0; i < 60 && h.eval(`document.querySelector("[data-measure-marker]").getBoundingClientRect().top > innerHeight`) == true; i++ {
-		h.wheel(800)
+	// Half a screen a turn: a turn longer than the window could carry the
+	// marker from below it to above it between two frames, unseen.
+	for i := 0; i < 200 && h.eval(`document.querySelector("[data-measure-marker]").getBoundingClientRect().top > innerHeight`) == true; i++ {
+		h.wheel(300)
 		time.Sleep(20 * time.Millisecond)
 	}
 	if h.eval(`document.querySelector("[data-measure-marker]").getBoundingClientRect().top > innerHeight`) == true {
