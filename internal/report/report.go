@@ -16,6 +16,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"errref/internal/store"
@@ -495,3 +497,21 @@ func Period(now time.Time, since time.Duration, from, to string) (string, string
 	}
 	return from, to, nil
 }
+
+// ParseSince reads -since: a number of days such as 30d, or a Go duration.
+func ParseSince(s string) (time.Duration, error) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 1 {
+			return 0, errorf("-since %q: write a number of days such as 30d", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, errorf("-since %q: write a number of days such as 30d", s)
+	}
+	return d, nil
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
