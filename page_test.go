@@ -152,7 +152,7 @@ func TestPageIsDated(t *testing.T) {
 	checked := map[string]bool{"modelcontextprotocol/python-sdk@v1.29.0": true, "modelcontextprotocol/python-sdk@v2.0.0": true, "encode/httpx@0.28.1": true}
 	for _, c := range s.Citations {
 		if !checked[c.Repo+"@"+c.Version] {
-			t.Errorf("%s cites %s@%s, which no check covers", c.Source, c.Repo, c.Version)
+			t.Errorf("%s cites %s@%s, which no check covers", c.At, c.Repo, c.Version)
 		}
 	}
 }

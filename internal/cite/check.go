@@ -123,7 +123,7 @@ func (s Source) other(c Citation) (Result, bool) {
 	if v == "" {
 		return Result{}, true
 	}
-	where := c.Source
+	where := c.At
 	if where == "" {
 		where = "?"
 	}

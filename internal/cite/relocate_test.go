@@ -238,7 +238,7 @@ func TestRelocateTrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Quote, c.Source = tc.quote, "x.md:1"
+		c.Quote, c.At = tc.quote, "x.md:1"
 		mv, err := Relocate(c, v1, tc.to)
 		got := mv.Outcome
 		if mv.Outcome == Moved {

@@ -48,7 +48,7 @@ func splitLines(data []byte) []string {
 // Check checks c's quote against the lines c cites in t, which must be
 // at the version c cites (Source.Check says when a folder is not).
 func (t Tree) Check(c Citation) Result {
-	where := c.Source
+	where := c.At
 	if where == "" {
 		where = "?"
 	}

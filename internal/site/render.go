@@ -251,10 +251,10 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	from := 0
 	for i := range res.Citations {
 		c := &res.Citations[i]
-		c.Source = p.Source
+		c.At = p.Source
 		if n := lineOf(p.src[from:], c.Spec()); n > 0 {
 			line := bytes.Count(p.src[:from], []byte("\n")) + n
-			c.Source = fmt.Sprintf("%s:%d", p.Source, p.first+line-1)
+			c.At = fmt.Sprintf("%s:%d", p.Source, p.first+line-1)
 			from += bytes.Index(p.src[from:], []byte(c.Spec())) + 1
 		}
 		c.History = slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)
