@@ -6,11 +6,11 @@ import (
 )
 
 func TestCheck(t *testing.T) {
-	v1, _ := ParseSource("acme/lib@v1=testdata/upstream/v1")
-	v2, _ := ParseSource("acme/lib@v2=testdata/upstream/v2")
+	v1, _ := ParseCopy("acme/lib@v1=testdata/upstream/v1")
+	v2, _ := ParseCopy("acme/lib@v2=testdata/upstream/v2")
 	for _, tc := range []struct {
 		name  string
-		src   Source
+		src   Copy
 		spec  string
 		quote string
 		want  string

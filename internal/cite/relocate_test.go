@@ -141,11 +141,11 @@ func TestRelocateChangedShowsTheDiff(t *testing.T) {
 	}
 }
 
-// TestRelocateSource reads both versions from folders: a file missing at
+// TestRelocateCopy reads both versions from folders: a file missing at
 // the new one is Gone, and a quote that does not hold where it is cited
 // now is refused rather than looked for.
-func TestRelocateSource(t *testing.T) {
-	v1, err := ParseSource("acme/lib@v1=testdata/upstream/v1")
+func TestRelocateCopy(t *testing.T) {
+	v1, err := ParseCopy("acme/lib@v1=testdata/upstream/v1")
 	if err != nil {
 		t.Fatal(err)
 	}

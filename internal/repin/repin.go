@@ -92,9 +92,9 @@ func Run(o Options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var from []cite.Source
+	var from []cite.Copy
 	for _, a := range o.From {
-		s, err := cite.ParseSource(a)
+		s, err := cite.ParseCopy(a)
 		if err != nil {
 			return false, err
 		}
@@ -121,7 +121,7 @@ func Run(o Options) (bool, error) {
 			history[c.Version]++
 			continue
 		}
-		i := slices.IndexFunc(from, func(s cite.Source) bool { return s.Holds(c) })
+		i := slices.IndexFunc(from, func(s cite.Copy) bool { return s.Holds(c) })
 		if i < 0 {
 			unsourced[c.Version]++
 			continue
