@@ -84,7 +84,7 @@ func options(t *testing.T, pages map[string]string, out *bytes.Buffer, clones ..
 	}
 	files := map[string][]byte{}
 	for _, p := range s.Pages {
-		files[p.Source] = p.Raw()
+		files[p.File] = p.Raw()
 	}
 	return Options{Clones: clones, Citations: s.Citations, Files: files, Out: out}
 }
