@@ -5,7 +5,6 @@
 package preview
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"errref/internal/event"
+	"errref/internal/report"
 	"errref/internal/site"
 	"errref/internal/store"
 )
@@ -40,13 +40,10 @@ type Server struct {
 	o       Options
 	headers []headerRule
 	recv    *event.Handler
-	// The event store's writer, and what the report reads (a
-	// report.Source: the PostgreSQL store or the journal); nil without
-	// Options.Events.
-	writer *store.Writer
-	store  interface {
-		Counts(ctx context.Context, from, to string) ([]store.Count, error)
-	}
+	// The event store's writer, and what the report reads (the
+	// PostgreSQL store or the journal); nil without Options.Events.
+	writer  *store.Writer
+	store   report.CountReader
 	keep    []io.Closer // closed after the writer: the store, the journals
 	where   string      // the store, for the terminal
 	mu      sync.Mutex

@@ -23,9 +23,9 @@ import (
 	"errref/internal/store"
 )
 
-// Source is where a report reads its counts: *store.Store, or the
+// A CountReader is where a report reads its counts: *store.Store, or the
 // preview's own store.
-type Source interface {
+type CountReader interface {
 	Counts(ctx context.Context, from, to string) ([]store.Count, error) // UTC days, both included
 }
 
@@ -86,7 +86,7 @@ func Today(now time.Time) string { return now.UTC().Format(time.DateOnly) }
 
 // Load reads the counts of q's period and of the period before it from
 // src, and builds the report.
-func Load(ctx context.Context, src Source, q Query) (Report, error) {
+func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	from, _, err := q.Previous()
 	if err != nil {
 		return Report{}, err
