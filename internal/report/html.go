@@ -128,11 +128,11 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 			return parts
 		},
 		"checkout": func(m map[string]int, k string) int { return m[k] },
-	}).Parse(page))
+	}).Parse(pageHTML))
 })
 
 //go:embed report.css
 var css string
 
 //go:embed report.html
-var page string
+var pageHTML string

@@ -149,8 +149,8 @@ func (f *Funnel) rates() {
 	f.ScrolledShare = rate(f.ScrolledHuman, f.HumanCandidate)
 }
 
-// Page is one path's funnel, and its steps in the previous period.
-type Page struct {
+// PageRow is one path's funnel, and its steps in the previous period.
+type PageRow struct {
 	Path string `json:"path"`
 	Funnel
 	Previous Steps `json:"previous"`
@@ -226,7 +226,7 @@ type Report struct {
 	PartialDay string         `json:"partial_day,omitempty"` // today, when the period holds it
 	Previous   PreviousPeriod `json:"previous"`
 	Total      Funnel         `json:"total"`
-	Pages      []Page         `json:"pages"`
+	Pages      []PageRow      `json:"pages"`
 	// Nil under a filter: clicks and checkouts carry no path, referrer,
 	// campaign or outreach code, so they cannot be narrowed.
 	SiteWide  *SiteWide `json:"site_wide"`
@@ -267,7 +267,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		r.SiteWide = &SiteWide{Clicks: map[string]int{}, Checkout: map[string]int{"gumroad": 0, "site": 0},
 			PreviousClicks: map[string]int{}, PreviousCheckout: map[string]int{"gumroad": 0, "site": 0}}
 	}
-	pages := map[string]*Page{}
+	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
 	terms := map[termKey]*Steps{}
 	visible := map[int]int{}
@@ -315,7 +315,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		}
 		p := pages[c.Path]
 		if p == nil {
-			p = &Page{Path: c.Path}
+			p = &PageRow{Path: c.Path}
 			pages[c.Path] = p
 		}
 		if !current {
@@ -342,7 +342,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		p.rates()
 		r.Pages = append(r.Pages, *p)
 	}
-	slices.SortFunc(r.Pages, func(a, b Page) int {
+	slices.SortFunc(r.Pages, func(a, b PageRow) int {
 		return cmp.Or(b.View-a.View, b.Previous.View-a.Previous.View, cmp.Compare(a.Path, b.Path))
 	})
 	r.Total.rates()
