@@ -117,7 +117,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, reloadJS)
 		return
 	case "/_preview/events":
-		s.events(w, r)
+		s.reloads(w, r)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

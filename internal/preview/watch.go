@@ -174,7 +174,10 @@ const reloadJS = `(function () {
 })();
 `
 
-func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+// reloads streams each build's outcome to a page as Server-Sent Events:
+// reload, or failed with the error; a page that connects after a failed
+// build hears it at once.
+func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
