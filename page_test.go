@@ -162,7 +162,7 @@ func TestPageIsDated(t *testing.T) {
 	}
 	for _, c := range s.Citations {
 		if !checked[c.Repo+"@"+c.Version] {
-			t.Errorf("%s cites %s@%s, which no check covers", c.Source, c.Repo, c.Version)
+			t.Errorf("%s cites %s@%s, which no check covers", c.At, c.Repo, c.Version)
 		}
 	}
 }

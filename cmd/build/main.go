@@ -134,7 +134,7 @@ func main() {
 	if len(drifts) > 0 {
 		files := map[string][]byte{}
 		for _, p := range s.Pages {
-			files[p.Source] = p.Raw()
+			files[p.File] = p.Raw()
 		}
 		code, err := drift.Run(drift.Options{Clones: drifts, Pre: *driftPre, JSON: *asJSON, Citations: s.Citations, Files: files, Out: os.Stdout})
 		if err != nil {
@@ -145,7 +145,7 @@ func main() {
 	if *repinTo != "" {
 		files := map[string][]byte{}
 		for _, p := range s.Pages {
-			files[p.Source] = p.Raw()
+			files[p.File] = p.Raw()
 		}
 		ok, err := repin.Run(repin.Options{Root: *root, To: *repinTo, From: checks, Citations: s.Citations, Files: files, Write: *write, Out: os.Stdout})
 		if err != nil {

@@ -12,10 +12,10 @@ import (
 	"strings"
 )
 
-// A Source is a local copy of one cited repository: a git checkout, whose
+// A Copy is a local copy of one cited repository: a git checkout, whose
 // HEAD says its version, or a plain folder of files, whose version is the
 // one given with it, if any.
-type Source struct {
+type Copy struct {
 	Repo    string
 	Version string // declared with REPO@VERSION=DIR; for git, what HEAD is
 	Dir     string
@@ -23,42 +23,42 @@ type Source struct {
 	head    string // commit of HEAD, for a git checkout
 }
 
-// ParseSource reads REPO=DIR or REPO@VERSION=DIR.
-func ParseSource(arg string) (Source, error) {
+// ParseCopy reads REPO=DIR or REPO@VERSION=DIR.
+func ParseCopy(arg string) (Copy, error) {
 	spec, dir, ok := strings.Cut(arg, "=")
 	if !ok || spec == "" || dir == "" {
-		return Source{}, fmt.Errorf("-check-sources %q: write REPO=DIR or REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk=../python-sdk", arg)
+		return Copy{}, fmt.Errorf("-check-sources %q: write REPO=DIR or REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk=../python-sdk", arg)
 	}
-	return parseSource("-check-sources", spec, dir)
+	return parseCopy("-check-sources", spec, dir)
 }
 
 // ParseTarget reads REPO@VERSION=DIR, the version to move citations to:
 // the version is the one written into the page, so it must be given.
-func ParseTarget(arg string) (Source, error) {
+func ParseTarget(arg string) (Copy, error) {
 	spec, dir, ok := strings.Cut(arg, "=")
 	if repo, version, _ := strings.Cut(spec, "@"); !ok || repo == "" || version == "" || dir == "" {
-		return Source{}, fmt.Errorf("-repin %q: write REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk@v1.30.0=../sdk-v1.30.0", arg)
+		return Copy{}, fmt.Errorf("-repin %q: write REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk@v1.30.0=../sdk-v1.30.0", arg)
 	}
-	return parseSource("-repin", spec, dir)
+	return parseCopy("-repin", spec, dir)
 }
 
-func parseSource(flag, spec, dir string) (Source, error) {
-	s := Source{Dir: dir}
+func parseCopy(flag, spec, dir string) (Copy, error) {
+	s := Copy{Dir: dir}
 	s.Repo, s.Version, _ = strings.Cut(spec, "@")
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
-		return Source{}, fmt.Errorf("%s %s: %s is not a folder", flag, s.Repo, dir)
+		return Copy{}, fmt.Errorf("%s %s: %s is not a folder", flag, s.Repo, dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 		s.git = true
 		head, err := git(dir, "rev-parse", "HEAD")
 		if err != nil {
-			return Source{}, fmt.Errorf("%s %s: %s: %v", flag, s.Repo, dir, err)
+			return Copy{}, fmt.Errorf("%s %s: %s: %v", flag, s.Repo, dir, err)
 		}
 		s.head = head
 		if s.Version != "" {
 			if c, err := git(dir, "rev-parse", "--verify", "-q", s.Version+"^{commit}"); err != nil || c != head {
-				return Source{}, fmt.Errorf("%s %s@%s: %s is checked out at %.12s, not at %s", flag, s.Repo, s.Version, dir, head, s.Version)
+				return Copy{}, fmt.Errorf("%s %s@%s: %s is checked out at %.12s, not at %s", flag, s.Repo, s.Version, dir, head, s.Version)
 			}
 		}
 	}
@@ -88,7 +88,7 @@ type Result struct {
 
 // versionOf says which version of the code s holds, for c: "" when it is
 // the cited one, else a description of the difference.
-func (s Source) versionOf(c Citation) string {
+func (s Copy) versionOf(c Citation) string {
 	switch {
 	case s.git:
 		commit, err := git(s.Dir, "rev-parse", "--verify", "-q", c.Version+"^{commit}")
@@ -106,10 +106,10 @@ func (s Source) versionOf(c Citation) string {
 
 // Holds reports whether s is a copy of the repository and version c
 // cites (a plain folder given without a version holds every version).
-func (s Source) Holds(c Citation) bool { return s.Repo == c.Repo && s.versionOf(c) == "" }
+func (s Copy) Holds(c Citation) bool { return s.Repo == c.Repo && s.versionOf(c) == "" }
 
 // Check checks c against s.
-func (s Source) Check(c Citation) Result {
+func (s Copy) Check(c Citation) Result {
 	if r, ok := s.other(c); !ok {
 		return r
 	}
@@ -118,12 +118,12 @@ func (s Source) Check(c Citation) Result {
 
 // other reports, when s is not at the version c cites, the result that
 // says so, and false.
-func (s Source) other(c Citation) (Result, bool) {
+func (s Copy) other(c Citation) (Result, bool) {
 	v := s.versionOf(c)
 	if v == "" {
 		return Result{}, true
 	}
-	where := c.Source
+	where := c.At
 	if where == "" {
 		where = "?"
 	}
@@ -191,19 +191,19 @@ func short(q string) string {
 // v2 of a library): each citation is checked against the source at its
 // own version, and against the first given when none is.
 func CheckAll(w io.Writer, cites []Citation, args []string) (bool, error) {
-	sources := map[string][]Source{}
+	copies := map[string][]Copy{}
 	for _, a := range args {
-		s, err := ParseSource(a)
+		s, err := ParseCopy(a)
 		if err != nil {
 			return false, err
 		}
-		sources[s.Repo] = append(sources[s.Repo], s)
+		copies[s.Repo] = append(copies[s.Repo], s)
 	}
 	counts := map[string]int{}
 	unchecked := map[string]int{}
 	var out bytes.Buffer
 	for _, c := range cites {
-		given, ok := sources[c.Repo]
+		given, ok := copies[c.Repo]
 		if !ok {
 			unchecked[c.Repo]++
 			continue

@@ -19,7 +19,7 @@ type Citation struct {
 	Start   int    // first line, 1-based
 	End     int    // last line, End >= Start
 	Quote   string // the quoted text, as the page shows it
-	Source  string // the page file and line that cite it, "content/index.md:88", when known
+	At      string // the page file and line that cite it, "content/index.md:88", when known
 	// History: the page quotes this release to show what it did (its
 	// front matter's history), so the quote stays at this version.
 	History bool

@@ -6,11 +6,11 @@ import (
 )
 
 func TestCheck(t *testing.T) {
-	v1, _ := ParseSource("acme/lib@v1=testdata/upstream/v1")
-	v2, _ := ParseSource("acme/lib@v2=testdata/upstream/v2")
+	v1, _ := ParseCopy("acme/lib@v1=testdata/upstream/v1")
+	v2, _ := ParseCopy("acme/lib@v2=testdata/upstream/v2")
 	for _, tc := range []struct {
 		name  string
-		src   Source
+		src   Copy
 		spec  string
 		quote string
 		want  string
@@ -31,7 +31,7 @@ func TestCheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.Quote, c.Source = tc.quote, "x.md:3"
+			c.Quote, c.At = tc.quote, "x.md:3"
 			if got := tc.src.Check(c).Message; !strings.Contains(got, tc.want) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
@@ -76,7 +76,7 @@ func TestCheckAll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Quote, c.Source = s.quote, "x.md:1"
+		c.Quote, c.At = s.quote, "x.md:1"
 		cites = append(cites, c)
 	}
 	var out strings.Builder
@@ -111,7 +111,7 @@ func TestCheckAllTwoVersions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Quote, c.Source = s.quote, "x.md:1"
+		c.Quote, c.At = s.quote, "x.md:1"
 		cites = append(cites, c)
 	}
 	args := []string{"acme/lib@v1=testdata/upstream/v1", "acme/lib@v2=testdata/upstream/v2"}

@@ -48,7 +48,7 @@ type Move struct {
 
 // Relocate finds c's quote in the file c cites, in to, a copy of the
 // version to move c to; s must hold the version c cites now.
-func (s Source) Relocate(c Citation, to Source) (Move, error) {
+func (s Copy) Relocate(c Citation, to Copy) (Move, error) {
 	if r, ok := s.other(c); !ok {
 		return Move{}, fmt.Errorf("%s", r.Message)
 	}

@@ -141,11 +141,11 @@ func TestRelocateChangedShowsTheDiff(t *testing.T) {
 	}
 }
 
-// TestRelocateSource reads both versions from folders: a file missing at
+// TestRelocateCopy reads both versions from folders: a file missing at
 // the new one is Gone, and a quote that does not hold where it is cited
 // now is refused rather than looked for.
-func TestRelocateSource(t *testing.T) {
-	v1, err := ParseSource("acme/lib@v1=testdata/upstream/v1")
+func TestRelocateCopy(t *testing.T) {
+	v1, err := ParseCopy("acme/lib@v1=testdata/upstream/v1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestRelocateTrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Quote, c.Source = tc.quote, "x.md:1"
+		c.Quote, c.At = tc.quote, "x.md:1"
 		mv, err := Relocate(c, v1, tc.to)
 		got := mv.Outcome
 		if mv.Outcome == Moved {

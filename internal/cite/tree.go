@@ -9,7 +9,7 @@ import (
 )
 
 // A Tree is the files of one version of a repository, however they are
-// kept: a folder of files (a Source), or a tag read from a git clone.
+// kept: a folder of files (a Copy), or a tag read from a git clone.
 // Check and Relocate read quotes through it, so that every way of keeping
 // a version is checked, and a quote moved, by the same code.
 type Tree struct {
@@ -21,7 +21,7 @@ type Tree struct {
 }
 
 // Tree reads the files of s's folder, never outside it.
-func (s Source) Tree() Tree {
+func (s Copy) Tree() Tree {
 	return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(path string) ([]byte, error) {
 		root, err := os.OpenRoot(s.Dir)
 		if err != nil {
@@ -46,9 +46,9 @@ func splitLines(data []byte) []string {
 }
 
 // Check checks c's quote against the lines c cites in t, which must be
-// at the version c cites (Source.Check says when a folder is not).
+// at the version c cites (Copy.Check says when a folder is not).
 func (t Tree) Check(c Citation) Result {
-	where := c.Source
+	where := c.At
 	if where == "" {
 		where = "?"
 	}

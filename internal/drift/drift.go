@@ -112,7 +112,7 @@ func check(o Options) ([]*repo, error) {
 	var ungiven []string
 	for _, c := range o.Citations {
 		if byName[c.Repo] == nil && cites[c.Repo] == nil {
-			ungiven = append(ungiven, fmt.Sprintf("%s cites %s, and no -drift %s=GITDIR is given", c.Source, c.Repo, c.Repo))
+			ungiven = append(ungiven, fmt.Sprintf("%s cites %s, and no -drift %s=GITDIR is given", c.At, c.Repo, c.Repo))
 		}
 		cites[c.Repo] = append(cites[c.Repo], c)
 	}
@@ -161,7 +161,7 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 	var lacking, unversioned []string
 	for _, c := range cites {
 		if _, ok := byName[c.Version]; !ok {
-			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.Source))
+			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.At))
 			continue
 		}
 		if c.History {
@@ -169,7 +169,7 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 		}
 		v, ok := parseVersion(c.Version)
 		if !ok {
-			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.Source))
+			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.At))
 			continue
 		}
 		g := groups[v.major()]

@@ -84,7 +84,7 @@ func options(t *testing.T, pages map[string]string, out *bytes.Buffer, clones ..
 	}
 	files := map[string][]byte{}
 	for _, p := range s.Pages {
-		files[p.Source] = p.Raw()
+		files[p.File] = p.Raw()
 	}
 	return Options{Clones: clones, Citations: s.Citations, Files: files, Out: out}
 }
@@ -274,7 +274,7 @@ func TestJSON(t *testing.T) {
 	}
 	var got []string
 	for _, c := range groups[0].Citations {
-		got = append(got, c.Source+" "+c.Outcome+" "+c.To)
+		got = append(got, c.At+" "+c.Outcome+" "+c.To)
 	}
 	want := []string{
 		"content/index.md:9 unchanged acme/lib@v1.2.0:src/app.py#1",

@@ -211,7 +211,7 @@ type jsonGroup struct {
 }
 
 type jsonCitation struct {
-	Source     string   `json:"source"` // content/index.md:88
+	At         string   `json:"source"` // content/index.md:88
 	Spec       string   `json:"spec"`
 	Quote      string   `json:"quote"`
 	Outcome    string   `json:"outcome"`
@@ -257,7 +257,7 @@ func citationJSON(r *repin.Result) jsonCitation {
 	var b strings.Builder
 	r.Report(&b)
 	mv := r.Move
-	j := jsonCitation{Source: r.Citation.Source, Spec: r.Citation.Spec(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: mv.Diff, Report: b.String()}
+	j := jsonCitation{At: r.Citation.At, Spec: r.Citation.Spec(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: mv.Diff, Report: b.String()}
 	switch r.Kind {
 	case cite.Moved, cite.Unchanged:
 		j.To = mv.To.Spec()

@@ -45,8 +45,8 @@ type Problem struct {
 	ID     string // for an id used twice: the id
 }
 
-// Page is what the check learned of a page.
-type Page struct {
+// Findings is what the check learned of a page.
+type Findings struct {
 	Counter  bool // loads /measure.js
 	Markers  int
 	Problems []Problem
@@ -59,8 +59,8 @@ type element struct {
 }
 
 // Check scans one HTML document.
-func Check(doc []byte) Page {
-	var p Page
+func Check(doc []byte) Findings {
+	var p Findings
 	ids := map[string]bool{}
 	var frags []string
 	var open *element   // the element whose start tag is being read
@@ -118,7 +118,7 @@ func Check(doc []byte) Page {
 	}
 }
 
-func checkXML(p *Page, data []byte, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
+func checkXML(p *Findings, data []byte, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
 	l := xml.NewLexer(parse.NewInputBytes(data))
 	var open *element
 	for {
@@ -149,7 +149,7 @@ func attrVal(v []byte) string {
 	return html.UnescapeString(string(v))
 }
 
-func checkElement(p *Page, e *element, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
+func checkElement(p *Findings, e *element, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
 	a := e.attrs
 	if id, ok := a["id"]; ok {
 		if ids[id] {

@@ -53,7 +53,7 @@ type Settings struct {
 // Result is a rendered page body.
 type Result struct {
 	HTML      []byte
-	Citations []cite.Citation // in document order, Source unset
+	Citations []cite.Citation // in document order, At unset
 	Warnings  []string        // "line N: what"; the caller adds the file
 	IDs       map[string]int  // the ids the page's headings and code blocks make, by line
 }

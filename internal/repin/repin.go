@@ -31,7 +31,7 @@ type Options struct {
 	// are moved: a page that quotes v1 and v2 moves its v1 quotes to v1.30
 	// with only v1 given.
 	From []string
-	// Citations are those the build found, each with Source "FILE:LINE"
+	// Citations are those the build found, each with At "FILE:LINE"
 	// and its quote.
 	Citations []cite.Citation
 	// Files are the page files as the build read them, by slash path
@@ -69,7 +69,7 @@ func Relocate(c cite.Citation, from, to cite.Tree) *Result {
 
 func newResult(c cite.Citation, version string, mv cite.Move, err error) *Result {
 	r := &Result{Citation: c, Version: version}
-	r.File, r.Line = where(c.Source)
+	r.File, r.Line = where(c.At)
 	if err != nil {
 		r.Kind, r.Why = NotOK, err.Error()
 	} else {
@@ -92,9 +92,9 @@ func Run(o Options) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var from []cite.Source
+	var from []cite.Copy
 	for _, a := range o.From {
-		s, err := cite.ParseSource(a)
+		s, err := cite.ParseCopy(a)
 		if err != nil {
 			return false, err
 		}
@@ -108,7 +108,7 @@ func Run(o Options) (bool, error) {
 	history := map[string]int{}   // version -> citations kept there as history
 	olds := map[string]bool{}     // versions moved from
 	for _, c := range o.Citations {
-		file, line := where(c.Source)
+		file, line := where(c.At)
 		at, there := written.take(file, line, c.Spec())
 		if c.Repo != to.Repo {
 			continue
@@ -121,7 +121,7 @@ func Run(o Options) (bool, error) {
 			history[c.Version]++
 			continue
 		}
-		i := slices.IndexFunc(from, func(s cite.Source) bool { return s.Holds(c) })
+		i := slices.IndexFunc(from, func(s cite.Copy) bool { return s.Holds(c) })
 		if i < 0 {
 			unsourced[c.Version]++
 			continue
@@ -196,7 +196,7 @@ func Run(o Options) (bool, error) {
 	return ok, nil
 }
 
-// where splits a citation's Source, "content/index.md:12".
+// where splits a citation's At, "content/index.md:12".
 func where(source string) (string, int) {
 	file, line, ok := strings.Cut(source, ":")
 	if !ok {
@@ -400,7 +400,7 @@ type ProseLine struct {
 func Prose(files map[string][]byte, cites []cite.Citation, versions []string) []ProseLine {
 	written := find(files)
 	for _, c := range cites {
-		file, line := where(c.Source)
+		file, line := where(c.At)
 		written.take(file, line, c.Spec())
 	}
 	return proseLines(files, written, versions)

@@ -69,7 +69,7 @@ func options(t *testing.T, root string, write bool, out *bytes.Buffer) Options {
 	}
 	files := map[string][]byte{}
 	for _, p := range s.Pages {
-		files[p.Source] = p.Raw()
+		files[p.File] = p.Raw()
 	}
 	return Options{Root: root, To: to, From: []string{from}, Citations: s.Citations, Files: files, Write: write, Out: out}
 }

@@ -16,14 +16,16 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"errref/internal/store"
 )
 
-// Source is where a report reads its counts: *store.Store, or the
+// A CountReader is where a report reads its counts: *store.Store, or the
 // preview's own store.
-type Source interface {
+type CountReader interface {
 	Counts(ctx context.Context, from, to string) ([]store.Count, error) // UTC days, both included
 }
 
@@ -84,7 +86,7 @@ func Today(now time.Time) string { return now.UTC().Format(time.DateOnly) }
 
 // Load reads the counts of q's period and of the period before it from
 // src, and builds the report.
-func Load(ctx context.Context, src Source, q Query) (Report, error) {
+func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	from, _, err := q.Previous()
 	if err != nil {
 		return Report{}, err
@@ -147,8 +149,8 @@ func (f *Funnel) rates() {
 	f.ScrolledShare = rate(f.ScrolledHuman, f.HumanCandidate)
 }
 
-// Page is one path's funnel, and its steps in the previous period.
-type Page struct {
+// PageRow is one path's funnel, and its steps in the previous period.
+type PageRow struct {
 	Path string `json:"path"`
 	Funnel
 	Previous Steps `json:"previous"`
@@ -224,7 +226,7 @@ type Report struct {
 	PartialDay string         `json:"partial_day,omitempty"` // today, when the period holds it
 	Previous   PreviousPeriod `json:"previous"`
 	Total      Funnel         `json:"total"`
-	Pages      []Page         `json:"pages"`
+	Pages      []PageRow      `json:"pages"`
 	// Nil under a filter: clicks and checkouts carry no path, referrer,
 	// campaign or outreach code, so they cannot be narrowed.
 	SiteWide  *SiteWide `json:"site_wide"`
@@ -265,7 +267,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		r.SiteWide = &SiteWide{Clicks: map[string]int{}, Checkout: map[string]int{"gumroad": 0, "site": 0},
 			PreviousClicks: map[string]int{}, PreviousCheckout: map[string]int{"gumroad": 0, "site": 0}}
 	}
-	pages := map[string]*Page{}
+	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
 	terms := map[termKey]*Steps{}
 	visible := map[int]int{}
@@ -313,7 +315,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		}
 		p := pages[c.Path]
 		if p == nil {
-			p = &Page{Path: c.Path}
+			p = &PageRow{Path: c.Path}
 			pages[c.Path] = p
 		}
 		if !current {
@@ -340,7 +342,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		p.rates()
 		r.Pages = append(r.Pages, *p)
 	}
-	slices.SortFunc(r.Pages, func(a, b Page) int {
+	slices.SortFunc(r.Pages, func(a, b PageRow) int {
 		return cmp.Or(b.View-a.View, b.Previous.View-a.Previous.View, cmp.Compare(a.Path, b.Path))
 	})
 	r.Total.rates()
@@ -495,3 +497,21 @@ func Period(now time.Time, since time.Duration, from, to string) (string, string
 	}
 	return from, to, nil
 }
+
+// ParseSince reads -since: a number of days such as 30d, or a Go duration.
+func ParseSince(s string) (time.Duration, error) {
+	if d, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 1 {
+			return 0, errorf("-since %q: write a number of days such as 30d", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, errorf("-since %q: write a number of days such as 30d", s)
+	}
+	return d, nil
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

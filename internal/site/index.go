@@ -40,7 +40,7 @@ func (s *Site) index(assets map[string]string) error {
 		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
 	}
 	for _, p := range s.Pages {
-		from[p.Out] = fmt.Sprintf("%s:%d", p.Source, max(p.Meta.URLLine, 1))
+		from[p.Out] = fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
 	}
 	return checkCase(s.Files, from)
 }
@@ -54,7 +54,7 @@ var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true}
 // no folder on the way to another file. outs are the pages' paths, which
 // loadPages keeps apart.
 func (s *Site) claim(p *Page, outs map[string]bool) error {
-	at := fmt.Sprintf("%s:%d", p.Source, max(p.Meta.URLLine, 1))
+	at := fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
 	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
 		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
 	}
@@ -78,8 +78,8 @@ func homeIsBuilt(s *Site) error {
 		return nil
 	}
 	for _, p := range s.Pages {
-		if p.Source == ContentDir+"/index.md" {
-			return fmt.Errorf("%s:%d: url %q moves the home page off /, and no page is /: remove the url, or give another page url = \"/\"", p.Source, p.Meta.URLLine, p.Meta.URL)
+		if p.File == ContentDir+"/index.md" {
+			return fmt.Errorf("%s:%d: url %q moves the home page off /, and no page is /: remove the url, or give another page url = \"/\"", p.File, p.Meta.URLLine, p.Meta.URL)
 		}
 	}
 	return fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)

@@ -127,11 +127,11 @@ func loadPages(site fs.FS, prev map[string]*Page) ([]*Page, error) {
 				errs = append(errs, err)
 				continue
 			}
-			p = &Page{Source: rel, Meta: meta, raw: src, src: body, first: first}
+			p = &Page{File: rel, Meta: meta, raw: src, src: body, first: first}
 			p.URL, p.Out = outPath(strings.TrimSuffix(base, ".md"), meta.URL)
 		}
 		if prev, ok := byOut[p.Out]; ok {
-			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.Source, p.Out))
+			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.File, p.Out))
 			continue
 		}
 		byOut[p.Out] = p

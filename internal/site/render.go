@@ -76,7 +76,7 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 			continue // reused from Prev
 		}
 		wg.Go(func() {
-			key := cache.Key(s.inputs[:], []byte(p.Source), p.raw)
+			key := cache.Key(s.inputs[:], []byte(p.File), p.raw)
 			if data, ok := cache.Get(key); ok {
 				var out rendered
 				if gob.NewDecoder(bytes.NewReader(data)).Decode(&out) == nil {
@@ -215,13 +215,13 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 		},
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s:%s", p.Source, strings.TrimPrefix(err.Error(), "line "))
+		return nil, nil, nil, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
 	}
 	p.Body = template.HTML(res.HTML)
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.Source}
+		return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.File}
 	}
 	var problems []string
 	for _, pr := range htmlcheck.Check(b.Bytes()).Problems {
@@ -230,7 +230,7 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 			// The page makes this id (a heading, a code block), and
 			// something else makes it too: the page's line is the one
 			// its author can change.
-			where = fmt.Sprintf("%s:%d", p.Source, line)
+			where = fmt.Sprintf("%s:%d", p.File, line)
 			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
 		}
 		problems = append(problems, fmt.Sprintf("%s: %s", where, pr.Msg))
@@ -240,21 +240,21 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	}
 	out, err := minifier.Bytes("text/html", b.Bytes())
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: minify: %v", p.Source, err)
+		return nil, nil, nil, fmt.Errorf("%s: minify: %v", p.File, err)
 	}
 	var warns []string
 	for _, w := range res.Warnings {
-		warns = append(warns, p.Source+":"+strings.TrimPrefix(w, "line "))
+		warns = append(warns, p.File+":"+strings.TrimPrefix(w, "line "))
 	}
 	// Name the line of each citation, in order, so that repeated citations
 	// each find their own line.
 	from := 0
 	for i := range res.Citations {
 		c := &res.Citations[i]
-		c.Source = p.Source
+		c.At = p.File
 		if n := lineOf(p.src[from:], c.Spec()); n > 0 {
 			line := bytes.Count(p.src[:from], []byte("\n")) + n
-			c.Source = fmt.Sprintf("%s:%d", p.Source, p.first+line-1)
+			c.At = fmt.Sprintf("%s:%d", p.File, p.first+line-1)
 			from += bytes.Index(p.src[from:], []byte(c.Spec())) + 1
 		}
 		c.History = slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)
@@ -263,7 +263,7 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	// leave the quote it meant checked against the newest release.
 	for _, h := range p.Meta.History {
 		if !slices.ContainsFunc(res.Citations, func(c cite.Citation) bool { return c.Repo+"@"+c.Version == h }) {
-			return nil, nil, nil, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.Source, p.Meta.HistoryLine, h)
+			return nil, nil, nil, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
 		}
 	}
 	return out, res.Citations, warns, nil
@@ -302,7 +302,7 @@ func (s stopWriter) Write(p []byte) (int, error) {
 func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
 	if needle != "" {
 		if n := lineOf(p.src, needle); n > 0 {
-			return fmt.Sprintf("%s:%d", p.Source, p.first+n-1)
+			return fmt.Sprintf("%s:%d", p.File, p.first+n-1)
 		}
 		names := make([]string, 0, len(tmplSrc))
 		for name := range tmplSrc {
@@ -311,11 +311,11 @@ func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
 		sort.Strings(names)
 		for _, name := range names {
 			if n := lineOf(tmplSrc[name], needle); n > 0 {
-				return fmt.Sprintf("%s:%d (rendering %s)", name, n, p.Source)
+				return fmt.Sprintf("%s:%d (rendering %s)", name, n, p.File)
 			}
 		}
 	}
-	return p.Source + ":1"
+	return p.File + ":1"
 }
 
 // lineOf is the line of src, from 1, where needle first occurs, or 0.

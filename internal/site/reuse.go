@@ -36,7 +36,7 @@ func (s *Site) reusable(prev *Site) map[string]*Page {
 	}
 	pages := make(map[string]*Page, len(prev.Pages))
 	for _, p := range prev.Pages {
-		pages[p.Source] = p
+		pages[p.File] = p
 	}
 	return pages
 }

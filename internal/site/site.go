@@ -71,16 +71,16 @@ type Site struct {
 
 // Page is one rendered page.
 type Page struct {
-	Source string // content/index.md
-	Out    string // index.html
-	URL    string // /
-	Meta   frontmatter.Meta
-	Body   template.HTML
-	Loads  []string // the files the page needs to render: its critical path
-	raw    []byte   // the file as read
-	src    []byte   // its body, after the front matter
-	first  int
-	out    rendered
+	File  string // content/index.md
+	Out   string // index.html
+	URL   string // /
+	Meta  frontmatter.Meta
+	Body  template.HTML
+	Loads []string // the files the page needs to render: its critical path
+	raw   []byte   // the file as read
+	src   []byte   // its body, after the front matter
+	first int
+	out   rendered
 }
 
 // Raw is the page's file as the build read it: what a tool that rewrites

@@ -1,0 +1,89 @@
+// Receiving events over HTTP: the handler of POST /api/event, which
+// refuses other sites' pages, and a sink that writes JSON lines.
+
+package event
+
+import (
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Handler serves POST /api/event. Each valid event goes to Sink, with the
+// time it arrived, and is answered 204 only when Sink says it kept it; an
+// event Sink could not keep is answered 503. It reads no cookie, sets
+// none, and keeps no header.
+type Handler struct {
+	Sink func(Event, time.Time) error
+	Now  func() time.Time // time.Now when nil
+}
+
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "only POST", http.StatusMethodNotAllowed)
+		return
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || (mt != "text/plain" && mt != "application/json") {
+		http.Error(w, "content type must be text/plain or application/json", http.StatusUnsupportedMediaType)
+		return
+	}
+	// Only this site's pages may post. A browser's fetch with
+	// referrerPolicy no-referrer sends Origin: null, so Sec-Fetch-Site,
+	// which page script cannot set, is what tells same-origin apart.
+	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" {
+		http.Error(w, "cross-origin events are refused", http.StatusForbidden)
+		return
+	}
+	if o := r.Header.Get("Origin"); o != "" && o != "null" && !sameHost(o, r.Host) {
+		http.Error(w, "cross-origin events are refused", http.StatusForbidden)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	if err != nil {
+		http.Error(w, "cannot read body", http.StatusBadRequest)
+		return
+	}
+	if len(body) > MaxBody {
+		http.Error(w, fmt.Sprintf("body over %d bytes", MaxBody), http.StatusBadRequest)
+		return
+	}
+	e, err := Parse(body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	if err := h.Sink(e, now()); err != nil {
+		// The reason is the server's (its terminal or log has it); the
+		// page is told only that the event was not kept.
+		http.Error(w, "the event could not be kept", http.StatusServiceUnavailable)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func sameHost(origin, host string) bool {
+	_, rest, ok := strings.Cut(origin, "://")
+	return ok && strings.EqualFold(rest, host)
+}
+
+// JSONLines is a sink that writes each event to w as one JSON line, whole,
+// even when events arrive at once, and keeps it when the write succeeds.
+func JSONLines(w io.Writer) func(Event, time.Time) error {
+	var mu sync.Mutex
+	return func(e Event, t time.Time) error {
+		mu.Lock()
+		defer mu.Unlock()
+		_, err := w.Write(e.JSON(t))
+		return err
+	}
+}

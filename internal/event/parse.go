@@ -1,0 +1,214 @@
+// Parsing and checking a body: Parse holds each event to the contract
+// and says, without echoing the body, what it breaks.
+
+package event
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// nameRE and hostRE leave the length to isName and isHost: a counted
+// repeat ({1,253}) compiles to as many copies of its class, at the start
+// of every command that links this package.
+var (
+	nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
+	hostRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]_-]+$`)
+	// pathRE is location.pathname as a browser serializes it: ASCII, with
+	// spaces, quotes, < > and anything outside it percent-encoded.
+	pathRE = regexp.MustCompile(`^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$`)
+)
+
+// Parse validates one body. Its errors are short, safe to show, and never
+// echo the body.
+func Parse(body []byte) (Event, error) {
+	var e Event
+	if len(body) > MaxBody {
+		return e, fmt.Errorf("body over %d bytes", MaxBody)
+	}
+	// encoding/json would replace invalid bytes without a word; a browser
+	// never sends them.
+	if !utf8.Valid(body) {
+		return e, errors.New("body is not UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return e, errors.New("body is not a JSON object")
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return e, errors.New("body is not valid JSON")
+		}
+		key := tok.(string)
+		if seen[key] {
+			return e, fmt.Errorf("key %q is repeated", safe(key))
+		}
+		seen[key] = true
+		if err := e.field(dec, key); err != nil {
+			return e, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return e, errors.New("body is not valid JSON")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return e, errors.New("body holds more than one JSON object")
+	}
+	return e, e.check(seen)
+}
+
+func (e *Event) field(dec *json.Decoder, key string) error {
+	switch key {
+	case "name", "path", "ref", "checkout", "outreach":
+		s, err := str(dec, key)
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "name":
+			e.Name = s
+		case "path":
+			e.Path = s
+		case "ref":
+			e.Ref = s
+		case "checkout":
+			e.Checkout = s
+		case "outreach":
+			e.Outreach = &s
+		}
+	case "visible_ms":
+		tok, err := dec.Token()
+		n, ok := tok.(json.Number)
+		if err != nil || !ok {
+			return errors.New("visible_ms must be a whole number")
+		}
+		v, err := n.Int64()
+		if err != nil || v < 0 || v > 1e11 {
+			return errors.New("visible_ms must be a whole number of milliseconds, 0 or more")
+		}
+		e.VisibleMS = &v
+	case "scrolled":
+		tok, err := dec.Token()
+		b, ok := tok.(bool)
+		if err != nil || !ok {
+			return errors.New("scrolled must be true or false")
+		}
+		e.Scrolled = &b
+	case "campaign":
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return errors.New("campaign must be an object of strings")
+		}
+		e.Campaign = map[string]string{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return errors.New("body is not valid JSON")
+			}
+			k := tok.(string)
+			if !slices.Contains(CampaignKeys, k) {
+				return fmt.Errorf("campaign key %q is not one of %s", safe(k), strings.Join(CampaignKeys, ", "))
+			}
+			if _, dup := e.Campaign[k]; dup {
+				return fmt.Errorf("campaign key %q is repeated", k)
+			}
+			v, err := str(dec, "campaign."+k)
+			if err != nil {
+				return err
+			}
+			e.Campaign[k] = v
+		}
+		if _, err := dec.Token(); err != nil {
+			return errors.New("body is not valid JSON")
+		}
+		if len(e.Campaign) == 0 {
+			return errors.New("campaign is sent only with at least one key")
+		}
+	default:
+		return fmt.Errorf("unknown key %q", safe(key))
+	}
+	return nil
+}
+
+// str reads a string value: no control characters, at most MaxValue
+// characters.
+func str(dec *json.Decoder, key string) (string, error) {
+	tok, err := dec.Token()
+	s, ok := tok.(string)
+	if err != nil || !ok {
+		return "", fmt.Errorf("%s must be a string", key)
+	}
+	if len([]rune(s)) > MaxValue && key != "path" {
+		return "", fmt.Errorf("%s is over %d characters", key, MaxValue)
+	}
+	for _, r := range s {
+		// Bidi controls (U+202E and the like) would reorder what the
+		// terminal or a log viewer shows around them.
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			return "", fmt.Errorf("%s holds a control character", key)
+		}
+	}
+	return s, nil
+}
+
+// check holds the keys of each kind of event to the contract.
+func (e *Event) check(seen map[string]bool) error {
+	allowed := func(keys ...string) error {
+		for k := range seen {
+			if !slices.Contains(keys, k) {
+				return fmt.Errorf("a %q event carries no %q", e.Name, k)
+			}
+		}
+		return nil
+	}
+	switch {
+	case e.Name == "":
+		return errors.New("name is missing")
+	case slices.Contains(Reading, e.Name):
+		if e.Path == "" || e.VisibleMS == nil || e.Scrolled == nil {
+			return fmt.Errorf("a %q event carries name, path, visible_ms and scrolled", e.Name)
+		}
+		if !pathRE.MatchString(e.Path) {
+			return errors.New("path must be a URL path as a browser writes it, without query or fragment")
+		}
+		if seen["ref"] && !isHost(e.Ref) {
+			return errors.New("ref must be a host name")
+		}
+		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
+	case e.Name == "checkout":
+		if e.Checkout != "gumroad" && e.Checkout != "site" {
+			return errors.New("checkout must be gumroad or site")
+		}
+		return allowed("name", "checkout")
+	case isName(e.Name):
+		return allowed("name")
+	}
+	return errors.New("name must be view, human-candidate, engaged, checkout, or a click name of lowercase letters, digits and -")
+}
+
+// isName and isHost count bytes, which are characters in their ASCII
+// classes.
+func isName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
+func isHost(s string) bool { return len(s) <= 253 && hostRE.MatchString(s) }
+
+func safe(s string) string {
+	if len(s) > 40 {
+		s = s[:40]
+	}
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, s)
+}

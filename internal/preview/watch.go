@@ -1,0 +1,216 @@
+// Watching the site: a save below its folders starts a build, one at a
+// time, and the browsers reload, or show the failure, over Server-Sent
+// Events.
+
+package preview
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"errref/internal/output"
+	"errref/internal/site"
+)
+
+// Watch rebuilds on every change below the site's source folders, new
+// folders included, until ctx ends.
+func (s *Server) Watch(ctx context.Context) error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	add := func(dir string) {
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				w.Add(p)
+			}
+			return nil
+		})
+	}
+	for _, d := range []string{site.ContentDir, site.TemplateDir, site.StaticDir, site.MeasureDir} {
+		add(filepath.Join(s.o.Root, d))
+	}
+	w.Add(s.o.Root) // site.toml and netlify.toml
+	var timer <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev := <-w.Events:
+			if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && ev.Has(fsnotify.Create) {
+				add(ev.Name)
+			}
+			if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
+				continue // public/ and its swaps live here
+			}
+			// Editors write in bursts (a temp file, a rename): wait for quiet.
+			timer = time.After(s.o.Debounce)
+		case err := <-w.Errors:
+			s.logf("watch: %v", err)
+		case <-timer:
+			timer = nil
+			s.kick()
+		}
+	}
+}
+
+// kick starts a build without waiting for it, so that the watcher never
+// blocks: a build that hangs until its time limit must not keep the next
+// save from being seen. One build runs at a time; changes that come in
+// while it runs are built once more after it.
+func (s *Server) kick() {
+	s.buildMu.Lock()
+	defer s.buildMu.Unlock()
+	if s.building {
+		s.again = true
+		return
+	}
+	s.building = true
+	go func() {
+		for {
+			s.rebuild()
+			s.buildMu.Lock()
+			if !s.again {
+				s.building = false
+				s.buildMu.Unlock()
+				return
+			}
+			s.again = false
+			s.buildMu.Unlock()
+		}
+	}()
+}
+
+// rebuild builds and, when the build is good, writes the output and
+// reloads the browsers; when it fails, keeps the last good output and
+// shows the error. Only what a save changed is rendered and written: the
+// pages whose files changed, or every page when something they all share
+// changed (site.Options.Prev says which).
+func (s *Server) rebuild() {
+	start := time.Now()
+	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Cache: s.o.Cache, Timeout: s.o.Timeout})
+	switch {
+	case err != nil:
+		// The output is as the last good build left it.
+	case s.last == nil:
+		// Whole, in one swap; a failure leaves the folder as it was.
+		if err = output.Write(s.o.Out, b.Files); err == nil {
+			s.last = b
+		}
+	default:
+		if err = output.Update(s.o.Out, s.last.Files, b.Files); err != nil {
+			// The folder may hold part of each build: next time, write
+			// it whole.
+			s.last = nil
+		} else {
+			s.last = b
+		}
+	}
+	// The terminal hears first, then the page: a test or a person reading
+	// both sees the line by the time the page changes.
+	msg, failure := "reload", ""
+	if err != nil {
+		failure = err.Error()
+		msg = "failed\n" + failure // an event for the page: its kind, a line break, its data
+		s.logf("build failed, still serving the last good site:\n%s", err)
+	} else {
+		s.logf("%s built %d pages (%d rendered) in %v", time.Now().Format("15:04:05"), len(b.Pages), b.Rendered, time.Since(start).Round(time.Millisecond))
+		s.warn(b.Warnings)
+	}
+	s.mu.Lock()
+	s.failure = failure
+	for ch := range s.subs {
+		select {
+		case ch <- msg:
+		default:
+		}
+	}
+	s.mu.Unlock()
+}
+
+// warn prints a good build's warnings as go run ./cmd/build does, when
+// they differ from those printed last: a save that changes none of them
+// adds only its "built" line, and one that fixes the last says so.
+func (s *Server) warn(warnings []string) {
+	if slices.Equal(warnings, s.warned) {
+		return
+	}
+	s.warned = warnings
+	if len(warnings) == 0 {
+		s.logf("no warnings now: the ones above are fixed")
+		return
+	}
+	for _, w := range warnings {
+		s.logf("warning: %s", w)
+	}
+	s.logf("%d warnings above: the site built, but read them before you publish", len(warnings))
+}
+
+const reloadJS = `(function () {
+  var es = new EventSource("/_preview/events"), box;
+  es.addEventListener("reload", function () { location.reload(); });
+  es.addEventListener("failed", function (e) {
+    if (!box) {
+      box = document.createElement("pre");
+      box.setAttribute("role", "alert");
+      var s = box.style;
+      s.position = "fixed"; s.inset = "0 0 auto 0"; s.zIndex = "2147483647"; s.margin = "0";
+      s.padding = "1rem"; s.background = "#7f1d1d"; s.color = "#fff"; s.whiteSpace = "pre-wrap";
+      s.maxHeight = "60vh"; s.overflow = "auto"; s.font = "14px/1.4 monospace";
+      document.body.appendChild(box);
+    }
+    box.textContent = "Build failed; this is the last good page.\n\n" + e.data;
+  });
+})();
+`
+
+// reloads streams each build's outcome to a page as Server-Sent Events:
+// reload, or failed with the error; a page that connects after a failed
+// build hears it at once.
+func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	ch := make(chan string, 4)
+	s.mu.Lock()
+	s.subs[ch] = true
+	failure := s.failure
+	s.mu.Unlock()
+	defer func() { s.mu.Lock(); delete(s.subs, ch); s.mu.Unlock() }()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	send := func(msg string) {
+		kind, data, _ := strings.Cut(msg, "\n")
+		fmt.Fprintf(w, "event: %s\n", kind)
+		for _, line := range strings.Split(data, "\n") {
+			fmt.Fprintf(w, "data: %s\n", line)
+		}
+		fmt.Fprint(w, "\n")
+		fl.Flush()
+	}
+	fmt.Fprint(w, ": connected\n\n")
+	fl.Flush()
+	if failure != "" {
+		send("failed\n" + failure)
+	}
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case msg := <-ch:
+			send(msg)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+// What every form of the report shares: values quoted for a terminal,
+// counts, changes and rates as words, the notes, and the sections of rows
+// by where readers came from.
+
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Quote shows a value from the wild as Go would quote it when it holds
+// anything a terminal could take for a control (an escape sequence, a
+// bidi override) or a space that would blur a table's columns; a plain
+// value is shown as it is. Any row may come from another writer of the
+// store, so every stored string goes through it on its way to a terminal.
+// A backslash is plain: it is Windows' separator, and a path shown with
+// each one doubled cannot be pasted back.
+func Quote(s string) string {
+	plain := strings.ReplaceAll(s, `\`, "/")
+	if q := strconv.Quote(plain); q[1:len(q)-1] == plain && !strings.ContainsAny(s, " \t") {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+func pct(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v*100, 'f', 1, 64) + "%"
+}
+
+func ratio(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', 2, 64)
+}
+
+// num writes n with thousands separated: 12,345.
+func num(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// change is n against the period before, as a signed number and
+// percentage: "+12 (+4.0%)", "-3 (-10.0%)", "0 (0.0%)", "+5 (none before)"; "0" when both are 0.
+func change(n, before int) string {
+	d := n - before
+	sign := ""
+	if d > 0 {
+		sign = "+"
+	}
+	if before == 0 {
+		if d == 0 {
+			return "0"
+		}
+		return sign + num(d) + " (none before)"
+	}
+	return sign + num(d) + " (" + sign + strconv.FormatFloat(float64(d)/float64(before)*100, 'f', 1, 64) + "%)"
+}
+
+// share is n of total as a percentage.
+func share(n, total int) string { return pct(rate(n, total)) }
+
+// seconds writes a bucketed time: "about 45 s", "about 2 min 30 s".
+func seconds(s int) string {
+	switch {
+	case s < 60:
+		return fmt.Sprintf("about %d s", s)
+	case s < 3600:
+		if s%60 == 0 {
+			return fmt.Sprintf("about %d min", s/60)
+		}
+		return fmt.Sprintf("about %d min %d s", s/60, s%60)
+	}
+	return fmt.Sprintf("about %d h %d min", s/3600, s%3600/60)
+}
+
+// visibleLine says what r.Visible holds, in a sentence.
+func visibleLine(v *Visible) string {
+	if v == nil {
+		return "no engaged event with a time in this period"
+	}
+	return fmt.Sprintf("median %s; half of them between %s and %s (%s engaged events with a time, each kept to two significant figures of seconds)",
+		seconds(v.Median), seconds(v.Q1), seconds(v.Q3), num(v.Timed))
+}
+
+// filterLine names the filter, its values quoted for the terminal when q.
+func filterLine(f Filter, q func(string) string) string {
+	var parts []string
+	for _, p := range [][2]string{{"path", f.Path}, {"referrer", f.Ref}, {"utm_campaign", f.Campaign}, {"outreach", f.Outreach}} {
+		if p[1] != "" {
+			parts = append(parts, p[0]+" "+q(p[1]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+const (
+	noFilterNote  = "Clicks and checkouts carry no path, referrer, campaign or outreach code: they are counted for the whole site."
+	filteredNote  = "Clicks and checkouts are left out under a filter: they carry no path, referrer, campaign or outreach code, so only the whole site's are known (run the report without a filter to see them)."
+	countsNote    = "Counts of events: the counter keeps no identifier, so each rate is one count over another, not a number of people who went on."
+	scrolledNote  = "A view is sent at load, before anyone can scroll, so \"scrolled\" is read from the later events."
+	noneRef       = "no referrer or same site"
+	noneCampaign  = "no campaign"
+	noneOutreach  = "no outreach code"
+	noneTerm      = "no utm_term or utm_content"
+	partialMarker = "today, not over"
+)
+
+func otherLabel(n int, what string) string { return fmt.Sprintf("%d other %s", n, what) }
+
+func campaignLabel(r Row, q func(string) string) string {
+	d := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return q(s)
+	}
+	return d(r.Source) + " / " + d(r.Medium) + " / " + d(r.Campaign)
+}
+
+func termLabel(r Row, q func(string) string) string {
+	var parts []string
+	if r.Term != "" {
+		parts = append(parts, "utm_term "+q(r.Term))
+	}
+	if r.Content != "" {
+		parts = append(parts, "utm_content "+q(r.Content))
+	}
+	if parts == nil {
+		return noneTerm
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// section is a table of rows by where readers came from, as the text and
+// the page show it.
+type section struct {
+	Title, Note, Head string
+	Rows              []line
+}
+
+type line struct {
+	Row
+	Label string
+	Part  bool // a campaign's row by utm_term and utm_content
+	Host  bool // Label is a host name: never split
+	Muted bool // the row without a value, or the rest beyond the Top
+}
+
+func sections(r Report, q func(string) string) []section {
+	refs := section{Title: "Referrer hosts", Head: "host"}
+	for _, row := range r.Refs {
+		l := line{Row: row, Label: q(row.Ref), Host: true, Muted: row.None || row.Other > 0}
+		switch {
+		case row.None:
+			l.Label, l.Host = noneRef, false
+		case row.Other > 0:
+			l.Label, l.Host = otherLabel(row.Other, "hosts"), false
+		}
+		refs.Rows = append(refs.Rows, l)
+	}
+	camps := section{Title: "Campaigns", Note: "utm_source / utm_medium / utm_campaign; under each, its utm_term and utm_content where any is set.", Head: "campaign"}
+	for _, row := range r.Campaigns {
+		l := line{Row: row, Label: campaignLabel(row, q), Muted: row.None || row.Other > 0}
+		switch {
+		case row.None:
+			l.Label = noneCampaign
+		case row.Other > 0:
+			l.Label = otherLabel(row.Other, "campaigns")
+		}
+		camps.Rows = append(camps.Rows, l)
+		for _, part := range row.Parts {
+			camps.Rows = append(camps.Rows, line{Row: part, Label: termLabel(part, q), Part: true})
+		}
+	}
+	outreach := section{Title: "Outreach codes", Head: "code"}
+	for _, row := range r.Outreach {
+		l := line{Row: row, Label: q(row.Outreach), Muted: row.None || row.Other > 0}
+		switch {
+		case row.None:
+			l.Label = noneOutreach
+		case row.Other > 0:
+			l.Label = otherLabel(row.Other, "codes")
+		}
+		outreach.Rows = append(outreach.Rows, l)
+	}
+	return []section{refs, camps, outreach}
+}

@@ -1,0 +1,138 @@
+// The report as one self-contained HTML page: its template, stylesheet,
+// funnel and charts of the days.
+
+package report
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"sync"
+)
+
+// HTML writes r as one self-contained page: no script, and a policy that
+// allows nothing but its own stylesheet, by hash. Every value from the
+// wild is text, escaped by html/template, never markup.
+func HTML(w io.Writer, r Report) error {
+	if len(r.Days) == 0 {
+		return errorf("report %s to %s has no days: make it with Build", r.From, r.To)
+	}
+	sum := sha256.Sum256([]byte(css))
+	t := r.Total
+	width := func(n int) float64 {
+		if t.View == 0 {
+			return 0
+		}
+		return float64(int(float64(n)/float64(t.View)*10000+0.5)) / 10
+	}
+	steps := []step{
+		{Name: "views", N: t.View, Before: r.Previous.Total.View, Width: width(t.View), Class: "s0"},
+		{Name: "human candidates", N: t.HumanCandidate, Before: r.Previous.Total.HumanCandidate, Width: width(t.HumanCandidate), Class: "s1", Rate: pct(t.ToHumanCandidate), RateFor: "of views"},
+		{Name: "engaged", N: t.Engaged, Before: r.Previous.Total.Engaged, Width: width(t.Engaged), Class: "s2", Rate: pct(t.ToEngaged), RateFor: "of human candidates"},
+	}
+	charts := []chart{{Name: "views", Class: "s0"}, {Name: "human candidates", Class: "s1"}, {Name: "engaged", Class: "s2"}}
+	for i := range charts {
+		c := &charts[i]
+		val := func(d Day) int { return [3]int{d.View, d.HumanCandidate, d.Engaged}[i] }
+		for _, d := range r.Days {
+			if v := val(d); v > c.Max {
+				c.Max, c.MaxDay = v, d.Day
+			}
+		}
+		for j, d := range r.Days {
+			h := 0.0
+			if c.Max > 0 {
+				h = float64(int(float64(val(d))/float64(c.Max)*1000+0.5)) / 10
+			}
+			c.Bars = append(c.Bars, bar{X: float64(j) + 0.1, Y: 100 - h, H: h, Partial: d.Partial,
+				Title: d.Day + ": " + num(val(d)) + " " + c.Name})
+		}
+	}
+	days := len(r.Days)
+	return htmlTmpl().Execute(w, struct {
+		Report
+		CSS       template.CSS
+		CSP       string
+		Steps     []step
+		Charts    []chart
+		NDays     int
+		FirstDay  string
+		LastDay   string
+		Filter    string
+		Sections  []section
+		Visible   string
+		Scrolled  string
+		Notes     [3]string
+		Partial   string
+		DaysShown int
+	}{
+		Report:   r,
+		CSS:      template.CSS(css),
+		CSP:      "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
+		Steps:    steps,
+		Charts:   charts,
+		NDays:    days,
+		FirstDay: r.Days[0].Day,
+		LastDay:  r.Days[days-1].Day,
+		Filter:   filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
+		Sections: sections(r, func(s string) string { return s }),
+		Visible:  visibleLine(r.Visible),
+		Scrolled: fmt.Sprintf("%s of human candidates and %s of engaged readers had scrolled when the event was sent (a view is sent at load, before anyone can scroll).", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged)),
+		Notes:    [3]string{countsNote, noFilterNote, filteredNote},
+		Partial:  partialMarker,
+	})
+}
+
+// step is one line of the page's funnel.
+type step struct {
+	Name          string
+	N, Before     int
+	Width         float64 // of 1000
+	Class         string
+	Rate, RateFor string // the rate from the step before, and of what
+}
+
+// chart is one small chart of the days: one step, on its own scale.
+type chart struct {
+	Name, Class string
+	Max         int
+	MaxDay      string
+	Bars        []bar
+}
+
+type bar struct {
+	X, Y, H float64
+	Partial bool
+	Title   string
+}
+
+// htmlTmpl is parsed on first use, not at the start of every command
+// that links this package (the site build does, for its preview).
+var htmlTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":    pct,
+		"ratio":  ratio,
+		"num":    num,
+		"change": change,
+		// changeParts is change in pieces a line may break between, never
+		// inside: "+669", "(+21.4%)".
+		"changeParts": func(n, before int) []string { return strings.SplitN(change(n, before), " ", 2) },
+		"share":       share,
+		"hostSplit": func(h string) []string {
+			// A break may fall only after a dot, never inside a label.
+			parts := strings.SplitAfter(h, ".")
+			return parts
+		},
+		"checkout": func(m map[string]int, k string) int { return m[k] },
+	}).Parse(pageHTML))
+})
+
+//go:embed report.css
+var css string
+
+//go:embed report.html
+var pageHTML string

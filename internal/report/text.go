@@ -1,0 +1,144 @@
+// The report for a terminal: tables whose columns line up, every stored
+// value quoted.
+
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text writes r as tables for a terminal. Every stored value goes through
+// Quote.
+func Text(w io.Writer, r Report) error {
+	fmt.Fprintf(w, "Readers, %s to %s (UTC days)", r.From, r.To)
+	if r.PartialDay != "" {
+		fmt.Fprintf(w, "; %s is today, not over", r.PartialDay)
+	}
+	fmt.Fprintf(w, ".\n")
+	if r.Filter.Set() {
+		fmt.Fprintf(w, "Only the reading events of %s.\n", filterLine(r.Filter, Quote))
+	}
+	fmt.Fprintf(w, "Changes are against %s to %s, the period of the same length before.\n%s\n\n", r.Previous.From, r.Previous.To, countsNote)
+
+	t, prev := r.Total, r.Previous.Total
+	var tb table
+	tb.row("", "this period", "before", "change")
+	tb.row("views", num(t.View), num(prev.View), change(t.View, prev.View))
+	tb.row("human candidates", num(t.HumanCandidate), num(prev.HumanCandidate), change(t.HumanCandidate, prev.HumanCandidate))
+	tb.row("engaged", num(t.Engaged), num(prev.Engaged), change(t.Engaged, prev.Engaged))
+	tb.write(w)
+	fmt.Fprintf(w, "\n  human candidates: %s of views; engaged: %s of human candidates\n", pct(t.ToHumanCandidate), pct(t.ToEngaged))
+	fmt.Fprintf(w, "  scrolled: %s of human candidates, %s of engaged (%s)\n", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged), scrolledNote)
+	fmt.Fprintf(w, "  time in view of engaged readers: %s\n", visibleLine(r.Visible))
+
+	fmt.Fprintf(w, "\nPages:\n")
+	tb = nil
+	tb.row("path", "views", "change", "human candidates", "change", "engaged", "change", "human, of views", "engaged, of human", "scrolled, of human")
+	for _, pg := range r.Pages {
+		tb.row(Quote(pg.Path),
+			num(pg.View), change(pg.View, pg.Previous.View),
+			num(pg.HumanCandidate), change(pg.HumanCandidate, pg.Previous.HumanCandidate),
+			num(pg.Engaged), change(pg.Engaged, pg.Previous.Engaged),
+			pct(pg.ToHumanCandidate), pct(pg.ToEngaged), pct(pg.ScrolledShare))
+	}
+	if len(r.Pages) == 0 {
+		tb.row("none")
+	}
+	tb.write(w)
+
+	if s := r.SiteWide; s != nil {
+		fmt.Fprintf(w, "\nSite-wide. %s\n", noFilterNote)
+		tb = nil
+		tb.row("", "this period", "before", "change")
+		for _, n := range sortedKeys(s.Clicks) {
+			tb.row("click "+Quote(n), num(s.Clicks[n]), num(s.PreviousClicks[n]), change(s.Clicks[n], s.PreviousClicks[n]))
+		}
+		for _, n := range sortedKeys(s.Checkout) {
+			tb.row("checkout "+Quote(n), num(s.Checkout[n]), num(s.PreviousCheckout[n]), change(s.Checkout[n], s.PreviousCheckout[n]))
+		}
+		tb.row("checkouts per engaged", ratio(s.CheckoutsPerEngaged))
+		tb.write(w)
+	} else {
+		fmt.Fprintf(w, "\n%s\n", filteredNote)
+	}
+
+	for _, sec := range sections(r, Quote) {
+		if sec.Note != "" {
+			fmt.Fprintf(w, "\n%s (%s):\n", sec.Title, sec.Note)
+		} else {
+			fmt.Fprintf(w, "\n%s:\n", sec.Title)
+		}
+		tb = nil
+		tb.row(sec.Head, "views", "share", "human candidates", "engaged")
+		for _, row := range sec.Rows {
+			tb.row(indent(row.Part)+row.Label, num(row.View), share(row.View, t.View), num(row.HumanCandidate), num(row.Engaged))
+		}
+		tb.row("all", num(t.View), share(t.View, t.View), num(t.HumanCandidate), num(t.Engaged))
+		tb.write(w)
+	}
+
+	fmt.Fprintf(w, "\nBy day (UTC):\n")
+	tb = nil
+	if r.SiteWide != nil {
+		tb.row("day", "views", "human candidates", "engaged", "clicks", "checkouts")
+	} else {
+		tb.row("day", "views", "human candidates", "engaged")
+	}
+	for _, d := range r.Days {
+		day := d.Day
+		if d.Partial {
+			day += " (" + partialMarker + ")"
+		}
+		cells := []string{day, num(d.View), num(d.HumanCandidate), num(d.Engaged)}
+		if d.Clicks != nil {
+			cells = append(cells, num(*d.Clicks), num(*d.Checkout))
+		}
+		tb.row(cells...)
+	}
+	return tb.write(w)
+}
+
+func indent(part bool) string {
+	if part {
+		return "  · "
+	}
+	return ""
+}
+
+// table lines up rows for a terminal: the first column to the left, the
+// others, numbers, to the right.
+type table [][]string
+
+func (t *table) row(cells ...string) { *t = append(*t, cells) }
+
+func (t table) write(w io.Writer) error {
+	var widths []int
+	for _, r := range t {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range t {
+		b.WriteString(" ")
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			b.WriteString(" ")
+			if i == 0 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(" " + pad + c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, strings.TrimRightFunc(strings.ReplaceAll(b.String(), " \n", "\n"), unicode.IsSpace)+"\n")
+	return err
+}
