@@ -336,7 +336,7 @@ func TestDriftWatchesEveryCitedRepository(t *testing.T) {
 	s := build(t, nil)
 	for _, c := range s.Citations {
 		if !slices.Contains(repos, c.Repo) {
-			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.Source, c.Repo)
+			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.At, c.Repo)
 		}
 	}
 }
