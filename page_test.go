@@ -7,8 +7,10 @@ package errref_test
 import (
 	"bytes"
 	"flag"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -338,5 +340,24 @@ func TestDriftWatchesEveryCitedRepository(t *testing.T) {
 		if !slices.Contains(repos, c.Repo) {
 			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.At, c.Repo)
 		}
+	}
+}
+
+// TestExplainingPartIsShort holds the explaining part (the text of <main>
+// before the marker, outside code blocks; inline code and captions count)
+// to 2,100 words: a reader who pasted the error wants the answer, not an
+// essay (issue 28 cut it from 2,794).
+func TestExplainingPartIsShort(t *testing.T) {
+	page := string(build(t, nil).Files["index.html"])
+	main := page[strings.Index(page, "<main"):]
+	main = main[:strings.Index(main, "data-measure-marker")]
+	main = main[:strings.LastIndex(main, "<")]
+	main = regexp.MustCompile(`(?s)<pre.*?</pre>`).ReplaceAllString(main, " ")
+	words := strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(main, " ")))
+	if len(words) > 2100 {
+		t.Errorf("the explaining part is %d words, over 2,100: say each thing once", len(words))
+	}
+	if len(words) < 1000 {
+		t.Errorf("the explaining part is %d words: the marker moved, or the count is wrong", len(words))
 	}
 }
