@@ -1,0 +1,178 @@
+// Counting events: reading the roll-up of counts the database keeps, in
+// a stable order, in parts side by side where that is faster.
+
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Count is how many events of one kind a day holds: those that agree on
+// every field below. The report adds them up in whichever way it needs.
+type Count struct {
+	Day, Name, Path, Ref                              string
+	Source, Medium, Campaign, Term, Content, Outreach string
+	Checkout                                          string
+	Scrolled                                          bool
+	VisibleS                                          int // engaged events only: see VisibleBucket; 0 for every other event
+	N                                                 int
+}
+
+// VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds
+// to two significant figures (95 s, 140 s, 1,200 s), so that a median and quartiles
+// read from the roll-up are within 10% of the raw figure while the roll-up stays small.
+func VisibleBucket(ms int64) int {
+	s := int(ms / 1000)
+	switch {
+	case s < 100:
+		return s
+	case s < 1000:
+		return s / 10 * 10
+	case s < 10000:
+		return s / 100 * 100
+	}
+	return s / 1000 * 1000
+}
+
+// countCols are the roll-up's key columns, in Count's order.
+const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
+
+// Counts returns the counts of the UTC days from to to, both included
+// (YYYY-MM-DD), from the roll-up the database keeps, in a stable order
+// (see SortCounts).
+func (s *Store) Counts(ctx context.Context, from, to string) ([]Count, error) {
+	const query = `SELECT ` + countCols + `, n FROM rollup WHERE day >= ? AND day <= ?`
+	if !s.o.ReadOnly || s.postgres {
+		return s.counts(ctx, query, from, to)
+	}
+	// Read-only SQLite: reading the rows is most of a report's time, and
+	// the driver reads one row after another, so the days are read in
+	// parts side by side, each on its own connection.
+	parts, err := splitDays(from, to, readers)
+	if err != nil {
+		return nil, err
+	}
+	res := make([][]Count, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		wg.Go(func() { res[i], errs[i] = s.counts(ctx, query, p[0], p[1]) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	out := slices.Concat(res...)
+	SortCounts(out)
+	return out, nil
+}
+
+// readers is how many connections a read-only SQLite store reads with.
+const readers = 2
+
+// splitDays splits the UTC days from to to into at most n runs of days
+// that follow each other, as [first, last] pairs.
+func splitDays(from, to string, n int) ([][2]string, error) {
+	a, err1 := time.Parse(time.DateOnly, from)
+	b, err2 := time.Parse(time.DateOnly, to)
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, err
+	}
+	days := int(b.Sub(a).Hours()/24) + 1
+	if days < n {
+		return [][2]string{{from, to}}, nil
+	}
+	var out [][2]string
+	for i := range n {
+		first := a.AddDate(0, 0, i*days/n)
+		last := a.AddDate(0, 0, (i+1)*days/n-1)
+		out = append(out, [2]string{first.Format(time.DateOnly), last.Format(time.DateOnly)})
+	}
+	return out, nil
+}
+
+// countEvents is Counts from the raw events, for a test to hold the
+// roll-up to.
+func (s *Store) countEvents(ctx context.Context, from, to string) ([]Count, error) {
+	return s.counts(ctx, `SELECT `+rollupCols("")+`, COUNT(*) FROM events WHERE day >= ? AND day <= ?
+		GROUP BY `+rollupCols(""), from, to)
+}
+
+func (s *Store) counts(ctx context.Context, query, from, to string) ([]Count, error) {
+	// A read-only transaction: a SELECT-only role reads, and nothing here
+	// can write. SQLite's connection is read-only already when opened so.
+	var tx *sql.Tx
+	var err error
+	if s.postgres {
+		tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.where, err)
+	}
+	var rows *sql.Rows
+	if tx != nil {
+		defer tx.Rollback()
+		rows, err = tx.QueryContext(ctx, s.q(query), from, to)
+	} else {
+		rows, err = s.db.QueryContext(ctx, s.q(query), from, to)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.where, err)
+	}
+	defer rows.Close()
+	var out []Count
+	for rows.Next() {
+		var c Count
+		var scrolled int
+		if err := rows.Scan(&c.Day, &c.Name, &c.Path, &c.Ref, &c.Source, &c.Medium, &c.Campaign, &c.Term, &c.Content, &c.Outreach, &c.Checkout, &scrolled, &c.VisibleS, &c.N); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.where, err)
+		}
+		c.Scrolled = scrolled == 1
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.where, err)
+	}
+	SortCounts(out)
+	return out, nil
+}
+
+// SortCounts puts counts in the order of their fields, compared as bytes:
+// the same in every backend, whatever the database's collation.
+func SortCounts(cs []Count) {
+	slices.SortFunc(cs, func(a, b Count) int {
+		return cmp.Or(
+			strings.Compare(a.Day, b.Day), strings.Compare(a.Name, b.Name),
+			strings.Compare(a.Path, b.Path), strings.Compare(a.Ref, b.Ref),
+			strings.Compare(a.Source, b.Source), strings.Compare(a.Medium, b.Medium),
+			strings.Compare(a.Campaign, b.Campaign), strings.Compare(a.Term, b.Term),
+			strings.Compare(a.Content, b.Content), strings.Compare(a.Outreach, b.Outreach),
+			strings.Compare(a.Checkout, b.Checkout), boolCmp(a.Scrolled, b.Scrolled),
+			cmp.Compare(a.VisibleS, b.VisibleS))
+	})
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// Total is the number of events stored.
+func (s *Store) Total(ctx context.Context) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM events`).Scan(&n)
+	return n, err
+}
