@@ -99,13 +99,6 @@ func splitDays(from, to string, n int) ([][2]string, error) {
 	return out, nil
 }
 
-// countEvents is Counts from the raw events, for a test to hold the
-// roll-up to.
-func (s *Store) countEvents(ctx context.Context, from, to string) ([]Count, error) {
-	return s.counts(ctx, `SELECT `+rollupCols("")+`, COUNT(*) FROM events WHERE day >= ? AND day <= ?
-		GROUP BY `+rollupCols(""), from, to)
-}
-
 func (s *Store) counts(ctx context.Context, query, from, to string) ([]Count, error) {
 	// A read-only transaction: a SELECT-only role reads, and nothing here
 	// can write. SQLite's connection is read-only already when opened so.

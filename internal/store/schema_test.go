@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // TestMigrationsMakeTheFrozenSchema: each migration, run in order on a
@@ -140,4 +142,32 @@ func TestMigrationsRunTheStatementsThatShipped(t *testing.T) {
 
 func statementsHash(stmts []string) [32]byte {
 	return sha256.Sum256([]byte(strings.Join(stmts, "\x00")))
+}
+
+func TestLoadMigrationsRefusesWhatItCannotRunInOrder(t *testing.T) {
+	file := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
+	ok := "-- what it does\n\nCREATE TABLE a (x TEXT);\n\nCREATE TABLE b (\n\ty TEXT\n);\n"
+	for _, tc := range []struct {
+		name  string
+		files fstest.MapFS
+		want  string
+	}{
+		{"both dialects", fstest.MapFS{"migrations/sqlite/0001-a.sql": file(ok), "migrations/postgres/0001-a.sql": file(ok)}, ""},
+		{"one dialect short", fstest.MapFS{"migrations/sqlite/0001-a.sql": file(ok), "migrations/sqlite/0002-b.sql": file(ok), "migrations/postgres/0001-a.sql": file(ok)}, "each needs both"},
+		{"a gap", fstest.MapFS{"migrations/sqlite/0002-a.sql": file(ok), "migrations/postgres/0002-a.sql": file(ok)}, "want migration 1"},
+		{"an empty statement", fstest.MapFS{"migrations/sqlite/0001-a.sql": file("CREATE TABLE a (x TEXT);\n\n-- nothing\n;\n"), "migrations/postgres/0001-a.sql": file(ok)}, "statement 2 is empty"},
+	} {
+		ms, err := loadMigrations(tc.files)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want == "":
+			want := []string{"CREATE TABLE a (x TEXT)", "CREATE TABLE b (\n\ty TEXT\n)"}
+			if len(ms) != 1 || !slices.Equal(ms[0].sqlite, want) || !slices.Equal(ms[0].postgres, want) {
+				t.Errorf("%s: %+v, want one migration of %q in each dialect", tc.name, ms, want)
+			}
+		case err == nil || !strings.Contains(err.Error(), tc.want):
+			t.Errorf("%s: error %v, want one saying %q", tc.name, err, tc.want)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -312,6 +313,31 @@ func TestCountsOrder(t *testing.T) {
 			t.Errorf("not in day, name order: %+v", cs)
 		}
 	})
+}
+
+// countEvents is Counts from the raw events, for a test to hold the
+// roll-up to.
+func (s *Store) countEvents(ctx context.Context, from, to string) ([]Count, error) {
+	return s.counts(ctx, `SELECT `+rollupCols()+`, COUNT(*) FROM events WHERE day >= ? AND day <= ?
+		GROUP BY `+rollupCols(), from, to)
+}
+
+// rollupCols are the roll-up's key as expressions over a row of events:
+// absent fields as the empty string, and an engaged event's visible time as
+// VisibleBucket computes it. Migration 3's trigger holds the same in SQL.
+func rollupCols() string {
+	cols := []string{"day", "name"}
+	for _, c := range []string{"path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"} {
+		cols = append(cols, "COALESCE("+c+", '')")
+	}
+	s := "visible_ms / 1000"
+	cols = append(cols, "COALESCE(scrolled, 0)",
+		"CASE WHEN name <> 'engaged' OR visible_ms IS NULL THEN 0"+
+			" WHEN "+s+" < 100 THEN "+s+
+			" WHEN "+s+" < 1000 THEN "+s+" / 10 * 10"+
+			" WHEN "+s+" < 10000 THEN "+s+" / 100 * 100"+
+			" ELSE "+s+" / 1000 * 1000 END")
+	return strings.Join(cols, ", ")
 }
 
 // rollupAgrees holds the daily roll-up, which the report reads, to the
