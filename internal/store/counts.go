@@ -169,3 +169,23 @@ func (s *Store) Total(ctx context.Context) (int, error) {
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM events`).Scan(&n)
 	return n, err
 }
+
+// CountOf is the roll-up's key of one event, as the trigger makes it from
+// the event's row: each field read from the column of its name.
+func CountOf(it Item) Count {
+	r := recordOf(it.Event, it.At)
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	c := Count{Day: r.day, Name: r.name, Path: r.path, Ref: r.ref,
+		Source: str(r.utmSource), Medium: str(r.utmMedium), Campaign: str(r.utmCampaign),
+		Term: str(r.utmTerm), Content: str(r.utmContent), Outreach: str(r.outreach),
+		Checkout: r.checkout, Scrolled: r.scrolled != nil && *r.scrolled}
+	if r.name == "engaged" && r.visibleMS != nil {
+		c.VisibleS = VisibleBucket(*r.visibleMS)
+	}
+	return c
+}

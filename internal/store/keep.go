@@ -14,42 +14,104 @@ import (
 	"errref/internal/event"
 )
 
-const insertSQL = `INSERT INTO events (ts, day, name, path, visible_ms, scrolled, ref,
-	utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+// record is an event as a row of events holds it: each field is the
+// column of its name. The strings that are "" and the pointers that are
+// nil are NULL.
+type record struct {
+	ts                                                     int64
+	day, name, path, ref, checkout                         string
+	visibleMS                                              *int64
+	scrolled                                               *bool
+	utmSource, utmMedium, utmCampaign, utmTerm, utmContent *string
+	outreach                                               *string
+}
 
-// row is e as the columns hold it, at the server's time at, in UTC, to
+// recordOf is e as a row holds it, at the server's time at, in UTC, to
 // the second.
-func row(e event.Event, at time.Time) []any {
+func recordOf(e event.Event, at time.Time) record {
 	at = at.UTC()
+	campaign := func(k string) *string {
+		if v, ok := e.Campaign[k]; ok {
+			return &v
+		}
+		return nil
+	}
+	return record{ts: at.Unix(), day: at.Format(time.DateOnly), name: e.Name,
+		path: e.Path, ref: e.Ref, checkout: e.Checkout,
+		visibleMS: e.VisibleMS, scrolled: e.Scrolled,
+		utmSource: campaign("utm_source"), utmMedium: campaign("utm_medium"), utmCampaign: campaign("utm_campaign"),
+		utmTerm: campaign("utm_term"), utmContent: campaign("utm_content"),
+		outreach: e.Outreach}
+}
+
+// value is the record's value for column, as the driver is given it.
+func (r record) value(column string) any {
 	null := func(s string) any {
 		if s == "" {
 			return nil
 		}
 		return s
 	}
-	var visible, scrolled, outreach any
-	if e.VisibleMS != nil {
-		visible = *e.VisibleMS
-	}
-	if e.Scrolled != nil {
-		scrolled = 0
-		if *e.Scrolled {
-			scrolled = 1
+	deref := func(p *string) any {
+		if p == nil {
+			return nil
 		}
+		return *p
 	}
-	if e.Outreach != nil {
-		outreach = *e.Outreach
-	}
-	args := []any{at.Unix(), at.Format(time.DateOnly), e.Name, null(e.Path), visible, scrolled, null(e.Ref)}
-	for _, k := range event.CampaignKeys {
-		if v, ok := e.Campaign[k]; ok {
-			args = append(args, v)
-		} else {
-			args = append(args, nil)
+	switch column {
+	case "ts":
+		return r.ts
+	case "day":
+		return r.day
+	case "name":
+		return r.name
+	case "path":
+		return null(r.path)
+	case "visible_ms":
+		if r.visibleMS == nil {
+			return nil
 		}
+		return *r.visibleMS
+	case "scrolled":
+		switch {
+		case r.scrolled == nil:
+			return nil
+		case *r.scrolled:
+			return 1
+		}
+		return 0
+	case "ref":
+		return null(r.ref)
+	case "utm_source":
+		return deref(r.utmSource)
+	case "utm_medium":
+		return deref(r.utmMedium)
+	case "utm_campaign":
+		return deref(r.utmCampaign)
+	case "utm_term":
+		return deref(r.utmTerm)
+	case "utm_content":
+		return deref(r.utmContent)
+	case "outreach":
+		return deref(r.outreach)
+	case "checkout":
+		return null(r.checkout)
 	}
-	return append(args, outreach, null(e.Checkout))
+	panic("store: the events table has no column " + column) // a test reads every one of Columns
+}
+
+// args are the record's values for columns, in their order.
+func (r record) args(columns []string) []any {
+	out := make([]any, len(columns))
+	for i, c := range columns {
+		out[i] = r.value(c)
+	}
+	return out
+}
+
+// insertSQL inserts one row of Columns, in their order.
+func insertSQL() string {
+	return `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES (?` + strings.Repeat(", ?", len(Columns)-1) + `)`
 }
 
 // Item is one event to keep: the event, the time it arrived and, for an
@@ -100,8 +162,8 @@ func (s *Store) keep(ctx context.Context, items []Item) (int, error) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-			args = append(args, row(it.Event, it.At)...)
+			b.WriteString("(?" + strings.Repeat(", ?", len(Columns)-1) + ")")
+			args = append(args, recordOf(it.Event, it.At).args(Columns)...)
 		}
 		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
 			return 0, err
@@ -114,7 +176,7 @@ func (s *Store) keep(ctx context.Context, items []Item) (int, error) {
 // keepSQLite stores items with two statements prepared once a batch:
 // in process, a row a call costs less than parsing a 2,000-row statement.
 func keepSQLite(ctx context.Context, tx *sql.Tx, items []Item) (int, error) {
-	ins, err := tx.PrepareContext(ctx, insertSQL)
+	ins, err := tx.PrepareContext(ctx, insertSQL())
 	if err != nil {
 		return 0, err
 	}
@@ -137,7 +199,7 @@ func keepSQLite(ctx context.Context, tx *sql.Tx, items []Item) (int, error) {
 				continue // taken before
 			}
 		}
-		if _, err := ins.ExecContext(ctx, row(it.Event, it.At)...); err != nil {
+		if _, err := ins.ExecContext(ctx, recordOf(it.Event, it.At).args(Columns)...); err != nil {
 			return 0, err
 		}
 		stored++

@@ -576,3 +576,40 @@ func TestReadOnlyCountsReadInParts(t *testing.T) {
 		t.Errorf("read-only Counts: %d rows, want the %d of one read, equal and in order", len(got), len(want))
 	}
 }
+
+// TestCountOfReadsEachColumnByName: each field of an event lands in the
+// Count field of its name, in CountOf and in the trigger, whatever the
+// order of Columns: a count read from the row by position would shift
+// when a column is added or moved.
+func TestCountOfReadsEachColumnByName(t *testing.T) {
+	it := Item{At: at, Event: event.Event{Name: "engaged", Path: "/p", Ref: "ref.example", VisibleMS: ptr[int64](95_400), Scrolled: ptr(true),
+		Campaign: map[string]string{"utm_source": "src", "utm_medium": "med", "utm_campaign": "camp", "utm_term": "term", "utm_content": "content"},
+		Outreach: ptr("out"), Checkout: "site"}}
+	want := Count{Day: "2026-03-02", Name: "engaged", Path: "/p", Ref: "ref.example", Source: "src", Medium: "med", Campaign: "camp",
+		Term: "term", Content: "content", Outreach: "out", Checkout: "site", Scrolled: true, VisibleS: 95}
+	shipped := slices.Clone(Columns)
+	t.Cleanup(func() { Columns = shipped })
+	reversed := slices.Clone(shipped)
+	slices.Reverse(reversed)
+	for _, order := range [][]string{shipped, reversed, append(slices.Clone(shipped[5:]), shipped[:5]...)} {
+		Columns = order
+		if got := CountOf(it); got != want {
+			t.Errorf("columns %v: CountOf = %+v, want %+v", order, got, want)
+		}
+		each(t, func(t *testing.T, dsn string) {
+			s := open(t, dsn)
+			if _, err := s.Keep(context.Background(), []Item{it}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Counts(context.Background(), want.Day, want.Day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			once := want
+			once.N = 1
+			if len(got) != 1 || got[0] != once {
+				t.Errorf("columns %v: the roll-up holds %+v, want %+v", order, got, once)
+			}
+		})
+	}
+}
