@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -121,11 +122,20 @@ func (s *Store) counts(ctx context.Context, query, from, to string) ([]Count, er
 		return nil, fmt.Errorf("%s: %w", s.where, err)
 	}
 	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.where, err)
+	}
+	var c Count
+	var scrolled int
+	dest, err := countFields(&c, &scrolled, cols)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.where, err)
+	}
 	var out []Count
 	for rows.Next() {
-		var c Count
-		var scrolled int
-		if err := rows.Scan(&c.Day, &c.Name, &c.Path, &c.Ref, &c.Source, &c.Medium, &c.Campaign, &c.Term, &c.Content, &c.Outreach, &c.Checkout, &scrolled, &c.VisibleS, &c.N); err != nil {
+		c, scrolled = Count{}, 0
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("%s: %w", s.where, err)
 		}
 		c.Scrolled = scrolled == 1
@@ -136,6 +146,30 @@ func (s *Store) counts(ctx context.Context, query, from, to string) ([]Count, er
 	}
 	SortCounts(out)
 	return out, nil
+}
+
+// countFields are the fields of c that a query's columns fill, by the
+// columns' names, so that no column lands in another's field whatever
+// their order. scrolled receives the 0 or 1 of c.Scrolled. A column that
+// is not a field of Count, or a field that no column fills, is an error.
+func countFields(c *Count, scrolled *int, cols []string) ([]any, error) {
+	fields := map[string]any{"day": &c.Day, "name": &c.Name, "path": &c.Path, "ref": &c.Ref,
+		"utm_source": &c.Source, "utm_medium": &c.Medium, "utm_campaign": &c.Campaign, "utm_term": &c.Term,
+		"utm_content": &c.Content, "outreach": &c.Outreach, "checkout": &c.Checkout, "scrolled": scrolled,
+		"visible_s": &c.VisibleS, "n": &c.N}
+	dest := make([]any, len(cols))
+	for i, col := range cols {
+		f, ok := fields[col]
+		if !ok {
+			return nil, fmt.Errorf("reading counts: column %q is no field of a count", col)
+		}
+		dest[i] = f
+		delete(fields, col)
+	}
+	if len(fields) > 0 {
+		return nil, fmt.Errorf("reading counts: %d fields of a count have no column, among them %s", len(fields), slices.Sorted(maps.Keys(fields))[0])
+	}
+	return dest, nil
 }
 
 // SortCounts puts counts in the order of their fields, compared as bytes:

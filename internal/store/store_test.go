@@ -318,25 +318,26 @@ func TestCountsOrder(t *testing.T) {
 // countEvents is Counts from the raw events, for a test to hold the
 // roll-up to.
 func (s *Store) countEvents(ctx context.Context, from, to string) ([]Count, error) {
-	return s.counts(ctx, `SELECT `+rollupCols()+`, COUNT(*) FROM events WHERE day >= ? AND day <= ?
-		GROUP BY `+rollupCols(), from, to)
+	return s.counts(ctx, `SELECT `+rollupCols()+`, COUNT(*) AS n FROM events WHERE day >= ? AND day <= ?
+		GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13`, from, to)
 }
 
-// rollupCols are the roll-up's key as expressions over a row of events:
-// absent fields as the empty string, and an engaged event's visible time as
-// VisibleBucket computes it. Migration 3's trigger holds the same in SQL.
+// rollupCols are the roll-up's key as expressions over a row of events,
+// named as the roll-up's columns: absent fields as the empty string, and
+// an engaged event's visible time as VisibleBucket computes it.
+// Migration 3's trigger holds the same in SQL.
 func rollupCols() string {
 	cols := []string{"day", "name"}
 	for _, c := range []string{"path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"} {
-		cols = append(cols, "COALESCE("+c+", '')")
+		cols = append(cols, "COALESCE("+c+", '') AS "+c)
 	}
 	s := "visible_ms / 1000"
-	cols = append(cols, "COALESCE(scrolled, 0)",
+	cols = append(cols, "COALESCE(scrolled, 0) AS scrolled",
 		"CASE WHEN name <> 'engaged' OR visible_ms IS NULL THEN 0"+
 			" WHEN "+s+" < 100 THEN "+s+
 			" WHEN "+s+" < 1000 THEN "+s+" / 10 * 10"+
 			" WHEN "+s+" < 10000 THEN "+s+" / 100 * 100"+
-			" ELSE "+s+" / 1000 * 1000 END")
+			" ELSE "+s+" / 1000 * 1000 END AS visible_s")
 	return strings.Join(cols, ", ")
 }
 
@@ -612,4 +613,32 @@ func TestCountOfReadsEachColumnByName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCountsReadColumnsByName: the roll-up's columns fill the fields of
+// their names in any order, and a column that is no field, or a field
+// without a column, is an error rather than a count in the wrong field.
+func TestCountsReadColumnsByName(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := seeded(t, dsn)
+		ctx := context.Background()
+		want, err := s.Counts(ctx, "2026-03-01", "2026-03-03")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reversed := strings.Split(countCols+", n", ", ")
+		slices.Reverse(reversed)
+		got, err := s.counts(ctx, `SELECT `+strings.Join(reversed, ", ")+` FROM rollup WHERE day >= ? AND day <= ?`, "2026-03-01", "2026-03-03")
+		if err != nil || len(want) < 5 || !slices.Equal(got, want) {
+			t.Errorf("columns %v: %v, %v\nwant %v", reversed, got, err, want)
+		}
+		for _, query := range []string{
+			`SELECT ` + countCols + `, n, 1 AS extra FROM rollup WHERE day >= ? AND day <= ?`,
+			`SELECT ` + strings.Replace(countCols, "utm_term, ", "", 1) + `, n FROM rollup WHERE day >= ? AND day <= ?`,
+		} {
+			if got, err := s.counts(ctx, query, "2026-03-01", "2026-03-03"); err == nil {
+				t.Errorf("%s: %v, want an error", query, got)
+			}
+		}
+	})
 }
