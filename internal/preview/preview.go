@@ -97,7 +97,7 @@ func New(o Options) (*Server, error) {
 	}
 	s.recv = &event.Handler{Sink: func(e event.Event, t time.Time) error {
 		if s.writer != nil {
-			if err := s.writer.Sink(e, t); err != nil {
+			if err := s.writer.Receive(e, t); err != nil {
 				s.logf("NOT KEPT, answered 503: %s: %v", e.Line(t), err)
 				return err
 			}
