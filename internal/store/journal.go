@@ -1,3 +1,8 @@
+// The preview's journal: a file of JSON lines that any number of
+// processes append batches to; how far a report has taken it; its counts,
+// read straight from the file; the command that removes a line a report
+// refuses.
+
 package store
 
 import (
