@@ -15,8 +15,8 @@ import (
 )
 
 // record is an event as a row of events holds it: each field is the
-// column of its name. The strings that are "" and the pointers that are
-// nil are NULL.
+// column of its name. path, ref and checkout are NULL when empty, the
+// pointers when nil.
 type record struct {
 	ts                                                     int64
 	day, name, path, ref, checkout                         string
