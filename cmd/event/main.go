@@ -33,6 +33,6 @@ func main() {
 	default:
 		fmt.Fprintf(os.Stderr, "store: events are stored in %s (from %s); any it cannot store go to the log, marked not stored\n", store.Describe(dsn), from)
 	}
-	sink := store.Sink(dsn, os.Stdout, os.Stderr)
-	lambda.Start(lambdahttp.Adapt(&event.Handler{Sink: sink}))
+	w := store.FunctionWriter(dsn, os.Stdout, os.Stderr)
+	lambda.Start(lambdahttp.Adapt(&event.Handler{Sink: w.Receive}))
 }

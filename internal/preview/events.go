@@ -58,7 +58,7 @@ func (s *Server) openEvents() error {
 // events, and prints it; an event it could not keep is printed as such.
 func (s *Server) keepEvent(e event.Event, t time.Time) error {
 	if s.writer != nil {
-		if err := s.writer.Sink(e, t); err != nil {
+		if err := s.writer.Receive(e, t); err != nil {
 			s.logf("NOT KEPT, answered 503: %s: %v", e.Line(t), err)
 			return err
 		}

@@ -1,3 +1,7 @@
+// Importing not-stored lines (the function's log, a preview's journal)
+// into a store: each line checked as the receiver checks it, and taken
+// once however often the import runs.
+
 package store
 
 import (

@@ -1,3 +1,8 @@
+// The preview's journal: a file of JSON lines that any number of
+// processes append batches to; how far a report has taken it; its counts,
+// read straight from the file; the command that removes a line a report
+// refuses.
+
 package store
 
 import (
@@ -376,23 +381,4 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// CountOf is the roll-up's key of one event, as the trigger makes it.
-func CountOf(it Item) Count {
-	args := row(it.Event, it.At)
-	str := func(v any) string {
-		if v == nil {
-			return ""
-		}
-		return v.(string)
-	}
-	c := Count{Day: args[1].(string), Name: it.Event.Name, Path: str(args[3]), Ref: str(args[6]),
-		Source: str(args[7]), Medium: str(args[8]), Campaign: str(args[9]), Term: str(args[10]),
-		Content: str(args[11]), Outreach: str(args[12]), Checkout: str(args[13]),
-		Scrolled: it.Event.Scrolled != nil && *it.Event.Scrolled}
-	if it.Event.Name == "engaged" && it.Event.VisibleMS != nil {
-		c.VisibleS = VisibleBucket(*it.Event.VisibleMS)
-	}
-	return c
 }

@@ -26,7 +26,7 @@ func TestLoadThroughTheHandler(t *testing.T) {
 		s := open(t, dsn)
 		w := NewWriter(s, nil, 0, func(msg string) { t.Error(msg) })
 		defer w.Close()
-		h := &event.Handler{Sink: w.Sink}
+		h := &event.Handler{Sink: w.Receive}
 		srv := httptest.NewServer(h)
 		defer srv.Close()
 		const workers, each = 50, 2000
@@ -145,7 +145,7 @@ func BenchmarkInsertThroughTheHandler(b *testing.B) {
 			s := open(b, be.dsn(b))
 			w := NewWriter(s, nil, 0, func(msg string) { b.Error(msg) })
 			defer w.Close()
-			srv := httptest.NewServer(&event.Handler{Sink: w.Sink})
+			srv := httptest.NewServer(&event.Handler{Sink: w.Receive})
 			defer srv.Close()
 			body := []byte(`{"name":"view","path":"/","visible_ms":1200,"scrolled":true}`)
 			b.SetParallelism(8)
@@ -194,7 +194,7 @@ func BenchmarkTenThousandAtOnce(b *testing.B) {
 		b.Run(k.name, func(b *testing.B) {
 			w := NewWriter(k.open(b), nil, 0, func(msg string) { b.Error(msg) })
 			defer w.Close()
-			srv := httptest.NewServer(&event.Handler{Sink: w.Sink})
+			srv := httptest.NewServer(&event.Handler{Sink: w.Receive})
 			defer srv.Close()
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1000, MaxConnsPerHost: 1000}}
 			defer client.CloseIdleConnections()

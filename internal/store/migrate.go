@@ -1,241 +1,107 @@
+// Migrating a store: the numbered changes of its schema, frozen as SQL
+// files in migrations/, and applying those a store has not had, once,
+// under a lock.
+
 package store
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
+	"strconv"
 	"strings"
 	"time"
 )
 
-// migration is one numbered change of the schema, in each dialect. The
-// list only grows: a migration that has run on someone's store is never
-// edited, a new one is added after it.
+// migration is one numbered change of the schema, in each dialect.
 type migration struct {
 	version          int
 	sqlite, postgres []string // statements, run in order
 }
 
-var migrations = []migration{
-	{
-		version: 1,
-		// One row an event. ts is the server's time in Unix seconds and day
-		// its UTC date, which every report query ranges over. No id of any
-		// kind: nothing in a row names a reader.
-		sqlite:   split(eventsSQL),
-		postgres: split(eventsSQL),
-	},
-	{
-		version: 2,
-		// The first roll-up, kept by the 77aa49a release's insert code.
-		// That release still writes it and its report reads it, so it
-		// stays, and migration 4 keeps it filled; this release reads
-		// rollup.
-		sqlite:   split(dailySQL),
-		postgres: split(dailySQL),
-	},
-	{
-		version: 3,
-		// The report's counts, kept by the database: a trigger on events
-		// counts every row whoever inserts it (this release, an older
-		// one, psql), so that nothing is counted twice or never. Filled
-		// from every event already stored, which also repairs the gap
-		// that daily has when an older writer ran against version 2.
-		sqlite:   rollupSQLite,
-		postgres: rollupPostgres,
-	},
-	{
-		version: 4,
-		// daily filled again, by a trigger on events, for the 77aa49a
-		// release's report, which reads it and knows no version: it
-		// counted none of this release's events, without a word. Refilled
-		// from the events, then kept as that release kept it.
-		sqlite:   dailySQLite,
-		postgres: dailyPostgres,
-	},
-}
+// The migrations are SQL files, one a version and dialect, named by the
+// version and what it adds (migrations/sqlite/0003-rollup.sql). A file
+// that has run on someone's store is never edited, however the Go code
+// around it changes: a change of the schema is a new file in each
+// dialect.
+//
+//go:embed migrations
+var migrationFiles embed.FS
+
+var migrations = mustLoad(migrationFiles)
 
 // Latest is the schema version this program writes and reads.
 var Latest = migrations[len(migrations)-1].version
 
-func split(stmts string) []string { return strings.Split(stmts, ";\n") }
-
-const eventsSQL = `CREATE TABLE events (
-	ts BIGINT NOT NULL,
-	day TEXT NOT NULL,
-	name TEXT NOT NULL,
-	path TEXT,
-	visible_ms BIGINT,
-	scrolled INTEGER CHECK (scrolled IN (0, 1)),
-	ref TEXT,
-	utm_source TEXT,
-	utm_medium TEXT,
-	utm_campaign TEXT,
-	utm_term TEXT,
-	utm_content TEXT,
-	outreach TEXT,
-	checkout TEXT CHECK (checkout IN ('gumroad', 'site'))
-);
-CREATE INDEX events_day_name ON events (day, name);
-CREATE TABLE imported (line TEXT PRIMARY KEY)`
-
-// dailySQL is migration 2 as it shipped; never edit it.
-const dailySQL = `CREATE TABLE daily (
-	day TEXT NOT NULL,
-	name TEXT NOT NULL,
-	path TEXT NOT NULL,
-	ref TEXT NOT NULL,
-	utm_source TEXT NOT NULL,
-	utm_medium TEXT NOT NULL,
-	utm_campaign TEXT NOT NULL,
-	outreach TEXT NOT NULL,
-	checkout TEXT NOT NULL,
-	scrolled INTEGER NOT NULL,
-	n BIGINT NOT NULL,
-	PRIMARY KEY (day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled)
-);
-INSERT INTO daily SELECT day, name, COALESCE(path, ''), COALESCE(ref, ''), COALESCE(utm_source, ''), COALESCE(utm_medium, ''), COALESCE(utm_campaign, ''), COALESCE(outreach, ''), COALESCE(checkout, ''), COALESCE(scrolled, 0), COUNT(*) FROM events GROUP BY day, name, COALESCE(path, ''), COALESCE(ref, ''), COALESCE(utm_source, ''), COALESCE(utm_medium, ''), COALESCE(utm_campaign, ''), COALESCE(outreach, ''), COALESCE(checkout, ''), COALESCE(scrolled, 0)`
-
-const rollupTable = `CREATE TABLE rollup (
-	day TEXT NOT NULL,
-	name TEXT NOT NULL,
-	path TEXT NOT NULL,
-	ref TEXT NOT NULL,
-	utm_source TEXT NOT NULL,
-	utm_medium TEXT NOT NULL,
-	utm_campaign TEXT NOT NULL,
-	utm_term TEXT NOT NULL,
-	utm_content TEXT NOT NULL,
-	outreach TEXT NOT NULL,
-	checkout TEXT NOT NULL,
-	scrolled INTEGER NOT NULL,
-	visible_s INTEGER NOT NULL,
-	n BIGINT NOT NULL,
-	PRIMARY KEY (` + countCols + `)
-)`
-
-// rollupCols are the roll-up's key as expressions over a row of events
-// (p is "NEW." in a SQLite trigger): absent fields as ”, and an engaged
-// event's visible time as VisibleBucket computes it.
-func rollupCols(p string) string {
-	cols := []string{p + "day", p + "name"}
-	for _, c := range []string{"path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"} {
-		cols = append(cols, "COALESCE("+p+c+", '')")
+func mustLoad(fsys fs.FS) []migration {
+	ms, err := loadMigrations(fsys)
+	if err != nil {
+		panic(err) // the files are compiled in: a test loads them
 	}
-	s := p + "visible_ms / 1000"
-	cols = append(cols, "COALESCE("+p+"scrolled, 0)",
-		"CASE WHEN "+p+"name <> 'engaged' OR "+p+"visible_ms IS NULL THEN 0"+
-			" WHEN "+s+" < 100 THEN "+s+
-			" WHEN "+s+" < 1000 THEN "+s+" / 10 * 10"+
-			" WHEN "+s+" < 10000 THEN "+s+" / 100 * 100"+
-			" ELSE "+s+" / 1000 * 1000 END")
-	return strings.Join(cols, ", ")
+	return ms
 }
 
-// On SQLite, the roll-up and the import keys are WITHOUT ROWID tables:
-// their primary key is the table, not a second copy of it beside a rowid,
-// which halves what each insert writes (an import of 100,000 lines spends
-// most of its time on these two keys).
-var rollupSQLite = []string{
-	rollupTable + ` WITHOUT ROWID`,
-	`CREATE TABLE imported_keys (line TEXT PRIMARY KEY) WITHOUT ROWID`,
-	`INSERT INTO imported_keys SELECT line FROM imported`,
-	`DROP TABLE imported`,
-	`ALTER TABLE imported_keys RENAME TO imported`,
-	`CREATE TRIGGER events_rollup AFTER INSERT ON events BEGIN
-	INSERT INTO rollup (` + countCols + `, n) VALUES (` + rollupCols("NEW.") + `, 1)
-	ON CONFLICT (` + countCols + `) DO UPDATE SET n = n + 1;
-END`,
-	`INSERT INTO rollup (` + countCols + `, n) SELECT ` + rollupCols("") + `, COUNT(*) FROM events GROUP BY ` + rollupCols(""),
-	journalTaken,
-}
-
-// journalTaken is how far the report has taken each preview journal into
-// this store: the byte offset and the key of the line that ends there, so
-// that a report reads only new lines, and a journal replaced or cut is
-// read again from the start (each line's key keeps that exact).
-const journalTaken = `CREATE TABLE journal_taken (path TEXT PRIMARY KEY, pos BIGINT NOT NULL, line TEXT NOT NULL)`
-
-// On PostgreSQL, one statement-level trigger adds a whole batch, grouped,
-// in key order (two batches never lock the same rows in opposite order).
-// The function runs as its owner, the role that migrated, so a writer
-// role needs only INSERT on events; its search_path is fixed to the one it
-// was made under, so a caller cannot point it at tables of its own.
-var rollupPostgres = []string{
-	// Writers wait while the roll-up is filled: an event is either in the
-	// fill or counted by the trigger, never both, never neither.
-	`LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE`,
-	rollupTable,
-	`CREATE FUNCTION events_rollup() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
-BEGIN
-	INSERT INTO rollup (` + countCols + `, n)
-	SELECT ` + rollupCols("") + `, COUNT(*) FROM new_events GROUP BY ` + rollupCols("") + ` ORDER BY ` + rollupCols("") + `
-	ON CONFLICT (` + countCols + `) DO UPDATE SET n = rollup.n + excluded.n;
-	RETURN NULL;
-END $$`,
-	`REVOKE ALL ON FUNCTION events_rollup() FROM PUBLIC`,
-	`CREATE TRIGGER events_rollup AFTER INSERT ON events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION events_rollup()`,
-	`INSERT INTO rollup (` + countCols + `, n) SELECT ` + rollupCols("") + `, COUNT(*) FROM events GROUP BY ` + rollupCols(""),
-	journalTaken,
-}
-
-// dailyCols are daily's key as expressions over a row of events (p is
-// "NEW." in a SQLite trigger), as the 77aa49a release keys it.
-func dailyCols(p string) string {
-	cols := []string{p + "day", p + "name"}
-	for _, c := range []string{"path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout"} {
-		cols = append(cols, "COALESCE("+p+c+", '')")
+// loadMigrations reads migrations/sqlite and migrations/postgres, which
+// must hold the same versions, 1, 2, 3 and on.
+func loadMigrations(fsys fs.FS) ([]migration, error) {
+	var ms []migration
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		dir := "migrations/" + dialect
+		files, err := fs.ReadDir(fsys, dir)
+		if err != nil {
+			return nil, fmt.Errorf("reading the migrations: %w", err)
+		}
+		for i, f := range files {
+			name := dir + "/" + f.Name()
+			num, _, _ := strings.Cut(f.Name(), "-")
+			v, err := strconv.Atoi(num)
+			if err != nil || v != i+1 || !strings.HasSuffix(name, ".sql") {
+				return nil, fmt.Errorf("%s: want migration %d, named %04d-what.sql", name, i+1, i+1)
+			}
+			b, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				return nil, fmt.Errorf("reading the migrations: %w", err)
+			}
+			stmts, err := statements(string(b))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if dialect == "sqlite" {
+				ms = append(ms, migration{version: v, sqlite: stmts})
+			} else if i < len(ms) {
+				ms[i].postgres = stmts
+			}
+		}
+		if len(files) != len(ms) {
+			return nil, fmt.Errorf("%s holds %d migrations, migrations/sqlite %d: each needs both", dir, len(files), len(ms))
+		}
 	}
-	return strings.Join(append(cols, "COALESCE("+p+"scrolled, 0)"), ", ")
+	if len(ms) == 0 {
+		return nil, errors.New("no migrations")
+	}
+	return ms, nil
 }
 
-const dailyKey = `day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled`
-
-// The 77aa49a release still adds one to daily itself, after its insert
-// into events, which the trigger has counted already. kept is how often
-// the trigger added to a row: an update of daily that leaves it as it was
-// is that release's second count, and is dropped. Its first write to a
-// row is always that update, as the trigger made the row in the same
-// transaction.
-var (
-	dailyKept   = `ALTER TABLE daily ADD COLUMN kept BIGINT NOT NULL DEFAULT 0`
-	dailyEmpty  = `DELETE FROM daily`
-	dailyRefill = `INSERT INTO daily (` + dailyKey + `, n) SELECT ` + dailyCols("") + `, COUNT(*) FROM events GROUP BY ` + dailyCols("")
-)
-
-var dailySQLite = []string{
-	dailyKept,
-	dailyEmpty,
-	dailyRefill,
-	`CREATE TRIGGER events_daily AFTER INSERT ON events BEGIN
-	INSERT INTO daily (` + dailyKey + `, n, kept) VALUES (` + dailyCols("NEW.") + `, 1, 1)
-	ON CONFLICT (` + dailyKey + `) DO UPDATE SET n = n + 1, kept = kept + 1;
-END`,
-	`CREATE TRIGGER daily_counted_once BEFORE UPDATE ON daily WHEN NEW.kept = OLD.kept BEGIN
-	SELECT RAISE(IGNORE);
-END`,
-}
-
-var dailyPostgres = []string{
-	`LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE`,
-	dailyKept,
-	dailyEmpty,
-	dailyRefill,
-	`CREATE FUNCTION events_daily() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
-BEGIN
-	INSERT INTO daily (` + dailyKey + `, n, kept)
-	SELECT ` + dailyCols("") + `, COUNT(*), 1 FROM new_events GROUP BY ` + dailyCols("") + ` ORDER BY ` + dailyCols("") + `
-	ON CONFLICT (` + dailyKey + `) DO UPDATE SET n = daily.n + excluded.n, kept = daily.kept + 1;
-	RETURN NULL;
-END $$`,
-	`REVOKE ALL ON FUNCTION events_daily() FROM PUBLIC`,
-	`CREATE TRIGGER events_daily AFTER INSERT ON events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION events_daily()`,
-	// Runs as the caller, the older writer's role: it only drops the row.
-	`CREATE FUNCTION daily_counted_once() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	RETURN NULL;
-END $$`,
-	`CREATE TRIGGER daily_counted_once BEFORE UPDATE ON daily FOR EACH ROW WHEN (NEW.kept = OLD.kept) EXECUTE FUNCTION daily_counted_once()`,
+// statements splits a migration file into the statements it runs: they
+// end with a semicolon at the end of a line and are separated by an empty
+// line, which no statement holds. Comment lines before a statement are
+// documentation and are not sent.
+func statements(file string) ([]string, error) {
+	var out []string
+	for _, chunk := range strings.Split(strings.TrimSpace(file), ";\n\n") {
+		lines := strings.Split(chunk, "\n")
+		for len(lines) > 0 && (lines[0] == "" || strings.HasPrefix(lines[0], "--")) {
+			lines = lines[1:]
+		}
+		stmt := strings.TrimSuffix(strings.Join(lines, "\n"), ";")
+		if strings.TrimSpace(stmt) == "" {
+			return nil, fmt.Errorf("statement %d is empty", len(out)+1)
+		}
+		out = append(out, stmt)
+	}
+	return out, nil
 }
 
 // migrateLock is the PostgreSQL advisory lock every migrating process

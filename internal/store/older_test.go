@@ -11,9 +11,20 @@ import (
 // this release migrated, exactly as they shipped (git show
 // dbc78ec:internal/store/store.go, git show 77aa49a:internal/store/store.go).
 
+// insertSQLOlder is both releases' insert of an event.
+const insertSQLOlder = `INSERT INTO events (ts, day, name, path, visible_ms, scrolled, ref,
+	utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// rowOlder is an event's values for insertSQLOlder, in its columns' order.
+func rowOlder(e event.Event, at time.Time) []any {
+	return recordOf(e, at).args([]string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
+		"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"})
+}
+
 // dbc78ec, before any roll-up: Insert is one statement.
 func insertDbc78ec(ctx context.Context, s *Store, e event.Event, at time.Time) error {
-	_, err := s.db.ExecContext(ctx, s.q(insertSQL), row(e, at)...)
+	_, err := s.db.ExecContext(ctx, s.q(insertSQLOlder), rowOlder(e, at)...)
 	return err
 }
 
@@ -28,7 +39,7 @@ func importDbc78ec(ctx context.Context, s *Store, key string, e event.Event, at 
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO imported (line) VALUES (?) ON CONFLICT (line) DO NOTHING`), key); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, s.q(insertSQL), row(e, at)...); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(insertSQLOlder), rowOlder(e, at)...); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -40,19 +51,19 @@ const countSQL77aa49a = `INSERT INTO daily (day, name, path, ref, utm_source, ut
 	ON CONFLICT (day, name, path, ref, utm_source, utm_medium, utm_campaign, outreach, checkout, scrolled)
 	DO UPDATE SET n = daily.n + 1`
 
-// counted77aa49a is row's fields as daily keys them.
-func counted77aa49a(args []any) []any {
-	str := func(v any) any {
+// counted77aa49a is the event's values for countSQL77aa49a, as daily
+// keys them: NULL as the empty string and 0.
+func counted77aa49a(e event.Event, at time.Time) []any {
+	args := recordOf(e, at).args([]string{"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled"})
+	for i, v := range args[:len(args)-1] {
 		if v == nil {
-			return ""
+			args[i] = ""
 		}
-		return v
 	}
-	scrolled := args[5]
-	if scrolled == nil {
-		scrolled = 0
+	if args[len(args)-1] == nil {
+		args[len(args)-1] = 0
 	}
-	return []any{args[1], args[2], str(args[3]), str(args[6]), str(args[7]), str(args[8]), str(args[9]), str(args[12]), str(args[13]), scrolled}
+	return args
 }
 
 // 77aa49a: the event and its daily count in one transaction.
@@ -62,11 +73,10 @@ func insert77aa49a(ctx context.Context, s *Store, e event.Event, at time.Time) e
 		return err
 	}
 	defer tx.Rollback()
-	args := row(e, at)
-	if _, err := tx.ExecContext(ctx, s.q(insertSQL), args...); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(insertSQLOlder), rowOlder(e, at)...); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, s.q(countSQL77aa49a), counted77aa49a(args)...); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(countSQL77aa49a), counted77aa49a(e, at)...); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -81,11 +91,10 @@ func import77aa49a(ctx context.Context, s *Store, key string, e event.Event, at 
 	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO imported (line) VALUES (?) ON CONFLICT (line) DO NOTHING`), key); err != nil {
 		return err
 	}
-	args := row(e, at)
-	if _, err := tx.ExecContext(ctx, s.q(insertSQL), args...); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(insertSQLOlder), rowOlder(e, at)...); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, s.q(countSQL77aa49a), counted77aa49a(args)...); err != nil {
+	if _, err := tx.ExecContext(ctx, s.q(countSQL77aa49a), counted77aa49a(e, at)...); err != nil {
 		return err
 	}
 	return tx.Commit()

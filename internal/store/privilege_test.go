@@ -32,8 +32,8 @@ func TestANewerStoreIsRefused(t *testing.T) {
 				t.Errorf("Open(%+v) = %v, want %q", o, err, want)
 			}
 		}
-		if err := Sink(dsn, failing{}, &strings.Builder{})(event.Event{Name: "copy-sketch"}, at); err == nil {
-			t.Error("the function's sink kept an event in a store newer than it knows")
+		if err := FunctionWriter(dsn, failing{}, &strings.Builder{}).Receive(event.Event{Name: "copy-sketch"}, at); err == nil {
+			t.Error("the function's writer kept an event in a store newer than it knows")
 		}
 		if n, _ := s.Total(context.Background()); n != 0 {
 			t.Errorf("%d events were written into a newer store", n)
@@ -169,7 +169,7 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	ctx := context.Background()
 
 	var errs strings.Builder
-	if err := Sink(writer, failing{}, &errs)(event.Event{Name: "checkout", Checkout: "site"}, at); err != nil {
+	if err := FunctionWriter(writer, failing{}, &errs).Receive(event.Event{Name: "checkout", Checkout: "site"}, at); err != nil {
 		t.Fatalf("the writer role: %v; %s", err, errs.String())
 	}
 	w, err := Open(ctx, writer, Options{})

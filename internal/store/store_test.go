@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -314,6 +315,32 @@ func TestCountsOrder(t *testing.T) {
 	})
 }
 
+// countEvents is Counts from the raw events, for a test to hold the
+// roll-up to.
+func (s *Store) countEvents(ctx context.Context, from, to string) ([]Count, error) {
+	return s.counts(ctx, `SELECT `+rollupCols()+`, COUNT(*) AS n FROM events WHERE day >= ? AND day <= ?
+		GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13`, from, to)
+}
+
+// rollupCols are the roll-up's key as expressions over a row of events,
+// named as the roll-up's columns: absent fields as the empty string, and
+// an engaged event's visible time as VisibleBucket computes it.
+// Migration 3's trigger holds the same in SQL.
+func rollupCols() string {
+	cols := []string{"day", "name"}
+	for _, c := range []string{"path", "ref", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"} {
+		cols = append(cols, "COALESCE("+c+", '') AS "+c)
+	}
+	s := "visible_ms / 1000"
+	cols = append(cols, "COALESCE(scrolled, 0) AS scrolled",
+		"CASE WHEN name <> 'engaged' OR visible_ms IS NULL THEN 0"+
+			" WHEN "+s+" < 100 THEN "+s+
+			" WHEN "+s+" < 1000 THEN "+s+" / 10 * 10"+
+			" WHEN "+s+" < 10000 THEN "+s+" / 100 * 100"+
+			" ELSE "+s+" / 1000 * 1000 END AS visible_s")
+	return strings.Join(cols, ", ")
+}
+
 // rollupAgrees holds the daily roll-up, which the report reads, to the
 // events themselves.
 func rollupAgrees(t testing.TB, s *Store, from, to string) {
@@ -549,4 +576,69 @@ func TestReadOnlyCountsReadInParts(t *testing.T) {
 	if len(want) < 100 || !slices.Equal(got, want) {
 		t.Errorf("read-only Counts: %d rows, want the %d of one read, equal and in order", len(got), len(want))
 	}
+}
+
+// TestCountOfReadsEachColumnByName: each field of an event lands in the
+// Count field of its name, in CountOf and in the trigger, whatever the
+// order of Columns: a count read from the row by position would shift
+// when a column is added or moved.
+func TestCountOfReadsEachColumnByName(t *testing.T) {
+	it := Item{At: at, Event: event.Event{Name: "engaged", Path: "/p", Ref: "ref.example", VisibleMS: ptr[int64](95_400), Scrolled: ptr(true),
+		Campaign: map[string]string{"utm_source": "src", "utm_medium": "med", "utm_campaign": "camp", "utm_term": "term", "utm_content": "content"},
+		Outreach: ptr("out"), Checkout: "site"}}
+	want := Count{Day: "2026-03-02", Name: "engaged", Path: "/p", Ref: "ref.example", Source: "src", Medium: "med", Campaign: "camp",
+		Term: "term", Content: "content", Outreach: "out", Checkout: "site", Scrolled: true, VisibleS: 95}
+	shipped := slices.Clone(Columns)
+	t.Cleanup(func() { Columns = shipped })
+	reversed := slices.Clone(shipped)
+	slices.Reverse(reversed)
+	for _, order := range [][]string{shipped, reversed, append(slices.Clone(shipped[5:]), shipped[:5]...)} {
+		Columns = order
+		if got := CountOf(it); got != want {
+			t.Errorf("columns %v: CountOf = %+v, want %+v", order, got, want)
+		}
+		each(t, func(t *testing.T, dsn string) {
+			s := open(t, dsn)
+			if _, err := s.Keep(context.Background(), []Item{it}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Counts(context.Background(), want.Day, want.Day)
+			if err != nil {
+				t.Fatal(err)
+			}
+			once := want
+			once.N = 1
+			if len(got) != 1 || got[0] != once {
+				t.Errorf("columns %v: the roll-up holds %+v, want %+v", order, got, once)
+			}
+		})
+	}
+}
+
+// TestCountsReadColumnsByName: the roll-up's columns fill the fields of
+// their names in any order, and a column that is no field, or a field
+// without a column, is an error rather than a count in the wrong field.
+func TestCountsReadColumnsByName(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := seeded(t, dsn)
+		ctx := context.Background()
+		want, err := s.Counts(ctx, "2026-03-01", "2026-03-03")
+		if err != nil {
+			t.Fatal(err)
+		}
+		reversed := strings.Split(countCols+", n", ", ")
+		slices.Reverse(reversed)
+		got, err := s.counts(ctx, `SELECT `+strings.Join(reversed, ", ")+` FROM rollup WHERE day >= ? AND day <= ?`, "2026-03-01", "2026-03-03")
+		if err != nil || len(want) < 5 || !slices.Equal(got, want) {
+			t.Errorf("columns %v: %v, %v\nwant %v", reversed, got, err, want)
+		}
+		for _, query := range []string{
+			`SELECT ` + countCols + `, n, 1 AS extra FROM rollup WHERE day >= ? AND day <= ?`,
+			`SELECT ` + strings.Replace(countCols, "utm_term, ", "", 1) + `, n FROM rollup WHERE day >= ? AND day <= ?`,
+		} {
+			if got, err := s.counts(ctx, query, "2026-03-01", "2026-03-03"); err == nil {
+				t.Errorf("%s: %v, want an error", query, got)
+			}
+		}
+	})
 }

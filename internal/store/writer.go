@@ -1,3 +1,6 @@
+// The one write path of the preview and the function: events from any
+// number of goroutines, kept in batches, each answered once kept.
+
 package store
 
 import (
@@ -77,8 +80,9 @@ func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
 	return <-r.kept
 }
 
-// Sink is Add as an event.Handler's sink.
-func (w *Writer) Sink(e event.Event, at time.Time) error {
+// Receive is Add in the form event.Handler's Sink takes, without a
+// context: it waits at most four batch timeouts.
+func (w *Writer) Receive(e event.Event, at time.Time) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*w.timeout)
 	defer cancel()
 	return w.Add(ctx, e, at)

@@ -116,7 +116,7 @@ func TestWriterKeepsEveryEventOfAFlood(t *testing.T) {
 		kept := 0
 		for range 10_000 {
 			wg.Go(func() {
-				if err := w.Sink(event.Event{Name: "copy-sketch"}, at); err != nil {
+				if err := w.Receive(event.Event{Name: "copy-sketch"}, at); err != nil {
 					t.Error(err)
 					return
 				}
@@ -153,7 +153,7 @@ func TestWriterFallsBackOrRefuses(t *testing.T) {
 	defer j.Close()
 	var log []string
 	w := NewWriter(brokenStore{}, j, 0, func(m string) { log = append(log, m) })
-	if err := w.Sink(event.Event{Name: "copy-sketch"}, at); err != nil {
+	if err := w.Receive(event.Event{Name: "copy-sketch"}, at); err != nil {
 		t.Errorf("an event the journal kept: %v", err)
 	}
 	w.Close()
@@ -175,7 +175,7 @@ func TestWriterFallsBackOrRefuses(t *testing.T) {
 	log = nil
 	w = NewWriter(brokenStore{}, full, 0, func(m string) { log = append(log, m) })
 	defer w.Close()
-	if err := w.Sink(event.Event{Name: "copy-sketch"}, at); err == nil {
+	if err := w.Receive(event.Event{Name: "copy-sketch"}, at); err == nil {
 		t.Error("an event neither the store nor the journal kept was acknowledged")
 	}
 	if len(log) != 1 || !strings.Contains(log[0], "NOT KEPT") || !strings.Contains(log[0], "no space left") {
@@ -227,7 +227,7 @@ func TestWriterRefusesAfterClose(t *testing.T) {
 	w := NewWriter(j, nil, 0, func(string) {})
 	w.Close()
 	w.Close()
-	if err := w.Sink(event.Event{Name: "copy-sketch"}, at); err == nil {
+	if err := w.Receive(event.Event{Name: "copy-sketch"}, at); err == nil {
 		t.Error("an event added after Close was reported kept")
 	}
 }

@@ -1,3 +1,6 @@
+// The Netlify function's write path: the store at a database URL, opened
+// when first needed, and the function's log for what it cannot take.
+
 package store
 
 import (
@@ -6,25 +9,23 @@ import (
 	"io"
 	"sync"
 	"time"
-
-	"errref/internal/event"
 )
 
-// Sink is the production receiver's: it stores each event in the store at
-// dsn, opened on first use and kept for the life of the process (one pool
-// per function container), through a Writer. An event the store does not
-// take, because there is no dsn, the database cannot be reached or the
-// insert fails, goes to log as a JSON line marked not stored, so nothing
-// is lost that the log still holds; only when that write fails too is the
-// event refused (the handler answers 503). Errors go to errs, without the
-// event.
-func Sink(dsn string, log, errs io.Writer) func(event.Event, time.Time) error {
+// FunctionWriter is the production receiver's Writer: it stores each
+// event in the store at dsn, opened on first use and kept for the life of
+// the process (one pool per function container). An event the store does
+// not take, because there is no dsn, the database cannot be reached or
+// the insert fails, goes to log as a JSON line marked not stored, so
+// nothing is lost that the log still holds; only when that write fails
+// too is the event refused (the handler answers 503). Errors go to errs,
+// without the event.
+func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
 	lines := &LogLines{W: log, Name: "the log"}
 	if dsn == "" {
-		return NewWriter(lines, nil, 2*time.Second, say).Sink
+		return NewWriter(lines, nil, 2*time.Second, say)
 	}
-	return NewWriter(&lazy{dsn: dsn}, lines, 2*time.Second, say).Sink
+	return NewWriter(&lazy{dsn: dsn}, lines, 2*time.Second, say)
 }
 
 // lazy is a store opened on its first batch, and again at most every 30 s

@@ -19,7 +19,7 @@ type failing struct{}
 
 func (failing) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
 
-func TestSinkStoresOrLogsNotStored(t *testing.T) {
+func TestFunctionWriterStoresOrLogsNotStored(t *testing.T) {
 	view := event.Event{Name: "view", Path: "/", VisibleMS: ptr[int64](7), Scrolled: ptr(false)}
 	for _, tc := range []struct {
 		name    string
@@ -34,7 +34,7 @@ func TestSinkStoresOrLogsNotStored(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var log, errs bytes.Buffer
 			dsn := tc.dsn(t)
-			if err := Sink(dsn, &log, &errs)(view, at); err != nil {
+			if err := FunctionWriter(dsn, &log, &errs).Receive(view, at); err != nil {
 				t.Fatal(err)
 			}
 			if tc.logged != (log.Len() > 0) {
@@ -60,7 +60,7 @@ func TestSinkStoresOrLogsNotStored(t *testing.T) {
 	// Neither the store nor the log took it: the caller hears so, and
 	// the handler answers 503.
 	var errs bytes.Buffer
-	if err := Sink("postgres://x:y@127.0.0.1:1/none?connect_timeout=1", failing{}, &errs)(view, at); err == nil {
+	if err := FunctionWriter("postgres://x:y@127.0.0.1:1/none?connect_timeout=1", failing{}, &errs).Receive(view, at); err == nil {
 		t.Errorf("an event neither stored nor logged was reported kept; errors: %q", errs.String())
 	}
 	if !strings.Contains(errs.String(), "NOT KEPT") || !strings.Contains(errs.String(), "no space left") {

@@ -1,0 +1,265 @@
+// Keeping events: the rows an event becomes, and writing batches of them
+// in one transaction, each imported line once.
+
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"errref/internal/event"
+)
+
+// record is an event as a row of events holds it: each field is the
+// column of its name. path, ref and checkout are NULL when empty, the
+// pointers when nil.
+type record struct {
+	ts                                                     int64
+	day, name, path, ref, checkout                         string
+	visibleMS                                              *int64
+	scrolled                                               *bool
+	utmSource, utmMedium, utmCampaign, utmTerm, utmContent *string
+	outreach                                               *string
+}
+
+// recordOf is e as a row holds it, at the server's time at, in UTC, to
+// the second.
+func recordOf(e event.Event, at time.Time) record {
+	at = at.UTC()
+	campaign := func(k string) *string {
+		if v, ok := e.Campaign[k]; ok {
+			return &v
+		}
+		return nil
+	}
+	return record{ts: at.Unix(), day: at.Format(time.DateOnly), name: e.Name,
+		path: e.Path, ref: e.Ref, checkout: e.Checkout,
+		visibleMS: e.VisibleMS, scrolled: e.Scrolled,
+		utmSource: campaign("utm_source"), utmMedium: campaign("utm_medium"), utmCampaign: campaign("utm_campaign"),
+		utmTerm: campaign("utm_term"), utmContent: campaign("utm_content"),
+		outreach: e.Outreach}
+}
+
+// value is the record's value for column, as the driver is given it.
+func (r record) value(column string) any {
+	null := func(s string) any {
+		if s == "" {
+			return nil
+		}
+		return s
+	}
+	deref := func(p *string) any {
+		if p == nil {
+			return nil
+		}
+		return *p
+	}
+	switch column {
+	case "ts":
+		return r.ts
+	case "day":
+		return r.day
+	case "name":
+		return r.name
+	case "path":
+		return null(r.path)
+	case "visible_ms":
+		if r.visibleMS == nil {
+			return nil
+		}
+		return *r.visibleMS
+	case "scrolled":
+		switch {
+		case r.scrolled == nil:
+			return nil
+		case *r.scrolled:
+			return 1
+		}
+		return 0
+	case "ref":
+		return null(r.ref)
+	case "utm_source":
+		return deref(r.utmSource)
+	case "utm_medium":
+		return deref(r.utmMedium)
+	case "utm_campaign":
+		return deref(r.utmCampaign)
+	case "utm_term":
+		return deref(r.utmTerm)
+	case "utm_content":
+		return deref(r.utmContent)
+	case "outreach":
+		return deref(r.outreach)
+	case "checkout":
+		return null(r.checkout)
+	}
+	panic("store: the events table has no column " + column) // a test reads every one of Columns
+}
+
+// args are the record's values for columns, in their order.
+func (r record) args(columns []string) []any {
+	out := make([]any, len(columns))
+	for i, c := range columns {
+		out[i] = r.value(c)
+	}
+	return out
+}
+
+// insertSQL inserts one row of Columns, in their order.
+func insertSQL() string {
+	return `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES (?` + strings.Repeat(", ?", len(Columns)-1) + `)`
+}
+
+// Item is one event to keep: the event, the time it arrived and, for an
+// imported line, the line's key, so that it is taken once.
+type Item struct {
+	Event event.Event
+	At    time.Time
+	Key   string
+}
+
+// rowsPerStatement keeps a multi-row INSERT under SQLite's 32,766 bound
+// values (14 a row) and PostgreSQL's 65,535.
+const rowsPerStatement = 2000
+
+// Keep stores items in one transaction, all or none. Items with a key an
+// earlier import took are left out; Keep returns how many it stored. On
+// PostgreSQL it makes a bounded number of round trips: two statements for
+// each 2,000 items at most.
+func (s *Store) Keep(ctx context.Context, items []Item) (int, error) {
+	n, err := s.keep(ctx, items)
+	if err != nil {
+		return 0, fmt.Errorf("%s: storing %d events: %w", s.where, len(items), err)
+	}
+	return n, nil
+}
+
+func (s *Store) keep(ctx context.Context, items []Item) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if !s.postgres {
+		return keepSQLite(ctx, tx, items)
+	}
+	stored := 0
+	for chunk := range slices.Chunk(items, rowsPerStatement) {
+		if chunk, err = s.newLines(ctx, tx, chunk); err != nil {
+			return 0, err
+		}
+		if len(chunk) == 0 {
+			continue
+		}
+		var b strings.Builder
+		args := make([]any, 0, len(chunk)*len(Columns))
+		b.WriteString(`INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES `)
+		for i, it := range chunk {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?" + strings.Repeat(", ?", len(Columns)-1) + ")")
+			args = append(args, recordOf(it.Event, it.At).args(Columns)...)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
+			return 0, err
+		}
+		stored += len(chunk)
+	}
+	return stored, tx.Commit()
+}
+
+// keepSQLite stores items with two statements prepared once a batch:
+// in process, a row a call costs less than parsing a 2,000-row statement.
+func keepSQLite(ctx context.Context, tx *sql.Tx, items []Item) (int, error) {
+	ins, err := tx.PrepareContext(ctx, insertSQL())
+	if err != nil {
+		return 0, err
+	}
+	defer ins.Close()
+	var key *sql.Stmt
+	stored := 0
+	for _, it := range items {
+		if it.Key != "" {
+			if key == nil {
+				if key, err = tx.PrepareContext(ctx, `INSERT INTO imported (line) VALUES (?) ON CONFLICT (line) DO NOTHING`); err != nil {
+					return 0, err
+				}
+				defer key.Close()
+			}
+			res, err := key.ExecContext(ctx, it.Key)
+			if err != nil {
+				return 0, err
+			}
+			if n, err := res.RowsAffected(); err != nil || n == 0 {
+				continue // taken before
+			}
+		}
+		if _, err := ins.ExecContext(ctx, recordOf(it.Event, it.At).args(Columns)...); err != nil {
+			return 0, err
+		}
+		stored++
+	}
+	return stored, tx.Commit()
+}
+
+// newLines records the keys of the imported items among chunk and returns
+// the items to store: those without a key, and those whose key no import
+// took before (nor an earlier item of chunk).
+func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item, error) {
+	var keys []any
+	for _, it := range chunk {
+		if it.Key != "" {
+			keys = append(keys, it.Key)
+		}
+	}
+	if len(keys) == 0 {
+		return chunk, nil
+	}
+	query := `INSERT INTO imported (line) VALUES (?)` + strings.Repeat(", (?)", len(keys)-1) + ` ON CONFLICT (line) DO NOTHING RETURNING line`
+	rows, err := tx.QueryContext(ctx, s.q(query), keys...)
+	if err != nil {
+		return nil, err
+	}
+	taken := map[string]bool{}
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		taken[k] = true
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []Item
+	for _, it := range chunk {
+		if it.Key == "" || taken[it.Key] {
+			delete(taken, it.Key) // a key twice in one chunk is one line
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// Insert stores one event, received at at.
+func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
+	_, err := s.Keep(ctx, []Item{{Event: e, At: at}})
+	return err
+}
+
+// Import stores e, received at at, unless an import already stored the
+// line named key: running an import twice adds nothing the second time.
+// It reports whether it stored the event.
+func (s *Store) Import(ctx context.Context, key string, e event.Event, at time.Time) (bool, error) {
+	n, err := s.Keep(ctx, []Item{{Event: e, At: at, Key: key}})
+	return n == 1, err
+}
