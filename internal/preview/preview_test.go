@@ -45,13 +45,16 @@ func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Ser
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	go s.Watch(ctx)
+	watched := make(chan struct{})
+	go func() { s.Watch(ctx); close(watched) }()
 	srv = httptest.NewUnstartedServer(s)
 	if err := s.Listening(srv.Listener.Addr().String()); err != nil {
 		t.Fatal(err)
 	}
 	srv.Start()
-	t.Cleanup(func() { cancel(); srv.Close(); s.Close() })
+	// The watcher closed before the folder goes: on Windows its handles
+	// keep the folders from being removed.
+	t.Cleanup(func() { cancel(); <-watched; srv.Close(); s.Close() })
 	time.Sleep(50 * time.Millisecond) // let the watcher start
 	return root, srv, log
 }

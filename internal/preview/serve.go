@@ -58,7 +58,16 @@ func Serve(ctx context.Context, o Options) error {
 	if s.writer != nil {
 		fmt.Fprintf(o.Log, "events are kept in %s; the funnel is at http://%s/_preview/report\n", s.where, ln.Addr())
 	}
-	go s.Watch(ctx)
+	// Serve returns only once the watcher has closed: on Windows its
+	// handles on the site's folders keep them from being removed.
+	watched := make(chan struct{})
+	defer func() { stop(nil); <-watched }()
+	go func() {
+		defer close(watched)
+		if err := s.Watch(ctx); err != nil {
+			s.logf("watch: %v", err)
+		}
+	}()
 	go func() {
 		<-ctx.Done()
 		if err := context.Cause(ctx); errors.As(err, new(*parentEndedError)) {
