@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"unicode"
+
+	"errref/internal/casefold"
 )
 
 // CheckDir refuses an output folder dir that is the site folder root or
@@ -57,18 +58,6 @@ func resolve(p string) (string, error) {
 // on a Mac or Windows, Static/x is inside static/ (EvalSymlinks keeps the
 // case it is given), and a writer's folder moves between systems.
 func within(parent, child string) bool {
-	rel, err := filepath.Rel(fold(parent), fold(child))
+	rel, err := filepath.Rel(casefold.Key(parent), casefold.Key(child))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// fold maps each letter to one of its cases, the same for every case of
-// it (unicode.SimpleFold's orbit: k, K and the Kelvin sign fold alike).
-func fold(s string) string {
-	return strings.Map(func(r rune) rune {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		return least
-	}, s)
 }

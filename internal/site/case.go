@@ -5,7 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"unicode"
+
+	"errref/internal/casefold"
 )
 
 // checkCase refuses two output paths that differ only in case, in a
@@ -27,9 +28,9 @@ func checkCase(files map[string][]byte, from map[string]string) error {
 	var errs []string
 	for _, name := range names {
 		for p := name; p != "."; p = path.Dir(p) {
-			f, ok := seen[fold(p)]
+			f, ok := seen[casefold.Key(p)]
 			if !ok {
-				seen[fold(p)] = first{p, name}
+				seen[casefold.Key(p)] = first{p, name}
 				continue
 			}
 			if f.spelling == p || told[[2]string{f.file, name}] {
@@ -49,16 +50,4 @@ func checkCase(files map[string][]byte, from map[string]string) error {
 		return fmt.Errorf("%s", strings.Join(errs, "\n"))
 	}
 	return nil
-}
-
-// fold maps each letter to one of its cases, the same for every case of
-// it (unicode.SimpleFold's orbit: k, K and the Kelvin sign fold alike).
-func fold(s string) string {
-	return strings.Map(func(r rune) rune {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		return least
-	}, s)
 }
