@@ -21,7 +21,7 @@ import (
 func TestServeThatCannotStartChangesNothing(t *testing.T) {
 	bin := command(t)
 	root := t.TempDir()
-	if err := benchsite.Make(root, filepath.Join("..", ".."), 1); err != nil {
+	if err := benchsite.Make(root, fixture, 1); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "-quiet")

@@ -26,14 +26,17 @@ import (
 func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Server, log *syncBuffer) {
 	t.Helper()
 	root = t.TempDir()
-	for _, d := range []string{"content", "templates", "static", "measure"} {
-		if err := os.CopyFS(filepath.Join(root, d), os.DirFS(filepath.Join("..", "..", d))); err != nil {
-			t.Fatal(err)
-		}
+	// The generator's fixture site, not this repository's page, with the
+	// repository's netlify.toml, whose headers the preview serves.
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "site", "testdata", "fixture"))); err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range []string{"site.toml", "netlify.toml"} {
-		data, _ := os.ReadFile(filepath.Join("..", "..", f))
-		os.WriteFile(filepath.Join(root, f), data, 0o644)
+	data, err := os.ReadFile(filepath.Join("..", "..", "netlify.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "netlify.toml"), data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	log = &syncBuffer{}
 	o := Options{Root: root, Out: filepath.Join(root, "public"), Log: log, Events: filepath.Join(root, "events.jsonl")}
@@ -402,7 +405,7 @@ func TestDeletedHomePageKeepsTheLastGoodSite(t *testing.T) {
 	if e := next(t, events); !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "content/index.md: missing") {
 		t.Fatalf("event = %q, want the missing home page", e)
 	}
-	if code, body, _ := get(t, srv.URL+"/"); code != 200 || !strings.Contains(body, "McpError") {
+	if code, body, _ := get(t, srv.URL+"/"); code != 200 || !strings.Contains(body, "The explaining part.") {
 		t.Errorf("GET / = %d after the home page was deleted, want the last good page", code)
 	}
 	if !strings.Contains(log.String(), "content/index.md: missing") {
@@ -561,8 +564,8 @@ func TestWarningsArePrinted(t *testing.T) {
 		}
 		return b.Warnings
 	}
-	if got, w := printed(log.String()), want(); len(w) != 4 || !slices.Equal(got, w) {
-		t.Fatalf("the first build printed the warnings %q, want the build's %q (4 unset settings)", got, w)
+	if got, w := printed(log.String()), want(); len(w) != 5 || !slices.Equal(got, w) {
+		t.Fatalf("the first build printed the warnings %q, want the build's %q (4 unset settings, a contact at a reserved domain)", got, w)
 	}
 	home404, err := os.ReadFile(filepath.Join(root, "content", "404.md"))
 	if err != nil {
@@ -573,8 +576,8 @@ func TestWarningsArePrinted(t *testing.T) {
 		printed             bool // the build prints its warnings, all of them
 		count               int  // how many the build has
 	}{
-		{"an unknown code language", "content/404.md", fixture("404-unknown-language.md"), true, 5},
-		{"an edit that changes no warning", "content/404.md", fixture("404-unknown-language-edited.md"), false, 5},
+		{"an unknown code language", "content/404.md", fixture("404-unknown-language.md"), true, 6},
+		{"an edit that changes no warning", "content/404.md", fixture("404-unknown-language-edited.md"), false, 6},
 		{"every setting set", "site.toml", fixture("site.toml"), true, 1},
 		{"the language fixed", "content/404.md", string(home404), true, 0},
 	} {
