@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -75,6 +76,12 @@ type harness struct {
 	fail   bool     // the endpoint answers 500
 	wd     bool     // navigator.webdriver is true in this browser
 	errors []string // exceptions thrown in the page
+
+	// Chromium's view of the page's requests to the endpoint, for settle.
+	sending  map[network.RequestID]string // started, not yet finished: their URLs
+	started  map[network.RequestID]bool   // every request to the endpoint started
+	settles  int                          // barriers sent by settle so far
+	answered map[string]bool              // barrier URLs Chromium saw answered
 }
 
 type opts struct {
@@ -84,10 +91,14 @@ type opts struct {
 }
 
 func newHarness(t *testing.T, o opts) *harness {
-	h := &harness{t: t, fail: o.fail, wd: o.webdriver}
+	h := &harness{t: t, fail: o.fail, wd: o.webdriver, sending: map[network.RequestID]string{}, started: map[network.RequestID]bool{}, answered: map[string]bool{}}
 	fs := files(t)
 	recv := &event.Handler{Sink: func(event.Event, time.Time) error { return nil }}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == settlePath {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
 		h.mu.Lock()
 		h.paths = append(h.paths, r.URL.Path)
 		h.mu.Unlock()
@@ -96,19 +107,22 @@ func newHarness(t *testing.T, o opts) *harness {
 			r.Body = io.NopCloser(bytes.NewReader(raw))
 			rec := httptest.NewRecorder()
 			if h.fail {
-				http.Error(w, "down", 500)
+				http.Error(rec, "down", 500)
 			} else {
 				recv.ServeHTTP(rec, r)
-				for k, v := range rec.Header() {
-					w.Header()[k] = v
-				}
-				w.WriteHeader(rec.Code)
 			}
 			p := posted{Raw: string(raw), Header: r.Header.Clone(), Handled: rec.Code == 204}
 			json.Unmarshal([]byte(p.Raw), &p.Body)
+			// Kept before the answer goes out, so that a request Chromium
+			// reports finished is one the test can see (settle relies on it).
 			h.mu.Lock()
 			h.posts = append(h.posts, p)
 			h.mu.Unlock()
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
 			return
 		}
 		name := strings.TrimPrefix(r.URL.Path, "/")
@@ -135,15 +149,30 @@ func newHarness(t *testing.T, o opts) *harness {
 	t.Cleanup(h.srv.Close)
 	h.ctx = browsertest.New(t, browsertest.Options{Webdriver: o.webdriver})
 	if err := chromedp.Listen(h.ctx, func(ev any) {
-		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
-			h.mu.Lock()
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
 			h.errors = append(h.errors, e.ExceptionDetails.Text+" "+fmt.Sprint(e.ExceptionDetails.Exception))
-			h.mu.Unlock()
+		case *network.EventRequestWillBeSent:
+			if u := e.Request.URL; u == h.srv.URL+"/api/event" || strings.HasPrefix(u, h.srv.URL+settlePath) {
+				h.sending[e.RequestID] = u
+				if u == h.srv.URL+"/api/event" {
+					h.started[e.RequestID] = true
+				}
+			}
+		case *network.EventLoadingFinished:
+			h.finished(e.RequestID)
+		case *network.EventLoadingFailed:
+			h.finished(e.RequestID)
 		}
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := chromedp.Call(h.ctx, runtime.Enable, cdp.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(h.ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
 	if o.preload != "" {
@@ -299,8 +328,53 @@ func (h *harness) waitFor(name string) posted {
 	return posted{}
 }
 
-// settle gives requests the page may have started time to arrive.
-func (h *harness) settle() { time.Sleep(300 * time.Millisecond) }
+// settlePath is the barrier settle sends; the server answers it and keeps
+// no record of it.
+const settlePath = "/_settle"
+
+// finished notes that Chromium has the answer to a request; h.mu is held.
+func (h *harness) finished(id network.RequestID) {
+	if u, ok := h.sending[id]; ok {
+		delete(h.sending, id)
+		if strings.HasPrefix(u, h.srv.URL+settlePath) {
+			h.answered[u] = true
+		}
+	}
+}
+
+// settle returns once every event the page has sent so far has reached the
+// server. It makes the page send a barrier request through fetch, the way
+// measure.js sends, and waits until Chromium has the barrier's answer and
+// that of every endpoint request it reported before it. The page starts
+// its requests in order, so none sent before the barrier can still be on
+// its way; and the server keeps an event before it answers. Chromium does
+// not report the answer to a keepalive request of a page navigated away
+// from, so the server holding as many events as were started will do too.
+func (h *harness) settle() {
+	h.t.Helper()
+	h.mu.Lock()
+	h.settles++
+	url := fmt.Sprintf("%s%s?%d", h.srv.URL, settlePath, h.settles)
+	h.mu.Unlock()
+	// no-cors, since the page may be on another origin by now.
+	h.eval(fmt.Sprintf(`fetch(%q, {method: "POST", mode: "no-cors", credentials: "omit"}).catch(() => 0); 1`, url))
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.mu.Lock()
+		done, left := h.answered[url], len(h.sending)
+		if len(h.posts) >= len(h.started) {
+			left = 0
+		}
+		h.mu.Unlock()
+		if done && left == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the page's requests did not settle: barrier answered %v, %d requests unanswered", done, left)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
 
 func (h *harness) names() []string {
 	var n []string

@@ -447,6 +447,7 @@ func TestCopyControlCopiesAndSendsItsNameOnlyOnce(t *testing.T) {
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
 		if _, err := chromedp.Call(h.ctx, browser.SetPermission, browser.SetPermissionParams{
 			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: h.srv.URL,
+			BrowserContextID: chromedp.FromContext(h.ctx).BrowserContextID, // the test's own, not the default one
 		}); err != nil {
 			t.Fatal(err)
 		}

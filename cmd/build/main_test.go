@@ -159,6 +159,9 @@ func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
 // output is always a whole build (or none yet), and the next build leaves
 // no temporary folder behind.
 func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: builds a 3,000-page site and kills it at random points, 20 times; run without -short")
+	}
 	bin := command(t)
 	root := t.TempDir()
 	// As many of the fixture's small pages as make a build take about as

@@ -23,6 +23,9 @@ import (
 // and its port is free again. go run passes no signal on to the program
 // it runs, so SIGTERM or SIGKILL to it used to leave the preview serving.
 func TestStoppingGoRunStopsThePreview(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: go run ./cmd/build -serve, stopped three ways; run without -short")
+	}
 	repo := userRepo(t)
 	for _, tc := range []struct {
 		name string

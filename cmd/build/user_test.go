@@ -138,6 +138,9 @@ func (s *versions) run(name string, args ...string) (string, error) {
 // each time it exits 0 and leaves exactly what a fresh build of the same
 // sources makes.
 func TestBuildAgainAndAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: go run ./cmd/build eight times from a copy of the repository; run without -short")
+	}
 	s := newVersions(t)
 	for _, tc := range []struct {
 		name string
@@ -194,6 +197,9 @@ func TestTwoBuildsAtOnce(t *testing.T) {
 // after the kills, run to the end, each leave exactly the new site and no
 // temporary folder.
 func TestKilledAndRunAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: kills builds of a copy of the repository at random points; run without -short")
+	}
 	s := newVersions(t)
 	s.edit(t, 0)
 	s.want(t, 0)

@@ -163,6 +163,9 @@ func (c *checker) Write(p []byte) (int, error) {
 // whole, and the live heap after the last event is no larger than after
 // the first tenth, give or take 4 MB.
 func TestLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: 100,000 events through the handler; run without -short")
+	}
 	const workers, each, warm = 50, 2000, 200
 	log := &checker{seen: make([]bool, workers*each)}
 	srv := httptest.NewServer(&Handler{Sink: JSONLines(log)})

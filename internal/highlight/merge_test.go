@@ -42,6 +42,9 @@ func chromaTestdata(t *testing.T) []string {
 // sets regexp2's clock period to a day: the clock then never ticks while
 // the test runs, and no deadline of chroma's can pass.
 func TestCopiesLexAsChromaDoes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: lexes the whole corpus with chroma's lexers and the copies, in a process of its own; run without -short")
+	}
 	if !alone(t, "TestCopiesLexAsChromaDoes") {
 		return
 	}

@@ -471,6 +471,9 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 // TestAFloodIsKeptWhole: 10,000 events posted at once are each answered
 // 204 and each in the journal by then.
 func TestAFloodIsKeptWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: 10,000 events posted at once; run without -short")
+	}
 	root, srv, _ := start(t)
 	const n = 10_000
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 1000, MaxConnsPerHost: 1000}}

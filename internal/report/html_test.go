@@ -6,14 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
-	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"errref/internal/browsertest"
@@ -73,6 +70,7 @@ type layout struct {
 	FunnelTexts    int
 	SplitHosts     []string // host names drawn on more than one line
 	Partial        bool
+	Background     string // the body's background colour
 }
 
 const measure = `(() => {
@@ -127,19 +125,22 @@ const measure = `(() => {
 		FunnelTexts: texts,
 		SplitHosts: split,
 		Partial: document.body.innerText.includes("2026-03-31, today, not over"),
+		Background: getComputedStyle(document.body).backgroundColor,
 	};
 })()`
 
 // TestHTMLInABrowser opens the month's report in Chromium at 375 and
-// 1280 px, light and dark: a campaign of <script> is shown as text and
-// never runs, the page's own stylesheet applies under its strict policy,
-// neither the page nor any table scrolls sideways, no host name is split,
-// the funnel's text is drawn at the body's size, and today is marked.
+// 1280 px, light and dark (each with its own background): a campaign of
+// <script> is shown as text and never runs, the page's own stylesheet
+// applies under its strict policy, neither the page nor any table scrolls
+// sideways, no host name is split, the funnel's text is drawn at the
+// body's size, and today is marked.
 func TestHTMLInABrowser(t *testing.T) {
 	page := month(t)
 	url := serve(t, page)
 	ctx := browsertest.New(t, browsertest.Options{})
 	for _, width := range []int64{375, 1280} {
+		backgrounds := map[bool]string{}
 		for _, dark := range []bool{false, true} {
 			name := fmt.Sprintf("%d px, dark %v", width, dark)
 			if err := viewport(ctx, width, dark); err != nil {
@@ -153,6 +154,12 @@ func TestHTMLInABrowser(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkLayout(t, name, got)
+			backgrounds[dark] = got.Background
+		}
+		// Both themes render: the dark scheme gives the page a background
+		// of its own.
+		if backgrounds[false] == backgrounds[true] {
+			t.Errorf("%d px: the same background, %s, light and dark", width, backgrounds[false])
 		}
 	}
 }
@@ -187,51 +194,3 @@ func checkLayout(t *testing.T, name string, got layout) {
 		t.Errorf("%s: %d bars in the charts, want the funnel's 3 and 30 a step", name, got.Rects)
 	}
 }
-
-// TestScreenshots writes the month's report as PNGs at 375 and 1280 px,
-// light and dark, into $REPORT_SCREENSHOTS, for a person to look at:
-//
-//	REPORT_SCREENSHOTS=/tmp/shots go test ./internal/report -run Screenshots
-func TestScreenshots(t *testing.T) {
-	dir := os.Getenv("REPORT_SCREENSHOTS")
-	if dir == "" {
-		t.Skip("set REPORT_SCREENSHOTS to a folder to write screenshots into")
-	}
-	html := month(t)
-	if err := os.WriteFile(filepath.Join(dir, "month.html"), html, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	url := serve(t, html)
-	ctx := browsertest.New(t, browsertest.Options{})
-	for _, width := range []int64{375, 1280} {
-		for _, dark := range []bool{false, true} {
-			if err := viewport(ctx, width, dark); err != nil {
-				t.Fatal(err)
-			}
-			if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-				t.Fatal(err)
-			}
-			// The day table open, as after a click on its summary; in
-			// slices a screen high, each one readable at its size.
-			height, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("details").open = true, document.documentElement.scrollHeight`))
-			if err != nil {
-				t.Fatal(err)
-			}
-			scheme := map[bool]string{false: "light", true: "dark"}[dark]
-			for i, y := 0, 0.0; y < height; i, y = i+1, y+900 {
-				shot, err := chromedp.Call(ctx, cdppage.CaptureScreenshot, cdppage.CaptureScreenshotParams{
-					Clip:                  &cdppage.Viewport{X: 0, Y: y, Width: float64(width), Height: min(900, height-y), Scale: 1},
-					CaptureBeyondViewport: ptr(true),
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("report-%d-%s-%d.png", width, scheme, i)), shot.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-	}
-}
-
-func ptr[T any](v T) *T { return &v }

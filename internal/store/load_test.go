@@ -20,7 +20,7 @@ import (
 // not grow with the count.
 func TestLoadThroughTheHandler(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100,000 events: not with -short")
+		t.Skip("slow: 100,000 events through the handler into SQLite and PostgreSQL; run without -short")
 	}
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
