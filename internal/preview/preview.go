@@ -57,6 +57,8 @@ type Server struct {
 	again    bool // a change came in while it ran: build once more
 	subs     map[chan string]bool
 	logMu    sync.Mutex
+	watching chan struct{} // closed once Watch watches every folder
+	watchOne sync.Once
 }
 
 // New builds the site once and returns its server. A failed first build is
@@ -65,7 +67,7 @@ func New(o Options) (*Server, error) {
 	if o.Debounce == 0 {
 		o.Debounce = 30 * time.Millisecond
 	}
-	s := &Server{o: o, subs: map[chan string]bool{}}
+	s := &Server{o: o, subs: map[chan string]bool{}, watching: make(chan struct{})}
 	var cfg struct {
 		Headers []headerRule `toml:"headers"`
 	}

@@ -58,7 +58,11 @@ func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Ser
 	// The watcher closed before the folder goes: on Windows its handles
 	// keep the folders from being removed.
 	t.Cleanup(func() { cancel(); <-watched; srv.Close(); s.Close() })
-	time.Sleep(50 * time.Millisecond) // let the watcher start
+	select {
+	case <-s.Watching():
+	case <-watched:
+		t.Fatal("the watcher stopped before it watched the site")
+	}
 	return root, srv, log
 }
 
@@ -196,7 +200,8 @@ func TestNewFolderIsWatched(t *testing.T) {
 	events := stream(t, srv)
 	dir := filepath.Join(root, "static", "img")
 	os.Mkdir(dir, 0o755)
-	time.Sleep(100 * time.Millisecond)
+	// The watcher adds the folder when it sees it, before the rebuild
+	// that its creation starts: after that reload, a file in it is seen.
 	next(t, events) // the new folder itself
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello"), 0o644)
 	for {

@@ -41,6 +41,7 @@ func (s *Server) Watch(ctx context.Context) error {
 		add(filepath.Join(s.o.Root, d))
 	}
 	w.Add(s.o.Root) // site.toml and netlify.toml
+	s.watchOne.Do(func() { close(s.watching) })
 	var timer <-chan time.Time
 	for {
 		select {
@@ -214,3 +215,7 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
+
+// Watching is closed once Watch watches every folder of the site: a save
+// before that may go unseen.
+func (s *Server) Watching() <-chan struct{} { return s.watching }
