@@ -101,6 +101,11 @@ func schemaOf(ctx context.Context, s *Store) (string, error) {
 		out = strings.ReplaceAll(out, schema, "$SCHEMA")
 		out = strings.ReplaceAll(out, user+"=", "$OWNER=")
 		out = strings.ReplaceAll(out, "/"+user, "/$OWNER")
+		// The trigger functions keep the search_path they were made with
+		// (SET search_path FROM CURRENT): a test's schema, or, in a
+		// database of its own (TEST_DATABASE_PER_TEST, through PgBouncer),
+		// the default "$user", public, which names the same schema here.
+		out = strings.ReplaceAll(out, `SET search_path TO '$user', '$SCHEMA'`, `SET search_path TO '$SCHEMA'`)
 	}
 	return out, nil
 }
