@@ -175,10 +175,8 @@ func newHarness(t *testing.T, o opts) *harness {
 	if _, err := chromedp.Call(h.ctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatal(err)
 	}
-	if o.preload != "" {
-		if _, err := chromedp.Call(h.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: o.preload}); err != nil {
-			t.Fatal(err)
-		}
+	if _, err := chromedp.Call(h.ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: visibleClock + o.preload}); err != nil {
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
 		h.mu.Lock()
@@ -269,6 +267,41 @@ func (h *harness) advance(ms float64) {
 			break
 		}
 	}
+}
+
+// visibleClock counts the milliseconds the page has been visible since
+// measure.js started its own clock, for advanceTo. Its listeners run in
+// the bubble phase, after measure.js's (capture), because measure.js's
+// first read of scrollY lays the page out, which takes a few hundred
+// milliseconds when Chromium is busy: counted from DOMContentLoaded's
+// start, this clock ran ahead of the page's.
+const visibleClock = `(() => {
+  let from = 0, hiddenSince = 0, hidden = 0;
+  const now = () => performance.now();
+  addEventListener("DOMContentLoaded", () => { from = now(); if (document.hidden) hiddenSince = from; });
+  addEventListener("visibilitychange", () => {
+    if (!from) return;
+    if (document.hidden && !hiddenSince) hiddenSince = now();
+    if (!document.hidden && hiddenSince) { hidden += now() - hiddenSince; hiddenSince = 0; }
+  });
+  window.__visibleMs = () => from && now() - from - hidden - (hiddenSince && now() - hiddenSince);
+})();`
+
+// advanceTo runs the page's clock until the page has been visible for ms
+// milliseconds. The real time a test spends before it pauses the clock
+// counts too, and grows when tests run side by side, so a threshold is
+// approached from what the page has already counted, never by a fixed
+// step alone.
+func (h *harness) advanceTo(ms float64) {
+	h.t.Helper()
+	v, ok := h.eval(`__visibleMs()`).(float64)
+	if !ok || v <= 0 {
+		h.t.Fatalf("the page's visible time is %v, want a number above 0", v)
+	}
+	if v > ms {
+		h.t.Fatalf("the page was already visible for %.0f ms, past the %.0f ms the test wants to reach", v, ms)
+	}
+	h.advance(ms - v)
 }
 
 func (h *harness) mouse(typ input.DispatchMouseEventType, x, y float64, opts ...chromedp.MouseOption) {

@@ -347,15 +347,15 @@ func TestOneCacheControlPerPath(t *testing.T) {
 // its limit is reported, and the watcher, which never waited on it, builds
 // the fixed template on the next save.
 func TestATemplateThatHangsIsReportedAndTheFixRebuilds(t *testing.T) {
-	root, srv, log := start(t, func(o *Options) { o.Timeout = 2 * time.Second })
+	root, srv, log := start(t, func(o *Options) { o.Timeout = 500 * time.Millisecond })
 	events := stream(t, srv)
 	page := filepath.Join(root, "templates", "page.html")
 	good, _ := os.ReadFile(page)
 	save(t, page, strings.Replace(string(good), "{{.Page.Body}}", "{{.Page.Body}}\n{{range 100000000000}}{{end}}", 1))
-	if e := next(t, events); !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "templates/page.html:4: took longer than 2s") {
+	if e := next(t, events); !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "templates/page.html:4: took longer than 500ms") {
 		t.Fatalf("event = %q, want the time out with the template's line", e)
 	}
-	if !strings.Contains(log.String(), "took longer than 2s") {
+	if !strings.Contains(log.String(), "took longer than 500ms") {
 		t.Errorf("the terminal does not show the time out:\n%s", log.String())
 	}
 	save(t, page, string(good)+"\n")
