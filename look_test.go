@@ -135,7 +135,7 @@ func TestNoSidewaysScroll(t *testing.T) {
 // line ends inside the title, inline code or a source link: each must fall
 // at a space or after a dot, slash, bracket, comma or equals sign, or after
 // an underscore that joins two words. A title cut as
-// "mcp.shared.exceptions.Mc" / "pError" fails, as it did at 375 px.
+// "mcp.shared.exceptions.Mc" / "pError" fails.
 func TestNamesWrapWhole(t *testing.T) {
 	s := build(t, publishEnv)
 	srv := serve(t, s)

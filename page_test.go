@@ -136,7 +136,7 @@ func TestPageIsDated(t *testing.T) {
 		"switch away from the tab",
 		"ClientSession(..., read_timeout_seconds=",
 		"<code>ClientSession</code>'s methods hand their request",
-		// Issue 28: the date the quotes were checked, seen and in the JSON-LD.
+		// The date the quotes were checked, seen and in the JSON-LD.
 		"Checked against MCP Python SDK v1.29.0 and v2.0.0 on <time datetime=2026-12-04>4 December 2026</time>",
 		`"dateModified":"2026-12-04"`,
 		"Session terminated",
@@ -169,11 +169,10 @@ func TestPageIsDated(t *testing.T) {
 	}
 }
 
-// TestPageSaysNoMoreThanTheCode holds the page to the audit of issue 19
-// (../shared/mcp-facts.md §5 and §6) and to the second audit, whose items
-// the reasons marked "audit 2" number: each phrase below was checked to be
-// missing from, or present on, the page before its audit, so the test
-// fails if the wording slides back.
+// TestPageSaysNoMoreThanTheCode holds the page to what the code shows
+// (../shared/mcp-facts.md §5 and §6): each phrase below must be on the
+// page, or must not, so the test fails if the wording slides back. The
+// reasons marked "audit 2" number the items of the second audit.
 func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 	s := build(t, publishEnv)
 	page, pay := text(s, "index.html"), text(s, "pay/index.html")
@@ -210,8 +209,6 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"audit 2, item 12: a 404 to a notification is dropped", "any 404 to a request gives"},
 		{"audit 2, item 13: the ErrorData may be the SDK's own", "The class keeps the error whole"},
 		{"audit 2, item 15: the list holds on every system but Windows, and unset names are skipped", "outside Windows, which has its own list, at most"},
-		// Issue 28. Each phrase was checked to be missing from the page
-		// before it (d09ee84), so the test fails if the wording slides back.
 		{"issue 28: a v2 ValidationError is -32602", "a pydantic <code>ValidationError</code> gives -32602"},
 		{"issue 28: a modern-protocol request withholds the text", "-32603 <code>Internal server error</code>, text withheld, on a modern-protocol request"},
 		{"issue 28: the 300 s read limit ends the whole connection", "<code>httpx.ReadTimeout</code> ends the whole connection, failing every pending request"},
@@ -241,9 +238,6 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"issue 28: a framework's 5 s default, cited", "client_session_timeout_seconds: float | None = 5,"},
 		{"issue 28: Docker's -i, cited", "Keep STDIN open even if not attached"},
 		{"issue 28: the v1 client keeps a dead session", "The v1 client does not open a new session by itself (our reading)"},
-		// The fact-check after issue 28. Each phrase was checked to be
-		// missing from the page before it (d152be1), so the test fails if the
-		// wording slides back.
 		{"fact-check: a live, silent server is not Connection closed; the session stops reading", "means the client's session stopped reading from the server while your request waited"},
 		{"fact-check: CONNECTION_CLOSED first appears at v1.9.2", "<td><code>McpError: Connection closed</code></td><td>from v1.9.2</td>"},
 		{"fact-check: the streamable HTTP client first appears at v1.8.0", "<td>from v1.8.0, HTTP</td>"},
@@ -281,14 +275,12 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"audit 2, item 12: a 404 to a notification is dropped", "That happens on any 404:"},
 		{"audit 2, item 14: the seed's sentence", "when what does arrive is a JSON-RPC error"},
 		{"audit 2, item 14: the seed's sentence", "find out why the server or its transport went away"},
-		// Issue 28: each was on the page before it (d09ee84).
 		{"issue 28: the outreach code goes with three events, not every one", "It is sent with every event"},
 		{"issue 28: a scroll alone is not an input", "a scroll or a key press"},
 		{"issue 28: an outreach code is per recipient", "counts its readers anonymously"},
 		{"issue 28: a command that cannot start is an OSError", "never managed to start"},
 		{"issue 28: not every tool exception is code 0 at v2", "every exception from a tool becomes a JSON-RPC error"},
 		{"issue 28: the read limit ends the connection, not the call", "ends the call with an httpx error"},
-		// The fact-check after issue 28: each was on the page before it (d152be1).
 		{"fact-check: a silent server hangs the call, it does not close it", "the client stopped hearing from the server"},
 		{"fact-check: the Python-only causes do not hold for the TypeScript SDK", "the causes above apply to it too"},
 		{"fact-check: a message in code must be copyable as it prints", "Timed out … Waited"},
@@ -346,7 +338,7 @@ func TestDriftWatchesEveryCitedRepository(t *testing.T) {
 // TestExplainingPartIsShort holds the explaining part (the text of <main>
 // before the marker, outside code blocks; inline code and captions count)
 // to 2,100 words: a reader who pasted the error wants the answer, not an
-// essay (issue 28 cut it from 2,794).
+// essay.
 func TestExplainingPartIsShort(t *testing.T) {
 	page := string(build(t, nil).Files["index.html"])
 	main := page[strings.Index(page, "<main"):]

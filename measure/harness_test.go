@@ -274,7 +274,7 @@ func (h *harness) advance(ms float64) {
 // the bubble phase, after measure.js's (capture), because measure.js's
 // first read of scrollY lays the page out, which takes a few hundred
 // milliseconds when Chromium is busy: counted from DOMContentLoaded's
-// start, this clock ran ahead of the page's.
+// start, this clock would run ahead of the page's.
 const visibleClock = `(() => {
   let from = 0, hiddenSince = 0, hidden = 0;
   const now = () => performance.now();

@@ -189,13 +189,10 @@ func main() {
 // collectLess sets the collector for a build, which is short and holds
 // most of what it allocates to the end, so that collecting as often as
 // Go's default (GOGC=100) mostly scans what is still needed. None runs
-// until the heap reaches 48 MiB, which a small site never does (with no
-// collection at all, a one-page build took 45 ms against 52), and from
+// until the heap reaches 48 MiB, which a small site never does, and from
 // there on each runs when the heap has grown to three times what the
-// last one kept (GOGC=200; a 1,000-page cold build took 2.1 s against
-// 2.7). Peak memory at 1,000 pages is 231 MB, Hugo's 342 MB. The preview,
-// which runs for hours, keeps the default, and so does a GOGC the user
-// sets.
+// last one kept (GOGC=200). The preview, which runs for hours, keeps the
+// default, and so does a GOGC the user sets.
 func collectLess() {
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(48 << 20)

@@ -204,8 +204,8 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 
 // BenchmarkCommand times the build as a user runs it: the built command,
 // a whole process, on sites of 1, 100 and 1,000 distinct pages, writing
-// public/ and printing its summary. An in-process benchmark hid a command
-// ten times slower than Hugo; this one cannot.
+// public/ and printing its summary. An in-process benchmark can hide a
+// slow command; this one cannot.
 //
 //	go test ./cmd/build -run '^$' -bench Command -benchtime 5x
 //

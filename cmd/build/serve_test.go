@@ -16,8 +16,8 @@ import (
 // cannot listen, after an edit that a build would publish: it exits
 // non-zero naming the address and saying the output folder was left as
 // it was, which must be true: the site folder, public/ and the journal
-// are byte for byte as before. The preview used to build and write
-// public/ before it tried the port.
+// are byte for byte as before: the preview tries the port before it
+// builds and writes public/.
 func TestServeThatCannotStartChangesNothing(t *testing.T) {
 	bin := command(t)
 	root := t.TempDir()

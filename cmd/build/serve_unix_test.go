@@ -21,7 +21,7 @@ import (
 // to the PID of go run (what $! holds), or Ctrl-C, which the terminal
 // sends to the whole process group. Each time the preview says it stopped
 // and its port is free again. go run passes no signal on to the program
-// it runs, so SIGTERM or SIGKILL to it used to leave the preview serving.
+// it runs, so the preview must notice on its own that go run is gone.
 func TestStoppingGoRunStopsThePreview(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: go run ./cmd/build -serve, stopped three ways; run without -short")

@@ -6,7 +6,7 @@ package main
 // leftovers, through go run too, two at once, and killed and run again.
 // Each result must equal a fresh build of the same sources into an empty
 // folder. A test that builds once into a new absolute temporary folder
-// never met the fourth build in a row failing.
+// would miss a build that fails only after others in the same folder.
 
 import (
 	"fmt"

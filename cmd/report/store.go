@@ -20,7 +20,7 @@ import (
 const timeout = 30 * time.Second
 
 // maxDays is the longest -since: a century of days, far inside what a
-// time.Duration holds (213,505 days overflowed it to one).
+// time.Duration holds (213,505 days overflow it to one).
 const maxDays = 36_500
 
 // openStore opens the store the flags name: -db, else DATABASE_URL,

@@ -45,7 +45,7 @@ var formatter = chromahtml.New(
 // With classes, the formatter writes each token's class whatever the
 // style says; the colours live in the stylesheet. So the build passes an
 // empty style and never loads chroma's styles package, whose init parses
-// every bundled theme (10 ms of a 40 ms build).
+// every bundled theme, a good part of a small build's time.
 var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
 // css is chroma's stylesheet for LightStyle and DarkStyle, written by
@@ -66,9 +66,9 @@ func Supported(lang string) error {
 
 // Prepare readies the lexer for lang, in the background: the first block
 // in a language waits for its rules to be compiled, by chroma and again
-// by the copy (for Python, about 4 ms on one core, then 4 to 5 ms on two),
-// and a build that starts it early does that while it reads its templates
-// and pages. Anything wrong with lang is reported when a block uses it.
+// by the copy, and a build that starts it early does that while it reads
+// its templates and pages. Anything wrong with lang is reported when a
+// block uses it.
 func Prepare(lang string) {
 	go func() {
 		if l, err := lexer(lang); err == nil {

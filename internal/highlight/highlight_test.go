@@ -104,7 +104,7 @@ func golden(t *testing.T) (code string, want []byte) {
 
 // TestStarvedClockChangesNothing: regexp2 times chroma's matches with a
 // clock that jumps when its goroutine is starved, and a timed-out match
-// used to fall through to the next rule ("raise" became a name). Here
+// falls through to the next rule ("raise" would become a name). Here
 // the clock is made to say that every deadline has passed the moment it
 // is set, as the worst jump would; the highlighting must not change.
 //

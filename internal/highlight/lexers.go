@@ -40,8 +40,8 @@ const untimeState = "errref-untimed"
 // untime lifts the limits and merges each state's rules (merge.go).
 //
 // It also compiles the copy's rules itself. Chroma compiles a lexer's
-// rules one after another, on one core, before any mutator runs: at one
-// page, the build waited on that more than on anything else. So a copy
+// rules one after another, on one core, before any mutator runs: on a
+// small site, the build would wait on that most of all. So a copy
 // gives chroma its states empty, and this rule alone, whose pattern is a
 // comment: chroma compiles it in the frame it gives every pattern of the
 // lexer (its anchor and flags). This mutator then makes the states' rules
@@ -139,8 +139,8 @@ func copies() *chroma.LexerRegistry {
 func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
 		// Chroma hands out a lexer's rules only after compiling them,
-		// so the original's patterns are compiled too (for Python, 4 ms
-		// of one core), and the copy compiles them again as its own.
+		// so the original's patterns are compiled too, and the copy
+		// compiles them again as its own.
 		rules, err := l.Rules()
 		if err != nil {
 			// Without a root state the copy's Tokenise fails,

@@ -134,9 +134,9 @@ func testWriteSwapsWhole(t *testing.T) {
 
 // TestRelativeFoldersAgainAndAgain writes the site as the command does
 // from a writer's folder: into "public" and other relative paths, build
-// after build. Each build's folder is exactly its files; the spare once
-// lost them all from the third build on when the folder was "public"
-// (the fourth build then refused a folder without its marker).
+// after build. Each build's folder is exactly its files, a bare relative
+// name such as "public" included, whose spare must keep them from the
+// third build on.
 func TestRelativeFoldersAgainAndAgain(t *testing.T) {
 	for _, dir := range []string{"public", "./public", "out/site", "../www"} {
 		t.Run(dir, func(t *testing.T) {
@@ -172,7 +172,6 @@ func TestRelativeFoldersAgainAndAgain(t *testing.T) {
 // TestAnotherBuildStartingMeanwhile: another build of the folder, starting
 // after this one has made its new folder and before it claims it, removes
 // that folder as an empty leftover; this one makes another and finishes.
-// Of two builds started together, one failed about once in forty-five.
 func TestAnotherBuildStartingMeanwhile(t *testing.T) {
 	forEachSwap(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "public")

@@ -41,7 +41,7 @@ func writeAll(dir string, names []string, files map[string][]byte) error {
 // (spare.go): from the first byte, then cut to data's length. Not
 // O_TRUNC: ext4 flushes a file cut to nothing and written again when it
 // is closed (its auto_da_alloc, which guards programs that do that
-// without fsync), and that made writing a spare three times slower than
+// without fsync), which makes writing a spare three times slower than
 // writing new files. A link in the spare is never followed (noFollow).
 func writeOver(name string, data []byte) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|noFollow, 0o644)

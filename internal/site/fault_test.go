@@ -34,10 +34,10 @@ func differing(got, want map[string][]byte) []string {
 }
 
 // TestStarvedClockChangesNoPage: with regexp2's clock starved so that every
-// timed match times out (as a loaded machine made some do), the build
-// gives the idle build's files, and the build cache keeps nothing else: a
-// second build from that cache gives them too. The old build turned
-// "raise" into a name and then kept that page in the cache.
+// timed match times out (as on a loaded machine), the build gives the
+// idle build's files, and the build cache keeps nothing else: a second
+// build from that cache gives them too. A timed-out match must not turn
+// "raise" into a name, nor the cache keep such a page.
 func TestStarvedClockChangesNoPage(t *testing.T) {
 	root, cacheRoot := manyPages(t, 3), t.TempDir()
 	idle, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})

@@ -296,8 +296,8 @@ func TestSizesMatchTheCommands(t *testing.T) {
 }
 
 // TestNoHomeNeverFits: the summary measures the critical path of /, and
-// says it fits only when / was built (a site without it once showed
-// "0 B gzip ... fits").
+// says it fits only when / was built: a site without it must not show
+// "0 B gzip ... fits".
 func TestNoHomeNeverFits(t *testing.T) {
 	s := buildFixture(t)
 	r := s.Sizes(false)

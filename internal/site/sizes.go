@@ -16,9 +16,9 @@ type Size struct{ Raw, Gzip, Brotli int }
 func (a Size) add(b Size) Size { return Size{a.Raw + b.Raw, a.Gzip + b.Gzip, a.Brotli + b.Brotli} }
 
 // Measure measures data with gzip -9 and, when withBrotli is set, with
-// brotli -q 11 beside it. Brotli at quality 11 is slow (50 ms for a
-// 30 KB page, most of a one-page build) and the budget is a gzip figure,
-// so it is measured only on request.
+// brotli -q 11 beside it. Brotli at quality 11 is slow, most of a
+// one-page build's time, and the budget is a gzip figure, so it is
+// measured only on request.
 func Measure(data []byte, withBrotli bool) Size {
 	return measureAll([][]byte{data}, withBrotli)[0]
 }
@@ -47,8 +47,8 @@ func measureAll(files [][]byte, withBrotli bool) []Size {
 
 // gzipWriters are level-9 writers, kept to be reset: one is 600 KB of
 // tables, which the kernel hands over a page at a time as they are first
-// written. At one page, a new writer for each of the summary's four files
-// took almost as long as compressing them.
+// written: on a small site, a new writer for each file would cost about as
+// much as compressing it.
 var gzipWriters sync.Pool
 
 // gzipSize is the size of data under gzip -9.
