@@ -304,6 +304,16 @@ func (h *harness) advanceTo(ms float64) {
 	h.advance(ms - v)
 }
 
+// frames waits, on the real clock, until the page has drawn two frames,
+// so that what a scroll set off (the marker's observer) has run.
+func (h *harness) frames() {
+	h.t.Helper()
+	js := `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(1))))`
+	if _, err := chromedp.Run(h.ctx, chromedp.Evaluate[any](js, chromedp.EvalAwaitPromise)); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
 func (h *harness) mouse(typ input.DispatchMouseEventType, x, y float64, opts ...chromedp.MouseOption) {
 	h.t.Helper()
 	if err := chromedp.Do(h.ctx, chromedp.MouseEvent(typ, x, y, opts...)); err != nil {

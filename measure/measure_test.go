@@ -594,13 +594,15 @@ func TestFetchThatThrowsSynchronouslyNeverReachesThePage(t *testing.T) {
 	// the timer (human-candidate, engaged) and the marker's observer.
 	h := newHarness(t, opts{preload: `window.__calls = 0; window.fetch = function () { window.__calls++; throw new TypeError("wrapped fetch refuses"); };`})
 	h.open("/", "")
-	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
-	h.advance(11000) // human-candidate falls due on the timer
-	// A scroll by script: a wheel event while the clock is paused can stall
-	// Chromium, and input has already come.
+	// The marker is brought into view on the real clock, which draws the
+	// frames its observer runs on; while the clock is paused, Chromium may
+	// draw none.
 	h.eval(`document.querySelector("[data-measure-marker]").scrollIntoView(); 1`)
-	h.advance(90000) // engaged falls due on the timer or the observer
+	h.frames()
+	h.pause()
+	h.advance(11000) // human-candidate falls due on the timer
+	h.advance(90000) // and engaged
 	// The fetch was tried for each event, and each throw was swallowed:
 	// the harness's cleanup fails the test on any page error.
 	if n := h.eval(`window.__calls`).(float64); n < 3 {
