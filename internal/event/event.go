@@ -17,8 +17,17 @@ const MaxBody = 1024
 // MaxValue is the longest campaign or outreach value, in characters.
 const MaxValue = 200
 
+// The names of the counter's own events: the three reading events, in
+// the order a reader reaches them, and a click on a buy link.
+const (
+	View           = "view"
+	HumanCandidate = "human-candidate"
+	Engaged        = "engaged"
+	Checkout       = "checkout"
+)
+
 // Reading is the name of one of the three reading events.
-var Reading = []string{"view", "human-candidate", "engaged"}
+var Reading = []string{View, HumanCandidate, Engaged}
 
 // CampaignKeys are the campaign parameters the counter picks up.
 var CampaignKeys = []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"}
