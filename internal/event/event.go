@@ -74,10 +74,11 @@ func (e Event) Line(t time.Time) string {
 	return b.String()
 }
 
-// JSON is the event as one JSON line with the server's UTC time, marked as
-// not stored, for the production log: the function writes there only what
-// its store did not take, for go run ./cmd/report -import to take later.
-func (e Event) JSON(t time.Time) []byte {
+// NotStoredLine is the event as one JSON line with the server's UTC time
+// and "stored":false: the line the function logs for an event its store
+// did not take, and the journals keep, for go run ./cmd/report -import to
+// take later.
+func (e Event) NotStoredLine(t time.Time) []byte {
 	b, _ := json.Marshal(struct {
 		TS     string `json:"ts"`
 		Stored bool   `json:"stored"`
