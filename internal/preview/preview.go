@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"path/filepath"
 	"sync"
 	"time"
@@ -51,6 +52,7 @@ type Server struct {
 	last    *site.Site // the last good build, as written to Out; nil before one
 	warned  []string   // the warnings printed last (rebuild runs one at a time)
 
+	handler  http.Handler    // the routes behind the host check
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
 	building bool // a build runs
@@ -79,6 +81,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.recv = &event.Handler{Sink: s.keepEvent}
+	s.handler = s.routes()
 	s.rebuild()
 	return s, nil
 }
