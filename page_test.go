@@ -170,7 +170,7 @@ func TestPageIsDated(t *testing.T) {
 }
 
 // TestPageSaysNoMoreThanTheCode holds the page to what the code shows
-// (../shared/mcp-facts.md §5 and §6): each phrase below must be on the
+// (the SDK source at the lines the page cites): each phrase must be on the
 // page, or must not, so the test fails if the wording slides back. The
 // reasons marked "audit 2" number the items of the second audit.
 func TestPageSaysNoMoreThanTheCode(t *testing.T) {
