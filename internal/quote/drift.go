@@ -1,9 +1,4 @@
-// Package drift checks a site's citations of each library against the
-// library's newest release, read from a local git clone: per citation,
-// whether its quote is unchanged there, moved, changed, ambiguous or
-// gone, as -repin would find it, without writing anything. It says
-// before a reader who upgraded does that a release made the page stale.
-package drift
+package quote
 
 import (
 	"fmt"
@@ -12,8 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"errref/internal/cite"
-	"errref/internal/repin"
+	"errref/internal/site"
 )
 
 // Exit codes: every quote holds at the newest releases; one does not; no
@@ -24,17 +18,15 @@ const (
 	Failed  = 2
 )
 
-// Options says which clones to read and what the site cites.
-type Options struct {
+// DriftOptions say which clones -drift reads and what the site cites.
+type DriftOptions struct {
+	// Build builds the site once the arguments are read.
+	Build func() (*site.Site, error)
 	// Clones are OWNER/REPO=GITDIR, one for each cited repository.
 	Clones []string
 	Pre    bool // count prereleases as releases
 	JSON   bool // print the report as JSON
-	// Citations are those the build found, each with Source "FILE:LINE"
-	// and its quote; Files the page files as it read them, by slash path.
-	Citations []cite.Citation
-	Files     map[string][]byte
-	Out       io.Writer
+	Out    io.Writer
 }
 
 // A group is the citations of one major version of a repository (a page
@@ -44,8 +36,8 @@ type group struct {
 	major   int
 	newest  version
 	cited   []version // the versions its citations name, oldest first
-	results []*repin.Result
-	prose   []repin.ProseLine
+	results []Result
+	prose   []ProseLine
 }
 
 type repo struct {
@@ -55,14 +47,18 @@ type repo struct {
 	groups []*group
 	// history are the quotes the page keeps at an old release on purpose
 	// (its front matter's history), each checked at that release only.
-	history []*repin.Result
+	history []Result
 }
 
-// Run checks the citations and prints the report. It returns the exit
-// code, Held or Drifted; an error means no answer could be given (exit
+// Drift checks a site's citations of each library against the library's
+// newest release, read from a local git clone: per citation, whether its
+// quote is unchanged there, moved, changed, ambiguous or gone, as -repin
+// would find it, without writing anything. It says before a reader who
+// upgraded does that a release made the page stale. It prints the
+// report, and returns the exit code, Held or Drifted; an error means no answer could be given (exit
 // Failed), and says why.
-func Run(o Options) (int, error) {
-	repos, err := check(o)
+func Drift(o DriftOptions) (int, error) {
+	repos, err := checkClones(o)
 	for _, r := range repos {
 		if r.clone != nil {
 			r.clone.close()
@@ -91,9 +87,9 @@ func Run(o Options) (int, error) {
 	return code, writeText(o.Out, repos, code, o.Pre)
 }
 
-// check reads each clone and looks for every citation's quote at the
-// newest release of its major version.
-func check(o Options) ([]*repo, error) {
+// checkClones opens each clone, builds the site, and looks for every
+// citation's quote at the newest release of its major version.
+func checkClones(o DriftOptions) ([]*repo, error) {
 	var repos []*repo
 	byName := map[string]*repo{}
 	for _, arg := range o.Clones {
@@ -108,11 +104,21 @@ func check(o Options) ([]*repo, error) {
 		repos = append(repos, r)
 		byName[name] = r
 	}
-	cites := map[string][]cite.Citation{}
+	for _, r := range repos {
+		var err error
+		if r.clone, err = openClone(r.dir); err != nil {
+			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
+		}
+	}
+	s, err := o.Build()
+	if err != nil {
+		return repos, err
+	}
+	cites := map[string][]site.Citation{}
 	var ungiven []string
-	for _, c := range o.Citations {
+	for _, c := range s.Citations {
 		if byName[c.Repo] == nil && cites[c.Repo] == nil {
-			ungiven = append(ungiven, fmt.Sprintf("%s cites %s, and no -drift %s=GITDIR is given", c.At, c.Repo, c.Repo))
+			ungiven = append(ungiven, fmt.Sprintf("%s cites %s, and no -drift %s=GITDIR is given", c.At(), c.Repo, c.Repo))
 		}
 		cites[c.Repo] = append(cites[c.Repo], c)
 	}
@@ -125,15 +131,11 @@ func check(o Options) ([]*repo, error) {
 		if len(cites[r.name]) == 0 {
 			return repos, fmt.Errorf("-drift %s: no page in content/ cites %s", r.name, r.name)
 		}
-		var err error
-		if r.clone, err = openClone(r.dir); err != nil {
-			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
-		}
 		if err := r.check(cites[r.name], o.Pre); err != nil {
 			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
 		}
 		for _, g := range r.groups {
-			g.prose = repin.Prose(o.Files, o.Citations, g.older())
+			g.prose = Prose(s, g.older())
 		}
 	}
 	return repos, nil
@@ -141,7 +143,7 @@ func check(o Options) ([]*repo, error) {
 
 // check groups r's citations by the major version they cite and looks
 // for each quote at the newest release of that major version.
-func (r *repo) check(cites []cite.Citation, pre bool) error {
+func (r *repo) check(cites []site.Citation, pre bool) error {
 	tags, err := r.clone.tags()
 	if err != nil {
 		return err
@@ -161,7 +163,7 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 	var lacking, unversioned []string
 	for _, c := range cites {
 		if _, ok := byName[c.Version]; !ok {
-			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.At))
+			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.At()))
 			continue
 		}
 		if c.History {
@@ -169,7 +171,7 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 		}
 		v, ok := parseVersion(c.Version)
 		if !ok {
-			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.At))
+			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.At()))
 			continue
 		}
 		g := groups[v.major()]
@@ -197,11 +199,11 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 	}
 	for _, c := range cites {
 		if c.History {
-			r.history = append(r.history, repin.Relocate(c, r.tree(c.Version), r.tree(c.Version)))
+			r.history = append(r.history, Relocate(c, r.tree(c.Version), r.tree(c.Version)))
 		} else {
 			v, _ := parseVersion(c.Version)
 			g := groups[v.major()]
-			g.results = append(g.results, repin.Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
+			g.results = append(g.results, Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
 		}
 		if r.clone.err != nil {
 			return r.clone.err
@@ -213,7 +215,7 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 // historyBroken reports whether a quote kept as history does not hold
 // even at the release it quotes.
 func (r *repo) historyBroken() bool {
-	return slices.ContainsFunc(r.history, func(res *repin.Result) bool { return res.Kind != cite.Unchanged })
+	return slices.ContainsFunc(r.history, func(res Result) bool { return res.Kind != Unchanged })
 }
 
 // first keeps the first place each version is cited: "v1.0.0
@@ -279,8 +281,8 @@ func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (vers
 }
 
 // tree reads the files of r's clone at a tag.
-func (r *repo) tree(tag string) cite.Tree {
-	return cite.Tree{Version: tag, Where: r.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
+func (r *repo) tree(tag string) Tree {
+	return Tree{Version: tag, Where: r.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
 		return r.clone.readFile(tag, path)
 	}}
 }
@@ -289,8 +291,8 @@ func (r *repo) tree(tag string) cite.Tree {
 // release: it changed, is gone, cannot be placed, or did not hold even
 // where the page cites it. A quote that only moved still holds.
 func (g *group) drifted() bool {
-	return slices.ContainsFunc(g.results, func(r *repin.Result) bool {
-		return r.Kind != cite.Moved && r.Kind != cite.Unchanged
+	return slices.ContainsFunc(g.results, func(r Result) bool {
+		return r.Kind != Moved && r.Kind != Unchanged
 	})
 }
 

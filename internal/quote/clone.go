@@ -1,4 +1,4 @@
-package drift
+package quote
 
 import (
 	"bufio"
@@ -97,6 +97,12 @@ func (c *clone) git(args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %w", args[0], err)
 	}
 	return out, nil
+}
+
+// commit is the commit rev names, such as HEAD or a tag.
+func (c *clone) commit(rev string) (string, error) {
+	out, err := c.git("rev-parse", "--verify", "-q", rev+"^{commit}")
+	return strings.TrimSpace(string(out)), err
 }
 
 // A tag is one tag of a clone and the object it names when peeled (a
