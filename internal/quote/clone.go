@@ -1,35 +1,26 @@
 package quote
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
 // A clone is a local git clone of a cited repository, bare or not. It is
-// only read, with the git command: its tags with for-each-ref, the files
-// at a tag with one cat-file --batch, which writes nothing (no index, no
+// only read, with the git command: its tags with for-each-ref, a file at
+// a tag with ls-tree and cat-file, which write nothing (no index, no
 // lock, no fetch).
 type clone struct {
 	dir   string // as given
 	env   []string
-	cat   *catFile
-	files map[string]blob // by TAG:PATH, read once however many quotes it holds
-	err   error           // the first failure to read, which makes every answer unsure
-}
-
-type blob struct {
-	data []byte
-	kind string // "blob", another type, or "" when there is none
+	files map[string][]byte // by TAG:PATH, read once however many quotes it holds; nil when there is none
+	err   error             // the first failure to read, which makes every answer unsure
 }
 
 // locating are the variables that would point git at another repository
@@ -58,7 +49,7 @@ func openClone(dir string) (*clone, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	c := &clone{dir: dir, files: map[string]blob{}}
+	c := &clone{dir: dir, files: map[string][]byte{}}
 	for _, kv := range os.Environ() {
 		if name, _, _ := strings.Cut(kv, "="); !slices.Contains(locating, strings.ToUpper(name)) {
 			c.env = append(c.env, kv)
@@ -142,118 +133,26 @@ func (c *clone) readFile(tag, path string) ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	if c.cat == nil {
-		cat, err := startCat(c)
+	name := tag + ":" + path
+	data, ok := c.files[name]
+	if !ok {
+		// "MODE TYPE OBJECT\tPATH", or nothing for a path the tag lacks.
+		listed, err := c.git("ls-tree", "--full-tree", "refs/tags/"+tag, "--", path)
+		if f := strings.Fields(string(listed)); err == nil && len(f) > 2 && f[1] == "blob" {
+			data, err = c.git("cat-file", "blob", f[2])
+			data = append([]byte{}, data...) // an empty file is there too
+			if err != nil {
+				err = fmt.Errorf("%s at %s is in the tag's tree, but its content is not in the clone (a partial or damaged clone): clone it whole: %w", path, tag, err)
+			}
+		}
 		if err != nil {
 			c.err = fmt.Errorf("%s: %w", c.dir, err)
 			return nil, c.err
 		}
-		c.cat = cat
+		c.files[name] = data
 	}
-	name := "refs/tags/" + tag + ":" + path
-	b, ok := c.files[name]
-	if !ok {
-		var err error
-		b.data, b.kind, err = c.cat.read(name)
-		if err != nil {
-			c.cat.close() // and so its stderr is whole
-			c.err = fmt.Errorf("%s: git cat-file: %w%s", c.dir, err, c.cat.stderrText())
-			return nil, c.err
-		}
-		if b.kind == "" {
-			// cat-file says "missing" alike for a path the tag lacks and
-			// for one whose object the clone lacks (a partial or damaged
-			// clone): only the tag's tree tells which.
-			listed, err := c.git("ls-tree", "--full-tree", "--name-only", "refs/tags/"+tag, "--", path)
-			if err == nil && len(listed) > 0 {
-				err = fmt.Errorf("%s at %s is in the tag's tree, but its content is not in the clone (a partial or damaged clone): clone it whole", path, tag)
-			}
-			if err != nil {
-				c.err = fmt.Errorf("%s: %w", c.dir, err)
-				return nil, c.err
-			}
-		}
-		c.files[name] = b
-	}
-	if b.kind != "blob" {
+	if data == nil {
 		return nil, fmt.Errorf("%s at %s: %w", path, tag, fs.ErrNotExist)
 	}
-	return b.data, nil
-}
-
-func (c *clone) close() {
-	if c.cat != nil {
-		c.cat.close()
-	}
-}
-
-// catFile is one git cat-file --batch: a name in, the object out.
-type catFile struct {
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr bytes.Buffer // read only once closed
-	closed bool
-}
-
-func startCat(c *clone) (*catFile, error) {
-	f := &catFile{cmd: c.command("cat-file", "--batch")}
-	f.cmd.Stderr = &f.stderr
-	var err error
-	if f.in, err = f.cmd.StdinPipe(); err != nil {
-		return nil, err
-	}
-	out, err := f.cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	f.out = bufio.NewReaderSize(out, 64<<10)
-	if err := f.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("git cat-file: %w", err)
-	}
-	return f, nil
-}
-
-// read returns the object's content and its type, "" when there is no
-// such object.
-func (f *catFile) read(name string) ([]byte, string, error) {
-	if _, err := io.WriteString(f.in, name+"\n"); err != nil {
-		return nil, "", err
-	}
-	head, err := f.out.ReadString('\n')
-	if err != nil {
-		return nil, "", fmt.Errorf("reading its answer: %w", err)
-	}
-	fields := strings.Fields(head)
-	switch {
-	case len(fields) == 2 && fields[1] == "missing":
-		return nil, "", nil
-	case len(fields) != 3:
-		return nil, "", fmt.Errorf("%s: %s", name, strings.TrimSpace(head))
-	}
-	size, err := strconv.Atoi(fields[2])
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %s", name, strings.TrimSpace(head))
-	}
-	data := make([]byte, size+1) // and the newline after it
-	if _, err := io.ReadFull(f.out, data); err != nil {
-		return nil, "", fmt.Errorf("reading %s: %w", name, err)
-	}
-	return data[:size], fields[1], nil
-}
-
-func (f *catFile) stderrText() string {
-	if msg := strings.TrimSpace(f.stderr.String()); msg != "" {
-		return ": " + msg
-	}
-	return ""
-}
-
-func (f *catFile) close() {
-	if f.closed {
-		return
-	}
-	f.closed = true
-	f.in.Close()
-	f.cmd.Wait()
+	return data, nil
 }

@@ -55,15 +55,10 @@ type repo struct {
 // quote is unchanged there, moved, changed, ambiguous or gone, as -repin
 // would find it, without writing anything. It says before a reader who
 // upgraded does that a release made the page stale. It prints the
-// report, and returns the exit code, Held or Drifted; an error means no answer could be given (exit
-// Failed), and says why.
+// report, and returns the exit code, Held or Drifted; an error means no
+// answer could be given (exit Failed), and says why.
 func Drift(o DriftOptions) (int, error) {
 	repos, err := checkClones(o)
-	for _, r := range repos {
-		if r.clone != nil {
-			r.clone.close()
-		}
-	}
 	if err != nil {
 		if o.JSON {
 			writeJSON(o.Out, failure(err))
