@@ -129,7 +129,7 @@ func fresh(dir string, names []string) (string, *lock, error) {
 		}
 		raced(dir)
 		var l *lock
-		if l, err = claim(tmp); err == nil {
+		if l, err = lockDir(tmp); err == nil {
 			return tmp, l, nil
 		}
 		os.Remove(tmp)

@@ -398,7 +398,7 @@ func TestLeftoversGoUnlessHeld(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dead, Marker), nil, 0o644)
 	os.WriteFile(filepath.Join(foreign, "mine.txt"), []byte("someone's"), 0o644)
-	l, err := claim(held)
+	l, err := lockDir(held)
 	if err != nil {
 		t.Fatal(err)
 	}
