@@ -170,7 +170,7 @@ func TestRelativeFoldersAgainAndAgain(t *testing.T) {
 }
 
 // TestAnotherBuildStartingMeanwhile: another build of the folder, starting
-// after this one has made its new folder and before it claims it, removes
+// after this one has made its new folder and before it locks it, removes
 // that folder as an empty leftover; this one makes another and finishes.
 func TestAnotherBuildStartingMeanwhile(t *testing.T) {
 	forEachSwap(t, func(t *testing.T) {
