@@ -94,7 +94,7 @@ func main() {
 	}
 	// From here on there is an output folder to write, and a failure
 	// leaves it as it was.
-	footer = "The output folder was left as it was."
+	failHead, footer = "build failed:", "The output folder was left as it was."
 	if err := output.CheckDir(f.out, f.root, append(site.SourceDirs(), ".git")); err != nil {
 		fail(err)
 	}
@@ -107,12 +107,14 @@ func main() {
 
 // checkSources checks the quotes against copies of their sources.
 func checkSources(f flags) {
+	failHead = "-check-sources failed:"
 	ok, err := quote.Check(os.Stdout, f.checks, f.site)
 	exit(ok, err)
 }
 
 // repin moves the quotes to another version of their source.
 func repin(f flags) {
+	failHead = "-repin failed:"
 	ok, err := quote.Repin(quote.RepinOptions{Build: f.site, Root: f.root, To: f.repin, From: f.checks, Write: f.write, Out: os.Stdout})
 	exit(ok, err)
 }
@@ -247,7 +249,7 @@ func brotli(r site.Sizes, z site.Size) string {
 // footer its last, when there is one.
 var (
 	failStatus = 1
-	failHead   = "build failed:"
+	failHead   = "cannot run:"
 	footer     = ""
 )
 

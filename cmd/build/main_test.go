@@ -385,7 +385,8 @@ func TestEmptyRootIsTheCurrentFolder(t *testing.T) {
 
 // TestBadArgumentsBuildNothing: an argument a quote tool cannot use fails
 // the command at once, before any build: no warning a build would print,
-// no word of an output folder it never meant to write, no public/. The
+// no word of a build or of an output folder it never meant to write, no
+// public/. The
 // last case, a good argument, builds and so warns.
 func TestBadArgumentsBuildNothing(t *testing.T) {
 	bin := command(t)
@@ -413,7 +414,7 @@ func TestBadArgumentsBuildNothing(t *testing.T) {
 		cmd := exec.Command(bin, append([]string{"-root", root}, tc.args...)...)
 		out, _ := cmd.CombinedOutput()
 		built := strings.Contains(string(out), "warning:")
-		if cmd.ProcessState.ExitCode() != tc.code || !strings.Contains(string(out), tc.want) || built != (tc.code == 0) || strings.Contains(string(out), "output folder") {
+		if cmd.ProcessState.ExitCode() != tc.code || !strings.Contains(string(out), tc.want) || built != (tc.code == 0) || strings.Contains(string(out), "output folder") || strings.Contains(string(out), "build failed") {
 			t.Errorf("%q: exit %d, output:\n%s\nwant exit %d, holding %q, and a warning only from a build", tc.args, cmd.ProcessState.ExitCode(), out, tc.code, tc.want)
 		}
 	}
