@@ -70,15 +70,10 @@ func openClone(dir string) (*clone, error) {
 	return c, nil
 }
 
-func (c *clone) command(args ...string) *exec.Cmd {
-	cmd := exec.Command("git", append([]string{"-C", c.dir}, args...)...)
-	cmd.Env = c.env
-	return cmd
-}
-
 func (c *clone) git(args ...string) ([]byte, error) {
 	var stderr bytes.Buffer
-	cmd := c.command(args...)
+	cmd := exec.Command("git", append([]string{"-C", c.dir}, args...)...)
+	cmd.Env = c.env
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -96,30 +91,18 @@ func (c *clone) commit(rev string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-// A tag is one tag of a clone and the object it names when peeled (a
-// commit, for a release).
-type tag struct {
-	name   string
-	object string
-}
-
-// tags lists the clone's tags.
-func (c *clone) tags() ([]tag, error) {
-	out, err := c.git("for-each-ref", "--format=%(refname)%00%(objectname)%00%(*objectname)", "refs/tags/")
+// tags maps each tag of the clone to the commit it names (an annotated
+// tag peeled).
+func (c *clone) tags() (map[string]string, error) {
+	out, err := c.git("for-each-ref", "--format=%(refname:strip=2) %(objectname) %(*objectname)", "refs/tags/")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.dir, err)
 	}
-	var tags []tag
-	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
-		f := strings.Split(line, "\x00")
-		if len(f) != 3 {
-			continue // no tags: one empty line
+	tags := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			tags[f[0]] = f[len(f)-1]
 		}
-		t := tag{name: strings.TrimPrefix(f[0], "refs/tags/"), object: f[1]}
-		if f[2] != "" {
-			t.object = f[2] // an annotated tag: the commit it tags
-		}
-		tags = append(tags, t)
 	}
 	return tags, nil
 }

@@ -1,8 +1,8 @@
 package quote
 
 import (
+	"regexp"
 	"strings"
-	"unicode"
 )
 
 // nearest finds the span of len(want) lines in cur most like want, by the
@@ -14,34 +14,21 @@ func nearest(want, cur []string, near int) (int, float64) {
 	best, bestScore := 0, 0.0
 	for s := 1; s+n-1 <= len(cur); s++ {
 		score := dice(wt, tokens(strings.Join(cur[s-1:s-1+n], "\n")))
-		if score > 0 && (score > bestScore || score == bestScore && abs(s-near) < abs(best-near)) {
+		if score > 0 && (score > bestScore || score == bestScore && distance(s, near) < distance(best, near)) {
 			best, bestScore = s, score
 		}
 	}
 	return best, bestScore
 }
 
-// tokens splits code into words (letters, digits and _) and single marks,
-// dropping white space.
+// tokenRE is a token of code: a word (letters, digits and _) or a
+// single mark; white space is none.
+var tokenRE = regexp.MustCompile(`[\p{L}\p{Nd}_]+|\S`)
+
 func tokens(s string) map[string]int {
 	t := map[string]int{}
-	word := func(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
-	rs := []rune(s)
-	for i := 0; i < len(rs); {
-		switch {
-		case unicode.IsSpace(rs[i]):
-			i++
-		case word(rs[i]):
-			j := i
-			for j < len(rs) && word(rs[j]) {
-				j++
-			}
-			t[string(rs[i:j])]++
-			i = j
-		default:
-			t[string(rs[i])]++
-			i++
-		}
+	for _, w := range tokenRE.FindAllString(s, -1) {
+		t[w]++
 	}
 	return t
 }

@@ -98,8 +98,6 @@ func checkClones(o DriftOptions) ([]*repo, error) {
 		r := &repo{name: name, dir: dir}
 		repos = append(repos, r)
 		byName[name] = r
-	}
-	for _, r := range repos {
 		var err error
 		if r.clone, err = openClone(r.dir); err != nil {
 			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
@@ -143,11 +141,9 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 	if err != nil {
 		return err
 	}
-	byName := map[string]tag{}
 	var versions []version
-	for _, t := range tags {
-		byName[t.name] = t
-		if v, ok := parseVersion(t.name); ok {
+	for _, name := range slices.Sorted(maps.Keys(tags)) { // in one order, run after run
+		if v, ok := parseVersion(name); ok {
 			versions = append(versions, v)
 		}
 	}
@@ -155,10 +151,18 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 		return fmt.Errorf("%s has no release tags (none of %d reads as a version, such as v1.2.0 or 1.2.0): clone it whole, with its tags", r.dir, len(tags))
 	}
 	groups := map[int]*group{}
+	// The first place each version is cited, once however many cite it.
 	var lacking, unversioned []string
+	named := map[string]bool{}
+	place := func(list *[]string, c site.Citation) {
+		if !named[c.Version] {
+			named[c.Version] = true
+			*list = append(*list, fmt.Sprintf("%s (%s)", c.Version, c.At()))
+		}
+	}
 	for _, c := range cites {
-		if _, ok := byName[c.Version]; !ok {
-			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.At()))
+		if _, ok := tags[c.Version]; !ok {
+			place(&lacking, c)
 			continue
 		}
 		if c.History {
@@ -166,7 +170,7 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 		}
 		v, ok := parseVersion(c.Version)
 		if !ok {
-			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.At()))
+			place(&unversioned, c)
 			continue
 		}
 		g := groups[v.major()]
@@ -179,15 +183,15 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 		}
 	}
 	if len(lacking) > 0 {
-		return fmt.Errorf("%s lacks the tag the page cites: %s: fetch its tags (git -C %s fetch --tags) or fix the citation", r.dir, strings.Join(first(lacking), ", "), r.dir)
+		return fmt.Errorf("%s lacks the tag the page cites: %s: fetch its tags (git -C %s fetch --tags) or fix the citation", r.dir, strings.Join(lacking, ", "), r.dir)
 	}
 	if len(unversioned) > 0 {
-		return fmt.Errorf("the page cites %s, which does not read as a release version, so no release can be said to be newer: cite a release tag", strings.Join(first(unversioned), ", "))
+		return fmt.Errorf("the page cites %s, which does not read as a release version, so no release can be said to be newer: cite a release tag", strings.Join(unversioned, ", "))
 	}
 	for _, major := range slices.Sorted(maps.Keys(groups)) {
 		g := groups[major]
 		slices.SortFunc(g.cited, compare)
-		if g.newest, err = newestOf(versions, byName, g, pre); err != nil {
+		if g.newest, err = newestOf(versions, tags, g, pre); err != nil {
 			return err
 		}
 		r.groups = append(r.groups, g)
@@ -213,33 +217,18 @@ func (r *repo) historyBroken() bool {
 	return slices.ContainsFunc(r.history, func(res Result) bool { return res.Kind != Unchanged })
 }
 
-// first keeps the first place each version is cited: "v1.0.0
-// (content/index.md:3)" once, however many citations name it.
-func first(places []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, p := range places {
-		v, _, _ := strings.Cut(p, " ")
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // newestOf finds the newest release of g's major version, or the newest
 // version cited, if that is newer (a page may cite a prerelease). Two
 // tags may name one version ("1.15.0" and "v1.15.0", as the SDK has):
 // when both tag the same commit, one is taken.
-func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (version, error) {
+func newestOf(versions []version, tags map[string]string, g *group, pre bool) (version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
 		if v.major() == g.major && (pre || !v.prerelease()) {
 			candidates = append(candidates, v)
 		}
 	}
-	top := newest(candidates)
+	top := slices.MaxFunc(candidates, compare)
 	var same []version
 	for _, v := range candidates {
 		if compare(v, top) == 0 && !slices.ContainsFunc(same, func(x version) bool { return x.tag == v.tag }) {
@@ -247,8 +236,8 @@ func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (vers
 		}
 	}
 	for _, v := range same[1:] {
-		if tags[v.tag].object != tags[same[0].tag].object {
-			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag].object, tags[v.tag].object)
+		if tags[v.tag] != tags[same[0].tag] {
+			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag], tags[v.tag])
 		}
 	}
 	// Taken: the tag cited, else the one written as the first cited

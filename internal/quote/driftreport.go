@@ -167,45 +167,44 @@ func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 }
 
 // The JSON report, for a scheduled job to open an issue from.
-type jsonReport struct {
-	Exit         int        `json:"exit"`
-	Answer       string     `json:"answer,omitempty"`
-	Error        string     `json:"error,omitempty"`
-	Repositories []jsonRepo `json:"repositories,omitempty"`
-}
-
-type jsonRepo struct {
-	Repo    string         `json:"repo"`
-	Dir     string         `json:"dir"`
-	Groups  []jsonGroup    `json:"groups"`
-	History []jsonCitation `json:"history"` // kept at the release they quote: "unchanged" there, or broken
-}
-
-type jsonGroup struct {
-	Major      int            `json:"major"`
-	Newest     string         `json:"newest"`
-	Prerelease bool           `json:"prerelease"`
-	Cited      []string       `json:"cited"`
-	Drifted    bool           `json:"drifted"`
-	Counts     map[string]int `json:"counts"`
-	Summary    string         `json:"summary"`
-	Citations  []jsonCitation `json:"citations"`
-	Prose      []ProseLine    `json:"prose"`
-}
-
-type jsonCitation struct {
-	At         string   `json:"source"` // content/index.md:88
-	Spec       string   `json:"spec"`
-	Quote      string   `json:"quote"`
-	Outcome    string   `json:"outcome"`
-	To         string   `json:"to,omitempty"`         // moved, unchanged: the spec at the newest release
-	Around     *bool    `json:"around,omitempty"`     // moved, unchanged: the lines before and after are as they were
-	Nearest    []int    `json:"nearest,omitempty"`    // changed: the lines most like the old ones
-	Alike      float64  `json:"alike,omitempty"`      // changed: how alike, 0 to 1
-	Candidates []int    `json:"candidates,omitempty"` // ambiguous: the first line of each place
-	Diff       []string `json:"diff,omitempty"`
-	Report     string   `json:"report"` // as the text report prints it
-}
+type (
+	jsonReport struct {
+		Exit         int        `json:"exit"`
+		Answer       string     `json:"answer,omitempty"`
+		Error        string     `json:"error,omitempty"`
+		Repositories []jsonRepo `json:"repositories,omitempty"`
+	}
+	jsonRepo struct {
+		Repo    string         `json:"repo"`
+		Dir     string         `json:"dir"`
+		Groups  []jsonGroup    `json:"groups"`
+		History []jsonCitation `json:"history"` // kept at the release they quote: "unchanged" there, or broken
+	}
+	jsonGroup struct {
+		Major      int            `json:"major"`
+		Newest     string         `json:"newest"`
+		Prerelease bool           `json:"prerelease"`
+		Cited      []string       `json:"cited"`
+		Drifted    bool           `json:"drifted"`
+		Counts     map[string]int `json:"counts"`
+		Summary    string         `json:"summary"`
+		Citations  []jsonCitation `json:"citations"`
+		Prose      []ProseLine    `json:"prose"`
+	}
+	jsonCitation struct {
+		At         string   `json:"source"` // content/index.md:88
+		Spec       string   `json:"spec"`
+		Quote      string   `json:"quote"`
+		Outcome    string   `json:"outcome"`
+		To         string   `json:"to,omitempty"`         // moved, unchanged: the spec at the newest release
+		Around     *bool    `json:"around,omitempty"`     // moved, unchanged: the lines before and after are as they were
+		Nearest    []int    `json:"nearest,omitempty"`    // changed: the lines most like the old ones
+		Alike      float64  `json:"alike,omitempty"`      // changed: how alike, 0 to 1
+		Candidates []int    `json:"candidates,omitempty"` // ambiguous: the first line of each place
+		Diff       []string `json:"diff,omitempty"`
+		Report     string   `json:"report"` // as the text report prints it
+	}
+)
 
 func failure(err error) jsonReport { return jsonReport{Exit: Failed, Error: err.Error()} }
 

@@ -34,19 +34,14 @@ func holds(lines, parts []string) bool {
 func find(lines, parts []string, n, near int) int {
 	best := 0
 	for start := 1; start+n-1 <= len(lines); start++ {
-		if holds(lines[start-1:start-1+n], parts) && (best == 0 || abs(start-near) < abs(best-near)) {
+		if holds(lines[start-1:start-1+n], parts) && (best == 0 || distance(start, near) < distance(best, near)) {
 			best = start
 		}
 	}
 	return best
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
+func distance(x, y int) int { return max(x-y, y-x) }
 
 // short is a quote folded to one line of at most 60 characters (not
 // bytes: a character is never cut in half), for a report.

@@ -33,9 +33,7 @@ func Relocate(c site.Citation, from, to Tree) Result {
 	if err != nil {
 		return notOK(err.Error())
 	}
-	r := relocate(c, to.Version, old, cur)
-	r.Citation, r.Version = c, to.Version
-	return r
+	return relocate(c, to.Version, old, cur)
 }
 
 // relocate moves c, whose quote holds in old, to version in cur.
@@ -56,7 +54,7 @@ func relocate(c site.Citation, version string, old, cur []string) Result {
 			places = append(places, s)
 		}
 	}
-	mv := Result{Places: len(places)}
+	mv := Result{Citation: c, Version: version, Places: len(places)}
 	switch len(places) {
 	case 0:
 		mv.Kind = Changed

@@ -34,24 +34,20 @@ type Result struct {
 	Version  string // the version it was looked for at
 
 	To cite.Spec // Moved, Unchanged: the same quote at the new version and lines
-	// Places is how many places hold the quote at the new version. When
-	// more than one, Context says what told the one from the others: 0,
-	// the quoted lines whole; more, that many lines on each side of the
-	// cited ones, the same at both versions.
+	// Places is how many places hold the quote at the new version; when
+	// more than one, Context is how many lines on each side told the one
+	// from the others (0: the quoted lines whole).
 	Places, Context int
 	Candidates      []int // Ambiguous: the first cited line at each place
-	// Nearest, for Changed: the first line of the cited length most like
-	// the old cited lines, 0 when no line is at all alike; Alike is how
-	// alike, from 0 to 1.
+	// Changed: the lines most like the old cited ones (0 when none is at
+	// all alike), and how alike, from 0 to 1.
 	Nearest, NearestEnd int
 	Alike               float64
-	// Around, for Moved and Unchanged: whether the line before the cited
-	// ones and the line after are as they were. When not, the code around
-	// the quote changed, and may no longer be what the page says it is.
+	// Moved, Unchanged: whether the lines before and after the cited ones
+	// are as they were; when not, the code around the quote changed.
 	Around bool
-	// Diff, for Changed, sets the old cited lines against the nearest
-	// ones; for Moved and Unchanged, against the new cited lines when
-	// they differ around the quote. Lines start "-", "+" or " ".
+	// Diff sets the old cited lines against the nearest (Changed) or the
+	// new cited ones, when they differ around the quote: "-", "+" or " ".
 	Diff []string
 }
 

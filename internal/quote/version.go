@@ -51,21 +51,12 @@ func parseVersion(tag string) (v version, ok bool) {
 		}
 		v.release = append(v.release, n)
 	}
-	// A mark without a number is number 0: "1.0rc" is 1.0rc0.
-	num := func(s string) (int, bool) {
-		if s == "" {
-			return 0, true
+	var n [3]int // a mark without a number is number 0: "1.0rc" is 1.0rc0
+	for i, s := range []string{m[3], m[5] + m[6], m[8]} {
+		var err error
+		if n[i], err = strconv.Atoi(cmp.Or(s, "0")); err != nil {
+			return version{}, false
 		}
-		n, err := strconv.Atoi(s)
-		return n, err == nil
-	}
-	var n [3]int
-	var good [3]bool
-	n[0], good[0] = num(m[3])
-	n[1], good[1] = num(m[5] + m[6])
-	n[2], good[2] = num(m[8])
-	if good != [3]bool{true, true, true} {
-		return version{}, false
 	}
 	switch strings.ToLower(m[2]) {
 	case "":
@@ -135,9 +126,4 @@ func (v version) devKey() int {
 		return math.MaxInt
 	}
 	return v.dev
-}
-
-// newest returns the newest of vs (a non-empty list).
-func newest(vs []version) version {
-	return slices.MaxFunc(vs, compare)
 }

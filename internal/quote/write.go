@@ -2,6 +2,7 @@ package quote
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -78,68 +79,68 @@ var beforeRename = func(path string) {}
 // newer one would lose the author's work.
 func write(root string, read, edited map[string][]byte) error {
 	names := slices.Sorted(maps.Keys(edited))
-	temps := map[string]string{}
-	defer func() {
-		for _, t := range temps {
-			os.Remove(t)
-		}
-	}()
 	for _, name := range names {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		fi, err := os.Lstat(path)
-		if err != nil {
-			return fmt.Errorf("%s: %w: nothing written", name, err)
-		}
-		if !fi.Mode().IsRegular() {
-			return fmt.Errorf("%s: not a regular file (a link?): renaming over it would replace it; edit it by hand: nothing written", name)
-		}
-		if err := unchanged(path, name, read[name]); err != nil {
+		if err := unchanged(root, name, read[name]); err != nil {
 			return fmt.Errorf("%w: nothing written", err)
-		}
-		f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".repin-*")
-		if err != nil {
-			return fmt.Errorf("%s: %w: nothing written", name, err)
-		}
-		temps[name] = f.Name()
-		_, err = f.Write(edited[name])
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Chmod(f.Name(), fi.Mode().Perm())
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w: nothing written", name, err)
 		}
 	}
 	var done []string
 	for _, name := range names {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		beforeRename(path)
-		if err := unchanged(path, name, read[name]); err != nil {
-			return fmt.Errorf("%w: %s not written%s", err, name, wrote(done))
+		if err := rewrite(root, name, read[name], edited[name]); err != nil {
+			msg := fmt.Sprintf("%v: %s not written", err, name)
+			if len(done) > 0 {
+				msg += "; already written: " + strings.Join(done, ", ")
+			}
+			return errors.New(msg)
 		}
-		if err := os.Rename(temps[name], path); err != nil {
-			return fmt.Errorf("%s: %w: not written%s", name, err, wrote(done))
-		}
-		delete(temps, name)
 		done = append(done, name)
 	}
 	return nil
 }
 
-func wrote(done []string) string {
-	if len(done) == 0 {
-		return ""
+// rewrite writes data to a temporary file beside name, with its mode, and
+// renames it over name if that is still what was read.
+func rewrite(root, name string, read, data []byte) error {
+	path := filepath.Join(root, filepath.FromSlash(name))
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
 	}
-	return "; already written: " + strings.Join(done, ", ")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".repin-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), fi.Mode().Perm())
+	}
+	if err != nil {
+		return err
+	}
+	beforeRename(path)
+	if err := unchanged(root, name, read); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }
 
-// unchanged reports an error if the file at path is not what was read.
-func unchanged(path, name string, read []byte) error {
+// unchanged reports an error if name is not on disk as it was read, or
+// is not a regular file: renaming over a link would replace it.
+func unchanged(root, name string, read []byte) error {
+	path := filepath.Join(root, filepath.FromSlash(name))
+	switch fi, err := os.Lstat(path); {
+	case err != nil:
+		return fmt.Errorf("%s: %w", name, err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: not a regular file (a link?): renaming over it would replace it; edit it by hand", name)
+	}
 	now, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
