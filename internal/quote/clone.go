@@ -107,11 +107,9 @@ func (c *clone) tags() (map[string]string, error) {
 	return tags, nil
 }
 
-// readFile reads path at the tag, as git holds it (no line-ending or
-// other filter applied: what GitHub shows at the tag). A path the tag
-// lacks, or that is a folder there, wraps fs.ErrNotExist; any other
-// failure is kept in c.err, so that no answer is given from a clone that
-// could not be read, and no file is called gone that is only unread.
+// readFile reads path at the tag as git holds it, unfiltered, as GitHub
+// shows it. A path the tag lacks, or a folder, wraps fs.ErrNotExist; any
+// other failure stays in c.err: no file is called gone that is unread.
 func (c *clone) readFile(tag, path string) ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err

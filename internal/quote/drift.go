@@ -10,8 +10,7 @@ import (
 	"errref/internal/site"
 )
 
-// Exit codes: every quote holds at the newest releases; one does not; no
-// answer could be given.
+// Exit codes: every quote holds at the newest releases; one does not; or no answer.
 const (
 	Held    = 0
 	Drifted = 1
@@ -50,13 +49,11 @@ type repo struct {
 	history []Result
 }
 
-// Drift checks a site's citations of each library against the library's
-// newest release, read from a local git clone: per citation, whether its
-// quote is unchanged there, moved, changed, ambiguous or gone, as -repin
-// would find it, without writing anything. It says before a reader who
-// upgraded does that a release made the page stale. It prints the
-// report, and returns the exit code, Held or Drifted; an error means no
-// answer could be given (exit Failed), and says why.
+// Drift checks a site's citations of each library against its newest
+// release, read from a local git clone, as -repin would move them, and
+// writes nothing: a release that made the page stale is known before a
+// reader who upgraded finds it. It prints the report and returns Held or
+// Drifted; an error means no answer could be given (exit Failed).
 func Drift(o DriftOptions) (int, error) {
 	repos, err := checkClones(o)
 	if err != nil {

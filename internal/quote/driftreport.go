@@ -121,14 +121,6 @@ func answer(repos []*repo, code int, pre bool) string {
 	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
 }
 
-// verb is one when n is 1, else many.
-func verb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // summary is a group's line after its citations, as -repin ends its
 // report: "modelcontextprotocol/python-sdk v1.25.0 to v1.29.0, the newest
 // 1.x release: 20 moved, ...".

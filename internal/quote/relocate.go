@@ -10,13 +10,11 @@ import (
 	"errref/internal/site"
 )
 
-// Relocate finds c's quote in the file c cites at to's version. from must
-// be at the version c cites, where the quote must hold (else the result
-// is NotOK), because the lines from has around it are what tells one
-// place from another when the quote is found more than once. Only c's
-// own file is searched: code that moved to another file is Gone, for a
-// person to find. -repin and -drift both come here, whatever keeps the
-// two versions.
+// Relocate finds c's quote in the file c cites at to's version, for -repin
+// and -drift alike. The quote must hold in from, at the version c cites
+// (else NotOK): the lines around it there tell one place from another.
+// Only c's own file is searched: code that moved to another file is Gone,
+// for a person to find.
 func Relocate(c site.Citation, from, to Tree) Result {
 	notOK := func(why string) Result { return Result{Citation: c, Version: to.Version, Kind: NotOK, Why: why} }
 	if r := from.check(c); r.Kind != OK {
@@ -38,10 +36,8 @@ func Relocate(c site.Citation, from, to Tree) Result {
 
 // relocate moves c, whose quote holds in old, to version in cur.
 //
-// The quote is looked for as Check reads it (white space folded, "..."
-// for elided text), on as many lines as it takes in old: a one-line quote
-// is found on one line, a three-line one on three. When the page cites
-// more lines than the quote takes, the extra lines go with it.
+// The quote is looked for as check reads it, on as many lines as it takes
+// in old; lines the page cites beyond those go with it.
 func relocate(c site.Citation, version string, old, cur []string) Result {
 	parts := parts(c.Quote)
 	a, b := tighten(old, parts, c.Start, c.End)

@@ -17,23 +17,19 @@ type RepinOptions struct {
 	Root  string // the site folder, where the page files are rewritten
 	// To is OWNER/REPO@NEW=DIR: the version to move to and a copy of it.
 	To string
-	// From are -check-sources arguments, REPO@VERSION=DIR, naming a copy
-	// of each version cited now. Only citations of a version given here
-	// are moved: a page that quotes v1 and v2 moves its v1 quotes to v1.30
-	// with only v1 given.
+	// From are -check-sources arguments, REPO@VERSION=DIR, a copy of each
+	// version to move from; citations of other versions stay.
 	From  []string
 	Write bool // rewrite the files; else print the diff that would be made
 	Out   io.Writer
 }
 
-// Repin moves a site's citations of a library to a new version of it,
-// and prints, per citation, what became of it (moved, unchanged, changed,
-// ambiguous, gone); the diff it makes to the pages (or, without Write,
-// would make), which changes the specs of the moved and unchanged ones
-// and no other byte; the lines of prose that name an old version, which
-// are the author's to change; and a summary. It reports whether every
-// citation it tried moved or stayed. The error is for what stops it, such
-// as a file that changed since the build read it.
+// Repin moves a site's citations of a library to a new version of it. It
+// prints what became of each; the diff it makes (without Write, would
+// make) to the specs of the moved and unchanged ones, and to no other
+// byte; the lines of prose that name an old version, the author's to
+// change; and a summary. It reports whether every citation it tried moved
+// or stayed; the error is for what stops it.
 func Repin(o RepinOptions) (bool, error) {
 	to, err := parseCopy("-repin", o.To, true)
 	if err != nil {

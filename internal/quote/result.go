@@ -10,8 +10,7 @@ import (
 	"errref/internal/site"
 )
 
-// Kinds of Result: what checking a quote where it is cited found, and
-// what became of it at another version.
+// Kinds of Result: what checking a quote found, or moving it.
 const (
 	OK              = "ok"               // the quote holds where it is cited
 	Mismatch        = "MISMATCH"         // it does not
@@ -25,8 +24,7 @@ const (
 	NotHere         = "not here"         // moved or unchanged, but its spec cannot be rewritten
 )
 
-// A Result is what checking one citation found, or what became of it at
-// another version.
+// A Result is what became of one citation, checked or moved.
 type Result struct {
 	Citation site.Citation
 	Kind     string
@@ -114,9 +112,12 @@ func lines(start, end int) string {
 	return fmt.Sprintf("lines %d-%d", start, end)
 }
 
-func count(n int, what string) string {
+func count(n int, what string) string { return fmt.Sprintf("%d %s", n, verb(n, what, what+"s")) }
+
+// verb is one when n is 1, else many.
+func verb(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + what
+		return one
 	}
-	return fmt.Sprintf("%d %ss", n, what)
+	return many
 }

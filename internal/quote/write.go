@@ -58,12 +58,7 @@ func writeDiff(w io.Writer, name string, old, cur []byte) {
 		} else {
 			fmt.Fprintf(w, "@@ -%d,%d +%d,%d @@\n", i+1, j-i, i+1, j-i)
 		}
-		for _, l := range ol[i:j] {
-			fmt.Fprintf(w, "-%s\n", l)
-		}
-		for _, l := range cl[i:j] {
-			fmt.Fprintf(w, "+%s\n", l)
-		}
+		fmt.Fprintf(w, "-%s\n+%s\n", strings.Join(ol[i:j], "\n-"), strings.Join(cl[i:j], "\n+"))
 		i = j
 	}
 }
