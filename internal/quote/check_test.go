@@ -72,7 +72,7 @@ func TestCheckAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ok {
-		t.Error("CheckAll reported success with a quote that is gone")
+		t.Error("Check reported success with a quote that is gone")
 	}
 	// The repositories without a source come in name order, so that two
 	// runs print the same summary.
