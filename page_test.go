@@ -164,7 +164,7 @@ func TestPageIsDated(t *testing.T) {
 	}
 	for _, c := range s.Citations {
 		if !checked[c.Repo+"@"+c.Version] {
-			t.Errorf("%s cites %s@%s, which no check covers", c.At, c.Repo, c.Version)
+			t.Errorf("%s cites %s@%s, which no check covers", c.At(), c.Repo, c.Version)
 		}
 	}
 }
@@ -330,7 +330,7 @@ func TestDriftWatchesEveryCitedRepository(t *testing.T) {
 	s := build(t, nil)
 	for _, c := range s.Citations {
 		if !slices.Contains(repos, c.Repo) {
-			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.At, c.Repo)
+			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.At(), c.Repo)
 		}
 	}
 }

@@ -8,9 +8,7 @@
 #
 #   bash bench/vs-hugo.sh [SIZES] [RUNS]      (default "1 100 1000" 5)
 #
-# BUILD_FLAGS are added to our build's, e.g. BUILD_FLAGS=-nocache for a
-# cold build: Hugo keeps no rendered pages between runs, so cold is the
-# like-for-like figure. HUGO names the hugo to run.
+# BUILD_FLAGS are added to our build's; HUGO names the hugo to run.
 set -euo pipefail
 source "$(dirname "$0")/sites.sh"
 sizes=${1:-"1 100 1000"} runs=${2:-5}
@@ -39,7 +37,7 @@ for n in $sizes; do
   sites "$dir" "$n"
   ours=("$dir/build" "${flags[@]}" -root "$dir/ours" -out "$dir/ours/public")
   hugo=("$HUGO" --minify -s "$dir/hugo" -d "$dir/hugo/public" --quiet)
-  # A first run of each, untimed: the build cache, and the page cache.
+  # A first run of each, untimed, for the operating system's file cache.
   ms "${ours[@]}" >/dev/null
   ms "${hugo[@]}" >/dev/null
   a=() b=() r=()

@@ -27,7 +27,6 @@ type Options struct {
 	Root, Out, Addr string
 	Log             io.Writer
 	Debounce        time.Duration // 30 ms when zero
-	Cache           bool          // use the build cache (site.Options.Cache)
 	Timeout         time.Duration // site.Options.Timeout
 	// Events is where the preview keeps the counter's events: a journal
 	// of JSON lines (events.jsonl, which go run ./cmd/report takes into

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -203,59 +202,6 @@ func TestPrevReusesOnlyUnchangedPages(t *testing.T) {
 				}
 			}
 			first = next
-		})
-	}
-}
-
-// TestCacheGivesWhatAFreshBuildGives: with the build cache, a second build
-// renders nothing, an edit renders its page, a template change renders
-// every page, a damaged entry is rendered again; and each build's files
-// equal those of a build without the cache.
-func TestCacheGivesWhatAFreshBuildGives(t *testing.T) {
-	root, cacheRoot := manyPages(t, 10), t.TempDir()
-	for _, tc := range []struct {
-		name     string
-		change   func()
-		rendered int
-	}{
-		{"empty cache", func() {}, 10},
-		{"nothing changed", func() {}, 0},
-		{"one page edited", func() { edit(t, root, "content/p0003.md", "## The section", "## The section, edited") }, 1},
-		{"the edit undone", func() { edit(t, root, "content/p0003.md", "## The section, edited", "## The section") }, 0},
-		{"a template edited", func() { edit(t, root, "templates/page.html", "<article>", "<article class=\"x\">") }, 10},
-		{"every entry damaged", func() {
-			entries, _ := filepath.Glob(filepath.Join(cacheRoot, "pages", "*", "*"))
-			for _, e := range entries {
-				os.WriteFile(e, []byte("not gob"), 0o644)
-			}
-		}, 10},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.change()
-			cached, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Cache: true, CacheRoot: cacheRoot})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cached.Rendered != tc.rendered {
-				t.Errorf("rendered %d pages, want %d", cached.Rendered, tc.rendered)
-			}
-			fresh, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(fresh.Files) != len(cached.Files) || !reflect.DeepEqual(fresh.Warnings, cached.Warnings) || !reflect.DeepEqual(fresh.Citations, cached.Citations) {
-				t.Fatalf("files, warnings or citations differ from a build without the cache")
-			}
-			for name, data := range fresh.Files {
-				if !bytes.Equal(cached.Files[name], data) {
-					t.Errorf("%s differs from a build without the cache", name)
-				}
-			}
-			for _, withBrotli := range []bool{false, true} {
-				if c, f := cached.Sizes(withBrotli), fresh.Sizes(withBrotli); c != f {
-					t.Errorf("sizes %+v, without the cache %+v", c, f)
-				}
-			}
 		})
 	}
 }
