@@ -28,6 +28,19 @@ type Meta struct {
 	// an old release did: -drift checks them at that release only, and
 	// -repin leaves them there.
 	History []string `toml:"history"`
+	// Library is the library whose error the page explains, as the index
+	// shows it; a page in a section without one takes its section's.
+	Library string `toml:"library"`
+	// Tags and Related (URLs of other pages) link related errors.
+	Tags    []string `toml:"tags"`
+	Related []string `toml:"related"`
+	// Guide names the guide the page offers ({{< offer >}}); a page
+	// without one shows no offer.
+	Guide string `toml:"guide"`
+	// OlderCounter says that earlier versions of this page ran the older
+	// counter (llab_attr, Vercel's script): the notice says so on this
+	// page only.
+	OlderCounter bool `toml:"older_counter"`
 
 	URLLine     int `toml:"-"` // the line of the file that sets url, for errors
 	HistoryLine int `toml:"-"` // the line that sets history
@@ -40,7 +53,7 @@ type Meta struct {
 var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 
 // Keys are the front-matter keys a page may set.
-var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history"}
+var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "library", "tags", "related", "guide", "older_counter"}
 
 // releaseRE is a release of a repository, as a citation names it.
 var releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)

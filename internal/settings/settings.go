@@ -33,6 +33,13 @@ type Settings struct {
 	// mail, so the publisher must choose it.
 	PaymentContact string `toml:"payment_contact"`
 	Endpoint       string `toml:"endpoint"` // where measure.js posts, a same-origin path
+	// Title and Description are the home page's, the index of errors,
+	// when content/index.md does not write it.
+	Title       string `toml:"title"`
+	Description string `toml:"description"`
+	// Guide is the default guide a page's front matter may name with
+	// guide = "NAME"; the offer shows only on such a page.
+	Guide string `toml:"guide"`
 }
 
 // env maps each setting to the environment variable that overrides it.
@@ -53,7 +60,7 @@ var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 // Netlify's URL variable stands in for an unset base_url, as Netlify sets
 // it at build time.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
-	s := Settings{Language: "en", Endpoint: "/api/event"}
+	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
 	md, err := toml.DecodeFS(site, File, &s)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		var perr toml.ParseError
@@ -63,7 +70,7 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint", File, und[0].String())
+		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, und[0].String())
 	}
 	for _, e := range env {
 		if v := strings.TrimSpace(getenv(e.name)); v != "" {

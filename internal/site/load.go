@@ -70,47 +70,58 @@ func prepareHighlighting(site fs.FS) {
 	}
 }
 
-// loadPages reads content/*.md and maps each to its output path. A file
-// whose bytes equal those of its page in prev is that page again, rendered
-// output and all.
-func loadPages(site fs.FS, prev map[string]*Page) ([]*Page, error) {
-	// The names as the folder holds them: on a file system that folds
-	// case (a Mac's, Windows'), a stat of index.md finds Index.md, which
-	// is the page /Index/ on Netlify's.
-	entries, err := fs.ReadDir(site, ContentDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s/: %w", ContentDir, err)
-	}
-	var names []string
+// loadPages reads content/**/*.md and maps each to its output path:
+// content/NAME.md is /NAME/, content/SECTION/NAME.md is /SECTION/NAME/, a
+// folder's index.md is the folder's own page. Every Markdown file is
+// published or refused by name: none is skipped. A file whose bytes equal
+// those of its page in prev is that page again, rendered output and all.
+// Without content/index.md, the home page is the index of errors that
+// the template "home" lays out.
+func loadPages(site fs.FS, prev map[string]*Page, set settings.Settings) ([]*Page, error) {
+	var names []string // paths under content/, as the folder spells them
 	var errs []error
-	home := false
-	for _, e := range entries {
-		name := e.Name()
+	err := fs.WalkDir(site, ContentDir, func(rel string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if rel == ContentDir && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		name := d.Name()
+		if rel != ContentDir && ignored(name) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		ext := path.Ext(name)
 		switch {
-		case ignored(name) || !strings.EqualFold(ext, ".md"):
-			continue
+		case d.IsDir() || !strings.EqualFold(ext, ".md"):
+			return nil
 		case strings.EqualFold(name, "index.md") && name != "index.md":
-			errs = append(errs, fmt.Errorf("%s/%s: the home page's file is index.md, in lower case: rename it to index.md", ContentDir, name))
-			continue
+			// The names as the folder holds them: on a file system that
+			// folds case (a Mac's, Windows'), a stat of index.md finds
+			// Index.md, which is the page /Index/ on Netlify's.
+			errs = append(errs, fmt.Errorf("%s: a folder's own page is index.md, in lower case: rename it to index.md", rel))
 		case ext != ".md":
-			errs = append(errs, fmt.Errorf("%s/%s: a page's file ends in .md, in lower case: rename it to %s.md", ContentDir, name, strings.TrimSuffix(name, ext)))
-			continue
+			errs = append(errs, fmt.Errorf("%s: a page's file ends in .md, in lower case: rename it to %s.md", rel, strings.TrimSuffix(name, ext)))
+		default:
+			names = append(names, strings.TrimPrefix(rel, ContentDir+"/"))
 		}
-		home = home || name == "index.md"
-		names = append(names, name)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("%s/: no pages: add %s/index.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
-	}
-	if !home {
-		return nil, fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)
+		return nil, fmt.Errorf("%s/: no pages: add %s/SECTION/NAME.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
 	}
 	var pages []*Page
 	byOut := map[string]*Page{}
+	home := false
 	for _, base := range names {
 		rel := ContentDir + "/" + base
 		src, err := fs.ReadFile(site, rel)
@@ -121,6 +132,7 @@ func loadPages(site fs.FS, prev map[string]*Page) ([]*Page, error) {
 		var p *Page
 		if old, ok := prev[rel]; ok && bytes.Equal(old.raw, src) {
 			p = old
+			p.Prev, p.Next, p.Related = nil, nil, nil
 		} else {
 			meta, body, first, err := frontmatter.Parse(rel, src)
 			if err != nil {
@@ -129,13 +141,24 @@ func loadPages(site fs.FS, prev map[string]*Page) ([]*Page, error) {
 			}
 			p = &Page{File: rel, Meta: meta, raw: src, src: body, first: first}
 			p.URL, p.Out = outPath(strings.TrimSuffix(base, ".md"), meta.URL)
+			if dir := path.Dir(base); dir != "." {
+				p.Section = dir
+			}
 		}
+		home = home || p.URL == "/"
 		if prev, ok := byOut[p.Out]; ok {
 			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.File, p.Out))
 			continue
 		}
 		byOut[p.Out] = p
 		pages = append(pages, p)
+	}
+	if !home && len(errs) == 0 {
+		// The index of errors: no file of its own, so never reused.
+		pages = append(pages, &Page{
+			File: TemplateDir + "/home.html", URL: "/", Out: "index.html", Home: true,
+			Meta: frontmatter.Meta{Title: set.Title, Description: set.Description, Counter: new(bool)},
+		})
 	}
 	return pages, errors.Join(errs...)
 }
@@ -150,8 +173,9 @@ func ignored(name string) bool {
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
 }
 
-// outPath maps a content name to its URL and output file: index is /,
-// 404 is /404.html (as Netlify serves it), NAME is /NAME/.
+// outPath maps a content name (a path under content/ without .md) to its
+// URL and output file: index is /, 404 is /404.html (as Netlify serves
+// it), DIR/index is /DIR/, NAME is /NAME/.
 func outPath(name, url string) (string, string) {
 	switch {
 	case url != "":
@@ -161,5 +185,6 @@ func outPath(name, url string) (string, string) {
 	case name == "404":
 		return "/404.html", "404.html"
 	}
+	name = strings.TrimSuffix(name, "/index")
 	return "/" + name + "/", name + "/index.html"
 }

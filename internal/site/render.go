@@ -140,7 +140,8 @@ type renderer struct {
 
 // Data is what templates see.
 type Data struct {
-	Site      any // settings.Settings
+	Site      *Catalog // the settings, and every page
+	Home      bool     // the page is the index of errors
 	Page      *Page
 	Canonical string // absolute URL, or empty without a base URL
 	Counter   bool   // the page loads /measure.js
@@ -149,7 +150,7 @@ type Data struct {
 
 func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 	set := r.site.Settings
-	d := &Data{Site: set, Page: p, Counter: p.Meta.CounterOn()}
+	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn()}
 	if set.BaseURL != "" && !p.Meta.NoIndex {
 		d.Canonical = set.BaseURL + p.URL
 	}

@@ -59,7 +59,9 @@ type Site struct {
 	Settings  settings.Settings
 	Rendered  int // pages rendered by this build; the rest came from Prev
 
-	inputs [sha256.Size]byte // what every page depends on besides its own file
+	inputs     [sha256.Size]byte // what every page depends on besides its own file
+	catalogSum [sha256.Size]byte // what every page shows of the others
+	catalog    *Catalog
 }
 
 // A Citation is a quote of library source on a page, as internal/quote
@@ -83,6 +85,15 @@ type Page struct {
 	Meta  frontmatter.Meta
 	Body  template.HTML
 	Loads []string // the files the page needs to render: its critical path
+	// Section is the page's folder under content/ ("mcp"), empty at the top.
+	Section string
+	Home    bool // the generated index of errors, /
+	// Prev and Next are the neighbours within the section, in title
+	// order; Related are the pages that share a tag or that Meta.Related
+	// names.
+	Prev, Next *Page
+	Related    []*Page
+	library    string
 	raw   []byte   // the file as read
 	src   []byte   // its body, after the front matter
 	first int
@@ -120,8 +131,16 @@ func Build(o Options) (*Site, error) {
 		return nil, err
 	}
 	s.inputs = s.fingerprint(tmpl.src)
-	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev)); err != nil {
+	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), s.Settings); err != nil {
 		return nil, err
+	}
+	if err := s.link(); err != nil {
+		return nil, err
+	}
+	if o.Prev == nil || o.Prev.catalogSum != s.catalogSum {
+		for _, p := range s.Pages {
+			p.out = rendered{}
+		}
 	}
 	if err := s.render(o, tmpl, assets); err != nil {
 		return nil, err

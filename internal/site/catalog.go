@@ -1,0 +1,125 @@
+package site
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+
+	"errref/internal/settings"
+)
+
+// A Section is a folder of content/: its error pages, in title order.
+type Section struct {
+	Name    string // the folder, "mcp"
+	Library string // the library its pages explain, as the first page that says so names it
+	Page    *Page  // the folder's own page, content/NAME/index.md, or nil
+	Pages   []*Page
+}
+
+// Catalog is what templates see as .Site: the settings, and every page.
+type Catalog struct {
+	settings.Settings // so that templates keep reading .Site.Publisher
+	// Pages are the error pages (those in a section), by section then
+	// title; Sections hold the same pages by folder.
+	Pages    []*Page
+	Sections []*Section
+}
+
+// IsError reports whether p is an error page: a page in a section that is
+// not the section's own page.
+func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.File, "/index.md") }
+
+// LibraryName is the library the page explains: its own front matter's,
+// or else its section's.
+func (p *Page) LibraryName() string { return p.library }
+
+// link groups the pages into sections, sets each error page's neighbours
+// and related pages, and makes s.catalog for the templates. A related
+// page that no page is fails the build. When the catalog differs from
+// that of the build the pages were reused from, they render again: each
+// shows the others.
+func (s *Site) link() error {
+	bySection := map[string]*Section{}
+	byURL := map[string]*Page{}
+	var cat Catalog
+	cat.Settings = s.Settings
+	for _, p := range s.Pages {
+		byURL[p.URL] = p
+		if p.Section == "" {
+			continue
+		}
+		sec := bySection[p.Section]
+		if sec == nil {
+			sec = &Section{Name: p.Section}
+			bySection[p.Section] = sec
+			cat.Sections = append(cat.Sections, sec)
+		}
+		if !p.IsError() {
+			sec.Page = p
+			if sec.Library == "" {
+				sec.Library = p.Meta.Library
+			}
+			continue
+		}
+		sec.Pages = append(sec.Pages, p)
+		if sec.Library == "" {
+			sec.Library = p.Meta.Library
+		}
+	}
+	slices.SortFunc(cat.Sections, func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
+	for _, sec := range cat.Sections {
+		slices.SortFunc(sec.Pages, func(a, b *Page) int {
+			return cmp.Or(strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
+		})
+		for i, p := range sec.Pages {
+			p.library = cmp.Or(p.Meta.Library, sec.Library)
+			if i > 0 {
+				p.Prev = sec.Pages[i-1]
+			}
+			if i+1 < len(sec.Pages) {
+				p.Next = sec.Pages[i+1]
+			}
+			cat.Pages = append(cat.Pages, p)
+		}
+	}
+	for _, p := range cat.Pages {
+		p.Related = nil
+		seen := map[*Page]bool{p: true}
+		for _, u := range p.Meta.Related {
+			r, ok := byURL[u]
+			if !ok {
+				return fmt.Errorf("%s:1: related %q is no page of this site: name a page by its path, such as \"/mcp/mcperror/\"", p.File, u)
+			}
+			if !seen[r] {
+				seen[r] = true
+				p.Related = append(p.Related, r)
+			}
+		}
+		for _, o := range cat.Pages {
+			if !seen[o] && sharesTag(p, o) {
+				seen[o] = true
+				p.Related = append(p.Related, o)
+			}
+		}
+	}
+	s.catalog = &cat
+	// Every page shows the catalog (the index, the neighbours), so a page
+	// is reused only while the catalog is the same.
+	h := sha256.New()
+	for _, p := range s.Pages {
+		fmt.Fprintf(h, "%q %q %q %q %q %q %v %v %v\n", p.File, p.URL, p.Meta.Title, p.Meta.Description, p.Meta.Library, p.Meta.Updated, p.Meta.Tags, p.Meta.Related, p.Meta.NoIndex)
+	}
+	h.Sum(s.catalogSum[:0])
+	return nil
+}
+
+func sharesTag(a, b *Page) bool {
+	for _, t := range a.Meta.Tags {
+		if slices.Contains(b.Meta.Tags, t) {
+			return true
+		}
+	}
+	return false
+}
