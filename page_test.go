@@ -1,12 +1,11 @@
-// The tests of the page this repository publishes: its wording, its
-// rendered files against testdata/golden/, and (look_test.go) its look in
-// Chromium. They live beside content/ because they change when the page
-// does; the generator's own tests build fixture sites of their own.
+// The tests of the pages this repository publishes: what every error page
+// must be, each page found in the build (a new page needs no new test),
+// the McpError page's wording, and (look_test.go) their look in Chromium.
+// They live beside content/ because they read it; the generator's own
+// tests, and its golden files, build fixture sites of their own.
 package errref_test
 
 import (
-	"bytes"
-	"flag"
 	"html"
 	"os"
 	"path/filepath"
@@ -17,8 +16,6 @@ import (
 
 	"errref/internal/site"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func build(t testing.TB, env map[string]string) *site.Site {
 	t.Helper()
@@ -42,24 +39,18 @@ func text(s *site.Site, name string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(string(s.Files[name]), "<wbr>", "")), " ")
 }
 
-// TestGolden holds the rendered pages to testdata/: go test -update rewrites them.
-func TestGolden(t *testing.T) {
-	s := build(t, publishEnv)
-	for _, name := range []string{"index.html", "pay/index.html", "404.html", "sitemap.xml", "robots.txt"} {
-		golden := filepath.Join("testdata", "golden", strings.ReplaceAll(name, "/", "_"))
-		if *update {
-			os.MkdirAll(filepath.Dir(golden), 0o755)
-			os.WriteFile(golden, s.Files[name], 0o644)
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test . -update)", err)
-		}
-		if !bytes.Equal(s.Files[name], want) {
-			t.Errorf("%s differs from %s: run go test . -update and read the diff", name, golden)
+// mcpError is the McpError page, whose wording the tests below hold.
+const mcpError = "mcp/mcperror/index.html"
+
+// errorPages are the error pages the build found.
+func errorPages(s *site.Site) []*site.Page {
+	var ps []*site.Page
+	for _, p := range s.Pages {
+		if p.IsError() {
+			ps = append(ps, p)
 		}
 	}
+	return ps
 }
 
 // TestPublishNeedsThePaymentContact: /pay/ tells a buyer where to e-mail
@@ -92,12 +83,46 @@ func TestPublishNeedsThePaymentContact(t *testing.T) {
 	}
 }
 
+// TestEveryErrorPage holds each error page to what every one must be: its
+// title, canonical URL and structured data, one h1, the text copyable as
+// the library prints it (no typographer's quotes or dashes), no inline
+// style, and an explaining part short enough to read.
+func TestEveryErrorPage(t *testing.T) {
+	s := build(t, publishEnv)
+	pages := errorPages(s)
+	if len(pages) == 0 {
+		t.Fatal("the build found no error page")
+	}
+	for _, p := range pages {
+		page := string(s.Files[p.Out])
+		for _, want := range []string{
+			"<title>" + html.EscapeString(p.Meta.Title) + "</title>",
+			`<link rel=canonical href=https://errors.example.org` + p.URL + `>`,
+			`"@type":"TechArticle"`,
+			`data-measure-marker`,
+		} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s lacks %q", p.File, want)
+			}
+		}
+		for _, bad := range []string{"\u201c", "\u201d", "\u2019", "\u2013", "style="} {
+			if strings.Contains(page, bad) {
+				t.Errorf("%s holds %q", p.File, bad)
+			}
+		}
+		if n := strings.Count(page, "<h1"); n != 1 {
+			t.Errorf("%s: %d h1 elements", p.File, n)
+		}
+		if n := explainingWords(page); n > 2100 {
+			t.Errorf("%s: the explaining part is %d words, over 2,100: say each thing once", p.File, n)
+		}
+	}
+}
+
 func TestPageFacts(t *testing.T) {
-	html := string(build(t, publishEnv).Files["index.html"])
+	html := string(build(t, publishEnv).Files[mcpError])
 	for _, want := range []string{
 		"<title>mcp.shared.exceptions.McpError: Connection closed</title>",
-		`<link rel=canonical href=https://errors.example.org/>`,
-		`"@type":"TechArticle"`,
 		`https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/client/session.py#L402`,
 		`https://github.com/modelcontextprotocol/python-sdk/blob/v1.29.0/src/mcp/shared/session.py#L305-L306`,
 		`data-checkout=gumroad`, `data-checkout=site`, `data-measure-marker`,
@@ -109,13 +134,8 @@ func TestPageFacts(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	for _, bad := range []string{"session.py#L555", "\u201c", "\u201d", "\u2019", "\u2013", "style="} {
-		if strings.Contains(html, bad) {
-			t.Errorf("the page holds %q", bad)
-		}
-	}
-	if n := strings.Count(html, "<h1"); n != 1 {
-		t.Errorf("%d h1 elements", n)
+	if strings.Contains(html, "session.py#L555") {
+		t.Errorf("the page holds %q", "session.py#L555")
 	}
 }
 
@@ -126,7 +146,7 @@ func TestPageFacts(t *testing.T) {
 // seed's ("switch away from the tab" covers an app switch too).
 func TestPageIsDated(t *testing.T) {
 	s := build(t, publishEnv)
-	page := text(s, "index.html")
+	page := text(s, mcpError)
 	for _, want := range []string{
 		"v1.29.0 (commit 98b7159c, 28 July 2026)",
 		"as of 21 August 2026",
@@ -175,7 +195,7 @@ func TestPageIsDated(t *testing.T) {
 // reasons marked "audit 2" number the items of the second audit.
 func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 	s := build(t, publishEnv)
-	page, pay := text(s, "index.html"), text(s, "pay/index.html")
+	page, pay := text(s, mcpError), text(s, "pay/index.html")
 	for _, c := range []struct{ why, want string }{
 		{"the stdio trigger is end of file, not silence", "reaches end of file"},
 		{"a live, silent server hangs the call", "alive but silent gives no error"},
@@ -209,35 +229,35 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"audit 2, item 12: a 404 to a notification is dropped", "any 404 to a request gives"},
 		{"audit 2, item 13: the ErrorData may be the SDK's own", "The class keeps the error whole"},
 		{"audit 2, item 15: the list holds on every system but Windows, and unset names are skipped", "outside Windows, which has its own list, at most"},
-		{"issue 28: a v2 ValidationError is -32602", "a pydantic <code>ValidationError</code> gives -32602"},
-		{"issue 28: a modern-protocol request withholds the text", "-32603 <code>Internal server error</code>, text withheld, on a modern-protocol request"},
-		{"issue 28: the 300 s read limit ends the whole connection", "<code>httpx.ReadTimeout</code> ends the whole connection, failing every pending request"},
-		{"issue 28: a begun SSE answer that goes quiet waits", "if an SSE answer has begun and then goes quiet, the call keeps waiting"},
-		{"issue 28: a v2 server sends Connection closed itself", "A v2.0.0 server shutting down mid-request sends it too"},
-		{"issue 28: a command not found is an OSError, not McpError", "<code>FileNotFoundError</code> or another <code>OSError</code>"},
-		{"issue 28: post_writer logs only failed POSTs of notifications and responses", "If a POST of a notification or a response failed first"},
-		{"issue 28: bad UTF-8 ends stdio_client", "<code>UnicodeDecodeError</code>"},
-		{"issue 28: and the way around it", `encoding_error_handler="replace"`},
-		{"issue 28: the provenance names the v2 docs cited for v1", "Some v1 facts come from v2.0.0's migration guide"},
-		{"issue 28: the 2.x banner is attributed", "the SDK's README suggests a bound"},
-		{"issue 28: the traceback tells the version", "<code>McpError</code> is SDK 1.x"},
-		{"issue 28: the sketch's last branch catches transport errors", "Its last branch also catches errors a transport makes, such as <code>Session terminated</code>"},
-		{"issue 28: v2 reuses -32000 over HTTP", "<code>SSE stream ended without a response</code>"},
-		{"issue 28: the seed's \"or transport\"", "find out why the server or transport went away"},
-		{"issue 28: the outreach code goes with the reading events only", "It goes with the view, human candidate and engaged events only"},
-		{"issue 28: the inputs measure.js counts", "pressed a mouse button or pen, touched the screen, turned a wheel or pressed a key"},
-		{"issue 28: what a browser attaches is not a complete list", "among them your browser's identification string"},
-		{"issue 28: the timeout message up to v1.6.0", "Waited 0:00:05 seconds."},
-		{"issue 28: the timeout message from v1.7.0", "Waited 5.0 seconds."},
-		{"issue 28: v2's timeout message", "Request 'tools/call' timed out"},
-		{"issue 28: the TypeScript SDK's message", "MCP error -32000: Connection closed"},
-		{"issue 28: an anchor per message", "id=connection-closed"},
-		{"issue 28: an anchor per message", "id=timed-out"},
-		{"issue 28: an anchor per message", "id=session-terminated"},
-		{"issue 28: the cause table", "id=causes-and-fixes"},
-		{"issue 28: a framework's 5 s default, cited", "client_session_timeout_seconds: float | None = 5,"},
-		{"issue 28: Docker's -i, cited", "Keep STDIN open even if not attached"},
-		{"issue 28: the v1 client keeps a dead session", "The v1 client does not open a new session by itself (our reading)"},
+		{"a v2 ValidationError is -32602", "a pydantic <code>ValidationError</code> gives -32602"},
+		{"a modern-protocol request withholds the text", "-32603 <code>Internal server error</code>, text withheld, on a modern-protocol request"},
+		{"the 300 s read limit ends the whole connection", "<code>httpx.ReadTimeout</code> ends the whole connection, failing every pending request"},
+		{"a begun SSE answer that goes quiet waits", "if an SSE answer has begun and then goes quiet, the call keeps waiting"},
+		{"a v2 server sends Connection closed itself", "A v2.0.0 server shutting down mid-request sends it too"},
+		{"a command not found is an OSError, not McpError", "<code>FileNotFoundError</code> or another <code>OSError</code>"},
+		{"post_writer logs only failed POSTs of notifications and responses", "If a POST of a notification or a response failed first"},
+		{"bad UTF-8 ends stdio_client", "<code>UnicodeDecodeError</code>"},
+		{"and the way around it", `encoding_error_handler="replace"`},
+		{"the provenance names the v2 docs cited for v1", "Some v1 facts come from v2.0.0's migration guide"},
+		{"the 2.x banner is attributed", "the SDK's README suggests a bound"},
+		{"the traceback tells the version", "<code>McpError</code> is SDK 1.x"},
+		{"the sketch's last branch catches transport errors", "Its last branch also catches errors a transport makes, such as <code>Session terminated</code>"},
+		{"v2 reuses -32000 over HTTP", "<code>SSE stream ended without a response</code>"},
+		{"the seed's \"or transport\"", "find out why the server or transport went away"},
+		{"the outreach code goes with the reading events only", "It goes with the view, human candidate and engaged events only"},
+		{"the inputs measure.js counts", "pressed a mouse button or pen, touched the screen, turned a wheel or pressed a key"},
+		{"what a browser attaches is not a complete list", "among them your browser's identification string"},
+		{"the timeout message up to v1.6.0", "Waited 0:00:05 seconds."},
+		{"the timeout message from v1.7.0", "Waited 5.0 seconds."},
+		{"v2's timeout message", "Request 'tools/call' timed out"},
+		{"the TypeScript SDK's message", "MCP error -32000: Connection closed"},
+		{"an anchor per message", "id=connection-closed"},
+		{"an anchor per message", "id=timed-out"},
+		{"an anchor per message", "id=session-terminated"},
+		{"the cause table", "id=causes-and-fixes"},
+		{"a framework's 5 s default, cited", "client_session_timeout_seconds: float | None = 5,"},
+		{"Docker's -i, cited", "Keep STDIN open even if not attached"},
+		{"the v1 client keeps a dead session", "The v1 client does not open a new session by itself (our reading)"},
 		{"fact-check: a live, silent server is not Connection closed; the session stops reading", "means the client's session stopped reading from the server while your request waited"},
 		{"fact-check: CONNECTION_CLOSED first appears at v1.9.2", "<td><code>McpError: Connection closed</code></td><td>from v1.9.2</td>"},
 		{"fact-check: the streamable HTTP client first appears at v1.8.0", "<td>from v1.8.0, HTTP</td>"},
@@ -275,12 +295,12 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"audit 2, item 12: a 404 to a notification is dropped", "That happens on any 404:"},
 		{"audit 2, item 14: the seed's sentence", "when what does arrive is a JSON-RPC error"},
 		{"audit 2, item 14: the seed's sentence", "find out why the server or its transport went away"},
-		{"issue 28: the outreach code goes with three events, not every one", "It is sent with every event"},
-		{"issue 28: a scroll alone is not an input", "a scroll or a key press"},
-		{"issue 28: an outreach code is per recipient", "counts its readers anonymously"},
-		{"issue 28: a command that cannot start is an OSError", "never managed to start"},
-		{"issue 28: not every tool exception is code 0 at v2", "every exception from a tool becomes a JSON-RPC error"},
-		{"issue 28: the read limit ends the connection, not the call", "ends the call with an httpx error"},
+		{"the outreach code goes with three events, not every one", "It is sent with every event"},
+		{"a scroll alone is not an input", "a scroll or a key press"},
+		{"an outreach code is per recipient", "counts its readers anonymously"},
+		{"a command that cannot start is an OSError", "never managed to start"},
+		{"not every tool exception is code 0 at v2", "every exception from a tool becomes a JSON-RPC error"},
+		{"the read limit ends the connection, not the call", "ends the call with an httpx error"},
 		{"fact-check: a silent server hangs the call, it does not close it", "the client stopped hearing from the server"},
 		{"fact-check: the Python-only causes do not hold for the TypeScript SDK", "the causes above apply to it too"},
 		{"fact-check: a message in code must be copyable as it prints", "Timed out … Waited"},
@@ -335,21 +355,27 @@ func TestDriftWatchesEveryCitedRepository(t *testing.T) {
 	}
 }
 
-// TestExplainingPartIsShort holds the explaining part (the text of <main>
-// before the marker, outside code blocks; inline code and captions count)
-// to 2,100 words: a reader who pasted the error wants the answer, not an
-// essay.
+// TestExplainingPartIsShort: the McpError page's explaining part is
+// long enough that the marker is where its explanation ends (every error
+// page is held to 2,100 words by TestEveryErrorPage).
 func TestExplainingPartIsShort(t *testing.T) {
-	page := string(build(t, nil).Files["index.html"])
-	main := page[strings.Index(page, "<main"):]
-	main = main[:strings.Index(main, "data-measure-marker")]
+	if n := explainingWords(string(build(t, nil).Files[mcpError])); n < 1000 {
+		t.Errorf("the explaining part is %d words: the marker moved, or the count is wrong", n)
+	}
+}
+
+// explainingWords counts the words of the explaining part (the text of
+// <main> before the marker, outside code blocks; inline code and captions
+// count): a reader who pasted the error wants the answer, not an essay.
+// A page without <main> or the marker counts as too long.
+func explainingWords(page string) int {
+	i := strings.Index(page, "<main")
+	j := strings.Index(page, "data-measure-marker")
+	if i < 0 || j < i {
+		return 1 << 30
+	}
+	main := page[i:j]
 	main = main[:strings.LastIndex(main, "<")]
 	main = regexp.MustCompile(`(?s)<pre.*?</pre>`).ReplaceAllString(main, " ")
-	words := strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(main, " ")))
-	if len(words) > 2100 {
-		t.Errorf("the explaining part is %d words, over 2,100: say each thing once", len(words))
-	}
-	if len(words) < 1000 {
-		t.Errorf("the explaining part is %d words: the marker moved, or the count is wrong", len(words))
-	}
+	return len(strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(main, " "))))
 }

@@ -177,8 +177,8 @@ func build(f flags) {
 	if !f.quiet {
 		r := <-sizes
 		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", r.Pages, r.Files, r.Raw, f.out, time.Since(start).Round(time.Millisecond))
-		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of /; budget %d B gzip: %s)\n",
-			r.Critical.Raw, r.Critical.Gzip, brotli(r, r.Critical), site.CriticalBudget, r.Verdict())
+		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of %s, the heaviest page; budget %d B gzip: %s)\n",
+			r.Critical.Raw, r.Critical.Gzip, brotli(r, r.Critical), r.CriticalURL, site.CriticalBudget, r.Verdict())
 		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip%s\n", r.Measure.Raw, r.Measure.Gzip, brotli(r, r.Measure))
 	}
 	if len(s.Warnings) > 0 {

@@ -118,21 +118,21 @@ func TestBadInput(t *testing.T) {
 		}, "content/: no pages"},
 		{"home page missing", func(t *testing.T, r string) {
 			os.Remove(filepath.Join(r, "content", "index.md"))
-		}, "content/index.md: missing: it is the site's home page"},
+		}, "content/index.md: missing, and templates/ has no home.html to lay out the index of errors"},
 		{"home page in another case", func(t *testing.T, r string) {
 			// Removed and written anew: a rename that changes only the
 			// case does nothing under Wine.
 			data, _ := os.ReadFile(filepath.Join(r, "content", "index.md"))
 			os.Remove(filepath.Join(r, "content", "index.md"))
 			write(t, r, "content/Index.md", string(data))
-		}, "content/Index.md: the home page's file is index.md, in lower case: rename it to index.md"},
+		}, "content/Index.md: a folder's own page is index.md, in lower case: rename it to index.md"},
 		{"a page's extension in capitals", func(t *testing.T, r string) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/notes.MD", string(data))
 		}, "content/notes.MD: a page's file ends in .md, in lower case: rename it to notes.md"},
 		{"home page moved off /", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "+++\ntitle", "+++\nurl = \"/x/\"\ntitle")
-		}, `content/index.md:2: url "/x/" moves the home page off /, and no page is /`},
+		}, "content/index.md: missing, and templates/ has no home.html to lay out the index of errors"},
 		{"two pages, one output", func(t *testing.T, r string) {
 			edit(t, r, "content/404.md", "noindex = true", "noindex = true\nurl = \"/pay/\"")
 		}, "content/pay.md:1: this page and content/404.md both map to public/pay/index.html"},

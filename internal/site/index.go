@@ -28,9 +28,6 @@ func (s *Site) index(assets map[string]string) error {
 	if err := s.writeSitemap(); err != nil {
 		return err
 	}
-	if err := homeIsBuilt(s); err != nil {
-		return err
-	}
 	from := map[string]string{
 		"measure.js":  MeasureDir + "/measure.js",
 		"sitemap.xml": "the build's sitemap",
@@ -69,20 +66,6 @@ func (s *Site) claim(p *Page, outs map[string]bool) error {
 		}
 	}
 	return nil
-}
-
-// homeIsBuilt refuses a site without /: content/index.md is the home
-// page, but its url can send it elsewhere.
-func homeIsBuilt(s *Site) error {
-	if _, ok := s.Files["index.html"]; ok {
-		return nil
-	}
-	for _, p := range s.Pages {
-		if p.File == ContentDir+"/index.md" {
-			return fmt.Errorf("%s:%d: url %q moves the home page off /, and no page is /: remove the url, or give another page url = \"/\"", p.File, p.Meta.URLLine, p.Meta.URL)
-		}
-	}
-	return fmt.Errorf("%s/index.md: missing: it is the site's home page, /", ContentDir)
 }
 
 // writeSitemap writes robots.txt and, with a base URL, sitemap.xml, the

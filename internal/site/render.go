@@ -55,6 +55,11 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
+	for _, p := range s.Pages {
+		if p.Home && tmpl.set.Lookup("home") == nil {
+			return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
+		}
+	}
 	r := &renderer{site: s, tmpl: tmpl, assets: assets}
 	errs := make([]error, len(s.Pages))
 	var renders atomic.Int64

@@ -94,10 +94,10 @@ type Page struct {
 	Prev, Next *Page
 	Related    []*Page
 	library    string
-	raw   []byte   // the file as read
-	src   []byte   // its body, after the front matter
-	first int
-	out   rendered
+	raw        []byte // the file as read
+	src        []byte // its body, after the front matter
+	first      int
+	out        rendered
 }
 
 // Raw is the page's file as the build read it: what a tool that rewrites

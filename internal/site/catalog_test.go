@@ -1,0 +1,110 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFile writes data at name under root, making its folders.
+func writeFile(t *testing.T, root, name, data string) {
+	t.Helper()
+	p := filepath.Join(root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// errorPage is a page with only what a writer must give.
+func errorPage(title, extra string) string {
+	return "+++\ntitle = \"" + title + "\"\ndescription = \"About " + title + ".\"\nupdated = 2026-12-01\n" + extra + "+++\n\nWhy.\n\n{{< marker >}}\n\nMore.\n"
+}
+
+// homeSite is the fixture without content/index.md, whose / is the
+// generated index of errors, laid out by the repository's home.html.
+func homeSite(t *testing.T) string {
+	root := fixtureSite(t)
+	os.Remove(filepath.Join(root, "content", "index.md"))
+	home, err := os.ReadFile(filepath.Join("..", "..", "templates", "home.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "templates/home.html", string(home))
+	edit(t, root, "templates/base.html", `{{template "main" .}}`, `{{if .Home}}{{template "home" .}}{{else}}{{template "main" .}}{{end}}`)
+	return root
+}
+
+// TestFoldersAreSections: a page in a folder is published at the folder's
+// path, takes the folder as its section, and has its neighbours and
+// related pages; the home page lists it under its section.
+func TestFoldersAreSections(t *testing.T) {
+	root := homeSite(t)
+	writeFile(t, root, "content/zz/sample.md", errorPage("B sample", "tags = [\"net\"]\n"))
+	writeFile(t, root, "content/zz/another.md", errorPage("A another", "library = \"Zed\"\n"))
+	writeFile(t, root, "content/yy/deep/third.md", errorPage("C third", "tags = [\"net\"]\n"))
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]*Page{}
+	for _, p := range s.Pages {
+		pages[p.URL] = p
+	}
+	for _, tc := range []struct {
+		url, out, section, prev, next, related, library string
+	}{
+		{"/zz/sample/", "zz/sample/index.html", "zz", "/zz/another/", "", "/yy/deep/third/", "Zed"},
+		{"/zz/another/", "zz/another/index.html", "zz", "", "/zz/sample/", "", "Zed"},
+		{"/yy/deep/third/", "yy/deep/third/index.html", "yy/deep", "", "", "/zz/sample/", ""},
+	} {
+		p := pages[tc.url]
+		if p == nil {
+			t.Errorf("no page at %s", tc.url)
+			continue
+		}
+		url := func(p *Page) string {
+			if p == nil {
+				return ""
+			}
+			return p.URL
+		}
+		var related []string
+		for _, r := range p.Related {
+			related = append(related, r.URL)
+		}
+		got := []string{p.Out, p.Section, url(p.Prev), url(p.Next), strings.Join(related, " "), p.LibraryName()}
+		want := []string{tc.out, tc.section, tc.prev, tc.next, tc.related, tc.library}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: out, section, prev, next, related, library = %q, want %q", tc.url, got, want)
+		}
+		if _, ok := s.Files[tc.out]; !ok {
+			t.Errorf("%s is not written", tc.out)
+		}
+		if !strings.Contains(string(s.Files["index.html"]), `href=/`+strings.Trim(tc.url, "/")+`/>`) {
+			t.Errorf("the home page does not link %s", tc.url)
+		}
+	}
+	home := string(s.Files["index.html"])
+	if i, j := strings.Index(home, ">yy/deep<"), strings.Index(home, ">Zed<"); i < 0 || j < 0 || i > j {
+		t.Errorf("the home page does not group the pages by section, yy/deep before Zed (zz):\n%s", home)
+	}
+}
+
+// TestEveryMarkdownFileIsPublishedOrRefused: no Markdown file is skipped.
+func TestEveryMarkdownFileIsPublishedOrRefused(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"content/zz/Sample.MD", "content/zz/Sample.MD: a page's file ends in .md, in lower case"},
+		{"content/zz/Index.md", "content/zz/Index.md: a folder's own page is index.md, in lower case"},
+	} {
+		root := homeSite(t)
+		writeFile(t, root, tc.file, errorPage("X", ""))
+		_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.file, err, tc.want)
+		}
+	}
+}
