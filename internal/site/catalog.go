@@ -109,6 +109,9 @@ func (s *Site) link() error {
 	// is reused only while the catalog is the same.
 	h := sha256.New()
 	for _, p := range s.Pages {
+		if p.Section == "" {
+			continue // not in the catalog
+		}
 		fmt.Fprintf(h, "%q %q %q %q %q %q %v %v %v\n", p.File, p.URL, p.Meta.Title, p.Meta.Description, p.Meta.Library, p.Meta.Updated, p.Meta.Tags, p.Meta.Related, p.Meta.NoIndex)
 	}
 	h.Sum(s.catalogSum[:0])

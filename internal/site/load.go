@@ -154,14 +154,22 @@ func loadPages(site fs.FS, prev map[string]*Page, set settings.Settings) ([]*Pag
 		pages = append(pages, p)
 	}
 	if !home && len(errs) == 0 {
-		// The index of errors: no file of its own, so never reused.
-		pages = append(pages, &Page{
-			File: TemplateDir + "/home.html", URL: "/", Out: "index.html", Home: true,
-			Meta: frontmatter.Meta{Title: set.Title, Description: set.Description, Counter: new(bool)},
-		})
+		// The index of errors, made from the settings and the catalog,
+		// both of which a reused page has in common with this build.
+		p := prev[homeFile]
+		if p == nil {
+			p = &Page{
+				File: homeFile, URL: "/", Out: "index.html", Home: true,
+				Meta: frontmatter.Meta{Title: set.Title, Description: set.Description, Counter: new(bool)},
+			}
+		}
+		pages = append(pages, p)
 	}
 	return pages, errors.Join(errs...)
 }
+
+// homeFile names the generated home page in errors and in the Prev map.
+const homeFile = TemplateDir + "/home.html"
 
 // ignored reports whether a file in content/ or static/ is not the
 // author's: hidden files (macOS's .DS_Store among them), the lock and
