@@ -137,8 +137,8 @@ func TestPageIsDated(t *testing.T) {
 		"ClientSession(..., read_timeout_seconds=",
 		"<code>ClientSession</code>'s methods hand their request",
 		// The date the quotes were checked, seen and in the JSON-LD.
-		"Checked against MCP Python SDK v1.29.0 and v2.0.0 on <time datetime=2026-12-04>4 December 2026</time>",
-		`"dateModified":"2026-12-04"`,
+		"Each quote checked on <time datetime=2026-12-05>5 December 2026</time> at the release its link names",
+		`"dateModified":"2026-12-05"`,
 		"Session terminated",
 		"copy-sketch-v2",
 	} {
@@ -161,6 +161,10 @@ func TestPageIsDated(t *testing.T) {
 		"modelcontextprotocol/python-sdk@v1.29.0": true, "modelcontextprotocol/python-sdk@v2.0.0": true, "encode/httpx@0.28.1": true,
 		"modelcontextprotocol/python-sdk@v1.6.0": true, "modelcontextprotocol/python-sdk@v1.7.0": true,
 		"modelcontextprotocol/typescript-sdk@1.30.0": true, "openai/openai-agents-python@v0.22.0": true, "docker/cli@v29.7.2": true,
+		// Issue 36: errlog's first release, a notebook's fileno message, and
+		// the ClosedResourceError and ConnectError pages' anyio and httpcore.
+		"modelcontextprotocol/python-sdk@v1.5.0": true, "ipython/ipykernel@v7.3.0": true,
+		"agronholm/anyio@4.14.2": true, "encode/httpcore@1.0.9": true,
 	}
 	for _, c := range s.Citations {
 		if !checked[c.Repo+"@"+c.Version] {
@@ -238,7 +242,7 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"issue 28: a framework's 5 s default, cited", "client_session_timeout_seconds: float | None = 5,"},
 		{"issue 28: Docker's -i, cited", "Keep STDIN open even if not attached"},
 		{"issue 28: the v1 client keeps a dead session", "The v1 client does not open a new session by itself (our reading)"},
-		{"fact-check: a live, silent server is not Connection closed; the session stops reading", "means the client's session stopped reading from the server while your request waited"},
+		{"fact-check: a live, silent server is not Connection closed; the session stops reading", "its session stopped reading from the server while your request waited"},
 		{"fact-check: CONNECTION_CLOSED first appears at v1.9.2", "<td><code>McpError: Connection closed</code></td><td>from v1.9.2</td>"},
 		{"fact-check: the streamable HTTP client first appears at v1.8.0", "<td>from v1.8.0, HTTP</td>"},
 		{"fact-check: call_tool takes a timeout from v1.7.0", "the only typed method that takes one per call (from v1.7.0)"},
@@ -337,8 +341,9 @@ func TestDriftWatchesEveryCitedRepository(t *testing.T) {
 
 // TestExplainingPartIsShort holds the explaining part (the text of <main>
 // before the marker, outside code blocks; inline code and captions count)
-// to 2,100 words: a reader who pasted the error wants the answer, not an
-// essay.
+// to 2,300 words: a reader who pasted the error wants the answer, not an
+// essay. (2,100 until issue 36 added two causes, TypeScript's timeout,
+// row 5's message and row 8's server-side remedy.)
 func TestExplainingPartIsShort(t *testing.T) {
 	page := string(build(t, nil).Files["index.html"])
 	main := page[strings.Index(page, "<main"):]
@@ -346,8 +351,8 @@ func TestExplainingPartIsShort(t *testing.T) {
 	main = main[:strings.LastIndex(main, "<")]
 	main = regexp.MustCompile(`(?s)<pre.*?</pre>`).ReplaceAllString(main, " ")
 	words := strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(main, " ")))
-	if len(words) > 2100 {
-		t.Errorf("the explaining part is %d words, over 2,100: say each thing once", len(words))
+	if len(words) > 2300 {
+		t.Errorf("the explaining part is %d words, over 2,300: say each thing once", len(words))
 	}
 	if len(words) < 1000 {
 		t.Errorf("the explaining part is %d words: the marker moved, or the count is wrong", len(words))
