@@ -358,3 +358,28 @@ func TestExplainingPartIsShort(t *testing.T) {
 		t.Errorf("the explaining part is %d words: the marker moved, or the count is wrong", len(words))
 	}
 }
+
+// TestNoticeStatesItsOwnPast holds each page's notice to its own history:
+// only the page whose older versions ran the older counter says what they
+// stored and requested; a new page says only what it does now.
+func TestNoticeStatesItsOwnPast(t *testing.T) {
+	s := build(t, nil)
+	for _, c := range []struct {
+		file string
+		past bool
+	}{
+		{"index.html", true},
+		{"closedresourceerror/index.html", false},
+		{"connecterror/index.html", false},
+	} {
+		page := text(s, c.file)
+		for _, past := range []string{"llab_attr", "_vercel/insights/script.js", "Unlike older versions"} {
+			if strings.Contains(page, past) != c.past {
+				t.Errorf("%s: says %q is %v, want %v", c.file, past, strings.Contains(page, past), c.past)
+			}
+		}
+		if !c.past && !strings.Contains(page, "This page leaves it in the address bar: an address you copy carries it") {
+			t.Errorf("%s: the notice does not say the outreach code stays in the address", c.file)
+		}
+	}
+}

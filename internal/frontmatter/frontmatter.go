@@ -28,6 +28,10 @@ type Meta struct {
 	// an old release did: -drift checks them at that release only, and
 	// -repin leaves them there.
 	History []string `toml:"history"`
+	// OlderVersions says that earlier versions of the page ran an older
+	// counter (the llab_attr entry, Vercel's script): the notice says so
+	// on that page only, since a new page has no such past.
+	OlderVersions bool `toml:"older_versions"`
 
 	URLLine     int `toml:"-"` // the line of the file that sets url, for errors
 	HistoryLine int `toml:"-"` // the line that sets history
@@ -40,7 +44,7 @@ type Meta struct {
 var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 
 // Keys are the front-matter keys a page may set.
-var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history"}
+var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions"}
 
 // releaseRE is a release of a repository, as a citation names it.
 var releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
