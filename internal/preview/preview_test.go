@@ -20,6 +20,7 @@ import (
 	"errref/internal/report"
 	"errref/internal/site"
 	"errref/internal/store"
+	"errref/internal/tally"
 )
 
 // start copies the real site into a temp folder and serves its preview.
@@ -537,7 +538,7 @@ func TestAnEventNothingKeptIs503(t *testing.T) {
 // journalAt reads the preview's journal as the report does.
 type journalAt string
 
-func (p journalAt) Counts(_ context.Context, from, to string) ([]store.Count, error) {
+func (p journalAt) Counts(_ context.Context, from, to string) ([]tally.Count, error) {
 	return store.JournalCounts(string(p), from, to)
 }
 

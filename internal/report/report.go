@@ -20,13 +20,13 @@ import (
 	"strings"
 	"time"
 
-	"errref/internal/store"
+	"errref/internal/tally"
 )
 
 // A CountReader is where a report reads its counts: *store.Store, or the
 // preview's own store.
 type CountReader interface {
-	Counts(ctx context.Context, from, to string) ([]store.Count, error) // UTC days, both included
+	Counts(ctx context.Context, from, to string) ([]tally.Count, error) // UTC days, both included
 }
 
 // Filter narrows a report to the reading events that match every field
@@ -42,7 +42,7 @@ type Filter struct {
 // Set reports whether f narrows anything.
 func (f Filter) Set() bool { return f != Filter{} }
 
-func (f Filter) match(c *store.Count) bool {
+func (f Filter) match(c *tally.Count) bool {
 	return (f.Path == "" || c.Path == f.Path) && (f.Ref == "" || c.Ref == f.Ref) &&
 		(f.Campaign == "" || c.Campaign == f.Campaign) && (f.Outreach == "" || c.Outreach == f.Outreach)
 }
@@ -131,7 +131,7 @@ type Funnel struct {
 	ScrolledShare    *float64 `json:"scrolled_share_of_human_candidates,omitempty"`
 }
 
-func (f *Funnel) add(c *store.Count) {
+func (f *Funnel) add(c *tally.Count) {
 	f.Steps.add(c.Name, c.N)
 	if c.Scrolled {
 		switch c.Name {
@@ -200,7 +200,7 @@ type SiteWide struct {
 }
 
 // Visible is how long engaged readers had the page in view when the
-// counter sent engaged, read from the roll-up's buckets (store.VisibleBucket:
+// counter sent engaged, read from the roll-up's buckets (tally.VisibleBucket:
 // two significant figures of whole seconds), so each figure is a bucket's
 // lower bound: "about".
 type Visible struct {
@@ -253,9 +253,9 @@ type termKey struct {
 	term, content string
 }
 
-// Build adds up counts, which store.Counts gave for q's period and the one
+// Build adds up counts, which tally.Counts gave for q's period and the one
 // before it; counts outside both are ignored.
-func Build(counts []store.Count, q Query) (Report, error) {
+func Build(counts []tally.Count, q Query) (Report, error) {
 	start, end, err := q.days()
 	if err != nil {
 		return Report{}, err
@@ -392,7 +392,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 	return r, nil
 }
 
-func addTo[K comparable](m map[K]*Steps, k K, c *store.Count) {
+func addTo[K comparable](m map[K]*Steps, k K, c *tally.Count) {
 	s := m[k]
 	if s == nil {
 		s = &Steps{}

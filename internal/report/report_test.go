@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"errref/internal/store"
+	"errref/internal/tally"
 	"errref/internal/traffic"
 )
 
@@ -26,7 +26,7 @@ const hostile = `<script>document.title="pwned";window.pwned=1</script>`
 // click, checkouts, a referrer, a campaign whose value is markup and whose
 // events split by utm_term, an outreach code, engaged times, the period
 // before, and a row outside both periods.
-var counts = []store.Count{
+var counts = []tally.Count{
 	{Day: "2026-02-24", Name: "view", Path: "/", N: 1000}, // outside both periods
 	{Day: "2026-02-25", Name: "view", Path: "/", N: 20},
 	{Day: "2026-02-26", Name: "human-candidate", Path: "/", Scrolled: true, N: 8},
@@ -71,7 +71,7 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func build(t testing.TB, counts []store.Count, q Query) Report {
+func build(t testing.TB, counts []tally.Count, q Query) Report {
 	t.Helper()
 	r, err := Build(counts, q)
 	if err != nil {
@@ -384,15 +384,15 @@ func TestPeriod(t *testing.T) {
 // would hold: 20 pages, a long tail of 200 referrer hosts, 10 campaigns
 // with terms, 4 outreach codes, engaged events spread over 100 buckets.
 // Build's cost follows the rows, not the events they count.
-func wide(perDay int) []store.Count {
+func wide(perDay int) []tally.Count {
 	r := rand.New(rand.NewPCG(1, 2))
 	start := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	names := []string{"view", "view", "view", "human-candidate", "human-candidate", "engaged", "copy-sketch", "checkout"}
-	var out []store.Count
+	var out []tally.Count
 	for d := range 60 {
 		day := start.AddDate(0, 0, d).Format(time.DateOnly)
 		for range perDay {
-			c := store.Count{Day: day, Name: names[r.IntN(len(names))], N: 1 + r.IntN(50)}
+			c := tally.Count{Day: day, Name: names[r.IntN(len(names))], N: 1 + r.IntN(50)}
 			switch c.Name {
 			case "checkout":
 				c.Checkout = []string{"gumroad", "site"}[r.IntN(2)]
@@ -411,7 +411,7 @@ func wide(perDay int) []store.Count {
 				}
 				c.Scrolled = c.Name != "view" && r.IntN(3) > 0
 				if c.Name == "engaged" {
-					c.VisibleS = store.VisibleBucket(int64(90_000 + r.IntN(900_000)))
+					c.VisibleS = tally.VisibleBucket(int64(90_000 + r.IntN(900_000)))
 				}
 			}
 			out = append(out, c)

@@ -12,6 +12,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"errref/internal/tally"
 	"fmt"
 	"io"
 	"io/fs"
@@ -312,13 +313,13 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 // Counts returns what Store.Counts would for the journal's events, grouped
 // here: the same rows, in the same order. A line the journal should not
 // hold is an error naming it.
-func (j *Journal) Counts(ctx context.Context, from, to string) ([]Count, error) {
+func (j *Journal) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
 	return JournalCounts(j.path, from, to)
 }
 
 // JournalCounts is Counts of the journal at path. A journal that does not
 // exist holds no events.
-func JournalCounts(path, from, to string) ([]Count, error) {
+func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -327,7 +328,7 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 		return nil, err
 	}
 	defer f.Close()
-	groups := map[Count]int{}
+	groups := map[tally.Count]int{}
 	err = eachLine(f, func(n int, line []byte, err error) error {
 		if err == nil {
 			var it Item
@@ -348,12 +349,12 @@ func JournalCounts(path, from, to string) ([]Count, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Count, 0, len(groups))
+	out := make([]tally.Count, 0, len(groups))
 	for c, n := range groups {
 		c.N = n
 		out = append(out, c)
 	}
-	SortCounts(out)
+	tally.SortCounts(out)
 	return out, nil
 }
 

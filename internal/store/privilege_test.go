@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"errref/internal/tally"
 	"fmt"
 	"net/url"
 	"os"
@@ -98,7 +99,7 @@ func TestReadsAReadOnlyFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := sum(cs, func(Count) bool { return true }); n != len(seed) {
+		if n := sum(cs, func(tally.Count) bool { return true }); n != len(seed) {
 			t.Fatalf("read %d events, want %d", n, len(seed))
 		}
 		if _, err := st.db.Exec(`INSERT INTO events (ts, day, name) VALUES (0, '2026-03-02', 'x')`); err == nil {
@@ -190,7 +191,7 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the reader role: %v", err)
 	}
-	if n := sum(cs, func(Count) bool { return true }); n != len(mixed())+1 {
+	if n := sum(cs, func(tally.Count) bool { return true }); n != len(mixed())+1 {
 		t.Errorf("the reader counts %d events, want %d", n, len(mixed())+1)
 	}
 	if err := r.Insert(ctx, event.Event{Name: "x"}, at); err == nil {
