@@ -166,7 +166,7 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	var schema string
 	admin.QueryRow(`SELECT current_schema()`).Scan(&schema)
 	writer := role(t, admin, schema, "w", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations TO %[2]s; GRANT INSERT ON %[1]s.events TO %[2]s")
-	reader := role(t, admin, schema, "r", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations, %[1]s.rollup TO %[2]s")
+	reader := role(t, admin, schema, "r", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations, %[1]s.rollup, %[1]s.sales TO %[2]s")
 	ctx := context.Background()
 
 	var errs strings.Builder
@@ -197,6 +197,26 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	if err := r.Insert(ctx, event.Event{Name: "x"}, at); err == nil {
 		t.Error("the reader role wrote")
 	}
+	// Sales: the reader reads them, and neither the reader nor the
+	// writer can add or read one.
+	recs, _ := gumroadFixture(t)
+	if _, err := r.Sales(ctx, "2026-03-01", "2026-03-31"); err != nil {
+		t.Errorf("the reader role, sales: %v", err)
+	}
+	if _, err := r.KeepSales(ctx, recs); err == nil {
+		t.Error("the reader role stored sales")
+	}
+	w, err = Open(ctx, writer, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.KeepSales(ctx, recs); err == nil {
+		t.Error("the writer role stored sales")
+	}
+	if _, err := w.Sales(ctx, "2026-03-01", "2026-03-31"); err == nil {
+		t.Error("the writer role read sales")
+	}
+	w.Close()
 
 	// A store behind this release: the writer cannot migrate it.
 	if _, err := admin.Exec(`DELETE FROM schema_migrations WHERE version = $1`, Latest); err != nil {
