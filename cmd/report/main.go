@@ -12,6 +12,7 @@
 //	go run ./cmd/report -html report.html    (-html - writes the page to stdout)
 //	go run ./cmd/report -path /pay/ -ref news.ycombinator.com
 //	go run ./cmd/report -import events.jsonl  take the function's log lines into the store
+//	go run ./cmd/report -import-sales Sales.csv  take a Gumroad export's sales, counts only
 //	go run ./cmd/report -migrate              bring the store's schema up to this release
 package main
 
@@ -43,6 +44,10 @@ func main() {
 	flag.StringVar(&f.Outreach, "outreach", "", "only the reading events of this outreach code")
 	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, netlify logs --function event --json, or a journal), each once; - reads standard input")
 	migrate := flag.Bool("migrate", false, "bring the store's schema up to this release, creating it if need be, and stop")
+	var in salesImport
+	flag.StringVar(&in.file, "import-sales", "", "store the sales of Gumroad's sales export (CSV) or of a Base explorer's token transfers export (CSV), counts only, each sale once, and stop")
+	flag.StringVar(&in.wallet, "wallet", "", "with -import-sales of transfers: the wallet paid in USDC (default: wallet_address in site.toml, or SITE_WALLET_ADDRESS)")
+	flag.StringVar(&in.product, "product", "", "with -import-sales of transfers: the product the wallet's payments buy")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0)))
@@ -56,7 +61,7 @@ func main() {
 	}
 	// Where, and how: read-only unless a step needs to write (see store.go).
 	ctx := context.Background()
-	st, done := openStore(ctx, *db, *root, *importFile, *migrate)
+	st, done := openStore(ctx, *db, *root, *importFile, *migrate, in)
 	if done {
 		return
 	}

@@ -28,7 +28,7 @@ const maxDays = 36_500
 // -import write (and may create the store) and are done here; a report
 // reads, read-only, after taking the preview's journal into a SQLite
 // store. It reports whether the command is done.
-func openStore(ctx context.Context, db, root, importFile string, migrate bool) (*store.Store, bool) {
+func openStore(ctx context.Context, db, root, importFile string, migrate bool, in salesImport) (*store.Store, bool) {
 	dsn, from, err := store.Locate(os.Getenv, filepath.Join(root, "events.db"))
 	if db != "" {
 		dsn, from, err = db, "-db", nil
@@ -46,6 +46,17 @@ func openStore(ctx context.Context, db, root, importFile string, migrate bool) (
 		st := open(ctx, dsn, from, store.Options{Create: true})
 		defer st.Close()
 		importLog(ctx, st, importFile)
+		return nil, true
+	case in.file != "":
+		recs := in.read(root)
+		st := open(ctx, dsn, from, store.Options{Create: true})
+		defer st.Close()
+		res, err := st.KeepSales(ctx, recs)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "imported into %s: %d sales added, %d changed since an earlier import, %d taken before\n",
+			report.Quote(st.String()), res.Added, res.Changed, res.Again)
 		return nil, true
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)

@@ -467,7 +467,7 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	if body != want.String() {
 		t.Errorf("/_preview/report is not the report's page:\n%s", body)
 	}
-	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">checkout gumroad</td><td>1</td>`} {
+	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">buy-link clicks gumroad</td><td>1</td>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the report lacks %q", want)
 		}

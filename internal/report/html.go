@@ -55,35 +55,37 @@ func HTML(w io.Writer, r Report) error {
 	days := len(r.Days)
 	return htmlTmpl().Execute(w, struct {
 		Report
-		CSS       template.CSS
-		CSP       string
-		Steps     []step
-		Charts    []chart
-		NDays     int
-		FirstDay  string
-		LastDay   string
-		Filter    string
-		Sections  []section
-		Visible   string
-		Scrolled  string
-		Notes     [3]string
-		Partial   string
-		DaysShown int
+		CSS                    template.CSS
+		CSP                    string
+		Steps                  []step
+		Charts                 []chart
+		NDays                  int
+		FirstDay               string
+		LastDay                string
+		Filter                 string
+		Sections               []section
+		Visible                string
+		Scrolled               string
+		Notes                  [3]string
+		SalesNote, NoSalesNote string
+		Partial                string
+		DaysShown              int
 	}{
-		Report:   r,
-		CSS:      template.CSS(css),
-		CSP:      "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
-		Steps:    steps,
-		Charts:   charts,
-		NDays:    days,
-		FirstDay: r.Days[0].Day,
-		LastDay:  r.Days[days-1].Day,
-		Filter:   filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
-		Sections: sections(r, func(s string) string { return s }),
-		Visible:  visibleLine(r.Visible),
-		Scrolled: fmt.Sprintf("%s of human candidates and %s of engaged readers had scrolled when the event was sent (a view is sent at load, before anyone can scroll).", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged)),
-		Notes:    [3]string{countsNote, noFilterNote, filteredNote},
-		Partial:  partialMarker,
+		Report:    r,
+		CSS:       template.CSS(css),
+		CSP:       "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
+		Steps:     steps,
+		Charts:    charts,
+		NDays:     days,
+		FirstDay:  r.Days[0].Day,
+		LastDay:   r.Days[days-1].Day,
+		Filter:    filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
+		Sections:  sections(r, func(s string) string { return s }),
+		Visible:   visibleLine(r.Visible),
+		Scrolled:  fmt.Sprintf("%s of human candidates and %s of engaged readers had scrolled when the event was sent (a view is sent at load, before anyone can scroll).", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged)),
+		Notes:     [3]string{countsNote, noFilterNote, filteredNote},
+		SalesNote: salesNote, NoSalesNote: noSalesNote,
+		Partial: partialMarker,
 	})
 }
 
@@ -128,6 +130,8 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 			return parts
 		},
 		"checkout": func(m map[string]int, k string) int { return m[k] },
+		"money":    func(c *int64) string { return Money(*c) },
+		"money64":  Money,
 	}).Parse(pageHTML))
 })
 
