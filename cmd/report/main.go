@@ -66,6 +66,12 @@ func main() {
 		return
 	}
 	defer st.Close()
+	if empty, err := st.Empty(ctx); err != nil {
+		fail(err)
+	} else if empty {
+		fmt.Println(noEvents(report.Quote(st.String())))
+		return
+	}
 
 	days, err := report.ParseSince(*since)
 	if err != nil {
