@@ -1,5 +1,5 @@
 // The tests in this folder hold measure.js to its contract
-// (measure-protocol.md) in Debian's Chromium: the real page, built by the
+// (docs/counter.md) in Debian's Chromium: the real page, built by the
 // real build, served on 127.0.0.1 with the real receiver at /api/event,
 // driven with trusted CDP input and Chromium's virtual time.
 package measure_test

@@ -1,5 +1,5 @@
 // Package event receives the counter's events: it validates a POST to
-// /api/event against the contract (measure-protocol.md §3, §6) and hands
+// /api/event against the contract (docs/counter.md) and hands
 // each valid event to a sink. The local preview and the production
 // function share this one handler, so there is one validation path.
 package event
