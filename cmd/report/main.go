@@ -89,6 +89,11 @@ func main() {
 	if err != nil {
 		fail(timedOut(ctx, err))
 	}
+	pages, err := clickPages(*root)
+	if err != nil {
+		fail(err)
+	}
+	r.SetClickPages(pages)
 	switch {
 	case *htmlFile == "-":
 		err = report.HTML(os.Stdout, r)

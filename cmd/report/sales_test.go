@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestASalesExportBesideTheFunnel: on a fresh folder, a Gumroad export of
@@ -124,5 +125,34 @@ func TestAFreshSiteHasNoEventsYet(t *testing.T) {
 	}
 	if code, _, errs := runReport(t, dir, nil, "-db", "evnets.db"); code != 1 || !strings.Contains(errs, "no such store") {
 		t.Errorf("a mistyped -db: exit %d, %q", code, errs)
+	}
+}
+
+// TestEachClickWithItsPage: a click event carries only its name; the
+// report names the content file whose page has its control, and says so
+// when no page has it now.
+func TestEachClickWithItsPage(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "content", "guides"), 0o755)
+	os.WriteFile(filepath.Join(dir, "content", "index.md"), []byte("+++\ntitle = \"x\"\n+++\n```python copy=copy-sketch\nx = 1\n```\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "content", "guides", "b.md"), []byte("+++\ntitle = \"y\"\n+++\n~~~go copy=\"copy-main\" label=\"Copy\"\nx := 1\n~~~\n"), 0o644)
+	log := filepath.Join(dir, "log.jsonl")
+	now := time.Now().UTC().Format(time.RFC3339)
+	var lines string
+	for _, name := range []string{"copy-sketch", "copy-main", "copy-gone"} {
+		lines += `{"ts":"` + now + `","stored":false,"name":"` + name + `"}` + "\n"
+	}
+	os.WriteFile(log, []byte(lines), 0o644)
+	if code, _, errs := runReport(t, dir, nil, "-import", log); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := runReport(t, dir, nil, "-since", "1d")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	for _, want := range []string{"click copy-sketch on content/index.md ", "click copy-main on content/guides/b.md ", "click copy-gone on no page now "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -220,6 +220,22 @@ type SiteWide struct {
 	BuyLinkClicksPerEngaged *float64 `json:"buy_link_clicks_per_engaged,omitempty"`
 	// Sales is nil where the store keeps no sales (the preview's journal).
 	Sales *Sales `json:"sales,omitempty"`
+	// ClickPages names, for each click, the content files whose pages
+	// have its control; nil where the report was not given the site.
+	ClickPages map[string][]string `json:"click_pages,omitempty"`
+}
+
+// SetClickPages records which pages have each click's control, read from
+// the site: a click event carries only its name. Under a filter, where no
+// click is shown, it does nothing.
+func (r *Report) SetClickPages(pages map[string][]string) {
+	if r.SiteWide == nil {
+		return
+	}
+	r.SiteWide.ClickPages = map[string][]string{}
+	for name := range r.SiteWide.Clicks {
+		r.SiteWide.ClickPages[name] = pages[name]
+	}
 }
 
 // Visible is how long engaged readers had the page in view when the

@@ -55,7 +55,7 @@ func Text(w io.Writer, r Report) error {
 		tb = nil
 		tb.row("", "this period", "before", "change")
 		for _, n := range sortedKeys(s.Clicks) {
-			tb.row("click "+Quote(n), num(s.Clicks[n]), num(s.PreviousClicks[n]), change(s.Clicks[n], s.PreviousClicks[n]))
+			tb.row("click "+Quote(n)+clickPage(s, n), num(s.Clicks[n]), num(s.PreviousClicks[n]), change(s.Clicks[n], s.PreviousClicks[n]))
 		}
 		for _, n := range sortedKeys(s.BuyLinkClicks) {
 			tb.row("buy-link clicks "+Quote(n), num(s.BuyLinkClicks[n]), num(s.PreviousBuyLinkClicks[n]), change(s.BuyLinkClicks[n], s.PreviousBuyLinkClicks[n]))
@@ -139,6 +139,18 @@ func textSales(w io.Writer, r Report) {
 		}
 		tb.write(w)
 	}
+}
+
+// clickPage names the page that has the click's control, when the report
+// was given the site.
+func clickPage(s *SiteWide, name string) string {
+	if s.ClickPages == nil {
+		return ""
+	}
+	if pages := s.ClickPages[name]; len(pages) > 0 {
+		return " on " + strings.Join(pages, ", ")
+	}
+	return " on no page now"
 }
 
 func indent(part bool) string {
