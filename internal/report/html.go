@@ -28,7 +28,7 @@ func HTML(w io.Writer, r Report) error {
 			return 0
 		}
 		// Sales come from another source than views and may outnumber them.
-		return min(float64(int(float64(n)/float64(t.View)*10000+0.5))/10, 100)
+		return min(float64(int(float64(n)/float64(t.View)*10000+0.5))/10, 1000)
 	}
 	steps := []step{
 		{Name: "views", N: t.View, Before: r.Previous.Total.View, Width: width(t.View), Class: "s0"},

@@ -60,4 +60,3 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	tally.SortCounts(out)
 	return out, nil
 }
-

@@ -116,4 +116,3 @@ func countLines(r io.Reader) (int, error) {
 		}
 	}
 }
-
