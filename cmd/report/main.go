@@ -94,6 +94,11 @@ func main() {
 		fail(err)
 	}
 	r.SetClickPages(pages)
+	guides, err := pageGuides(*root)
+	if err != nil {
+		fail(err)
+	}
+	r.SetGuides(guides)
 	switch {
 	case *htmlFile == "-":
 		err = report.HTML(os.Stdout, r)

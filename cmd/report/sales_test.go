@@ -156,3 +156,36 @@ func TestEachClickWithItsPage(t *testing.T) {
 		}
 	}
 }
+
+// TestAGuideOnItsPagesRow: a product that one page names as its guide has
+// its sales on that page's row; one that two pages name, on neither.
+func TestAGuideOnItsPagesRow(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "content"), 0o755)
+	for name, fm := range map[string]string{
+		"pay.md":   "guide = \"The McpError field guide\"\nurl = \"/buy/\"",
+		"index.md": "guide = \"Other guide\"",
+		"b.md":     "guide = \"Other guide\"",
+	} {
+		os.WriteFile(filepath.Join(dir, "content", name), []byte("+++\ntitle = \"x\"\n"+fm+"\n+++\nText.\n"), 0o644)
+	}
+	var lines string
+	for _, path := range []string{"/buy/", "/", "/b/"} {
+		lines += `{"ts":"2026-03-01T10:00:00Z","stored":false,"name":"view","path":"` + path + `","visible_ms":0,"scrolled":false}` + "\n"
+	}
+	log := filepath.Join(dir, "log.jsonl")
+	os.WriteFile(log, []byte(lines), 0o644)
+	export, _ := filepath.Abs("../../internal/sales/testdata/gumroad-5-sales.csv")
+	for _, args := range [][]string{{"-import", log}, {"-import-sales", export}} {
+		if code, _, errs := runReport(t, dir, nil, args...); code != 0 {
+			t.Fatal(errs)
+		}
+	}
+	code, out, errs := runReport(t, dir, nil, "-from", "2026-03-01", "-to", "2026-03-03")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(out, `/buy/  "The McpError field guide"      3   $52.50`) || strings.Contains(out, `"Other guide"`) {
+		t.Errorf("the guides' rows:\n%s", out)
+	}
+}

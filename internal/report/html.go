@@ -140,6 +140,7 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		"money":     func(c *int64) string { return Money(*c) },
 		"money64":   Money,
 		"clickPage": clickPage,
+		"deref":     func(n *int) int { return *n },
 	}).Parse(pageHTML))
 })
 

@@ -172,6 +172,11 @@ type PageRow struct {
 	Path string `json:"path"`
 	Funnel
 	Previous Steps `json:"previous"`
+	// Guide is the product the page sells, when no other page sells it,
+	// with its sales and revenue in the period through every channel.
+	Guide        string `json:"guide,omitempty"`
+	Sales        *int   `json:"sales,omitempty"`
+	RevenueCents *int64 `json:"revenue_cents,omitempty"`
 }
 
 // Row is one referrer host, campaign or outreach code, with its own

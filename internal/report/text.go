@@ -49,6 +49,17 @@ func Text(w io.Writer, r Report) error {
 		tb.row("none")
 	}
 	tb.write(w)
+	tb = nil
+	for _, pg := range r.Pages {
+		if pg.Guide != "" {
+			tb.row(Quote(pg.Path), Quote(pg.Guide), num(*pg.Sales), Money(*pg.RevenueCents))
+		}
+	}
+	if len(tb) > 0 {
+		fmt.Fprintf(w, "\nGuides sold, on the page that sells each (all channels):\n")
+		tb = append(table{{"path", "guide", "sales", "revenue"}}, tb...)
+		tb.write(w)
+	}
 
 	if s := r.SiteWide; s != nil {
 		fmt.Fprintf(w, "\nSite-wide. %s\n", noFilterNote)
