@@ -1,6 +1,6 @@
 // Command report shows the reading funnel from the stored events: per
 // page, views, human candidates and engaged readers, against the period
-// before; site-wide clicks and checkouts; referrers, campaigns and
+// before; site-wide clicks, buy-link clicks and sales; referrers, campaigns and
 // outreach codes; engaged readers' time in view; and a day-by-day series.
 // It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else
 // the SQLite file events.db in the site folder (or -db, or
@@ -38,7 +38,7 @@ func main() {
 	asJSON := flag.Bool("json", false, "write JSON, for scripts")
 	htmlFile := flag.String("html", "", "write a self-contained HTML page with charts to this file; - writes it to standard output")
 	var f report.Filter
-	flag.StringVar(&f.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks and checkouts, which carry no path, are left out)")
+	flag.StringVar(&f.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks, buy-link clicks and sales, which carry no path, are left out)")
 	flag.StringVar(&f.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com")
 	flag.StringVar(&f.Campaign, "campaign", "", "only the reading events of this utm_campaign")
 	flag.StringVar(&f.Outreach, "outreach", "", "only the reading events of this outreach code")

@@ -136,7 +136,7 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 			parts := strings.SplitAfter(h, ".")
 			return parts
 		},
-		"checkout":  func(m map[string]int, k string) int { return m[k] },
+		"at":        func(m map[string]int, k string) int { return m[k] },
 		"money":     func(c *int64) string { return Money(*c) },
 		"money64":   Money,
 		"clickPage": clickPage,
