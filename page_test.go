@@ -164,13 +164,13 @@ func TestPageIsDated(t *testing.T) {
 	}
 	for _, c := range s.Citations {
 		if !checked[c.Repo+"@"+c.Version] {
-			t.Errorf("%s cites %s@%s, which no check covers", c.At, c.Repo, c.Version)
+			t.Errorf("%s cites %s@%s, which no check covers", c.At(), c.Repo, c.Version)
 		}
 	}
 }
 
 // TestPageSaysNoMoreThanTheCode holds the page to what the code shows
-// (../shared/mcp-facts.md §5 and §6): each phrase below must be on the
+// (the SDK source at the lines the page cites): each phrase must be on the
 // page, or must not, so the test fails if the wording slides back. The
 // reasons marked "audit 2" number the items of the second audit.
 func TestPageSaysNoMoreThanTheCode(t *testing.T) {
@@ -330,7 +330,7 @@ func TestDriftWatchesEveryCitedRepository(t *testing.T) {
 	s := build(t, nil)
 	for _, c := range s.Citations {
 		if !slices.Contains(repos, c.Repo) {
-			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.At, c.Repo)
+			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.At(), c.Repo)
 		}
 	}
 }

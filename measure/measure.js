@@ -1,5 +1,5 @@
 // measure.js: the page's one counter. It keeps the promises of the notice at
-// the end of the page; the rules it follows are its contract,
+// the end of the page; the rules it follows are its contract in
 // docs/counter.md. The build bakes the endpoint in and minifies this file. It is
 // ES5 on purpose: a browser too old for fetch must still parse it, and then
 // do nothing.

@@ -1,6 +1,7 @@
 package measure_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -304,7 +305,23 @@ func (h *harness) scrollToMarker() {
 	if h.eval(`document.querySelector("[data-measure-marker]").getBoundingClientRect().top > innerHeight`) == true {
 		h.t.Fatal("the wheel did not bring the marker into view")
 	}
-	time.Sleep(100 * time.Millisecond)
+	h.markerSeen()
+}
+
+// markerSeen waits, on the real clock, until an observer of the test's own
+// has seen the marker in view. It was made after measure.js's, and the
+// page calls observers in the order they were made, in the same frame, so
+// by then measure.js's has been told too.
+func (h *harness) markerSeen() {
+	h.t.Helper()
+	js := `new Promise(r => new IntersectionObserver((es, o) => {
+	  if (es.some(e => e.isIntersecting)) { o.disconnect(); r(1); }
+	}).observe(document.querySelector("[data-measure-marker]")))`
+	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](js, chromedp.EvalAwaitPromise)); err != nil {
+		h.t.Fatalf("the marker's observer never saw it in view: %v", err)
+	}
 }
 
 func TestEngagedAtNinetySecondsWithTheMarkerReachedByAWheel(t *testing.T) {

@@ -10,12 +10,12 @@ import (
 	"testing"
 
 	"errref/internal/benchsite"
-	"errref/internal/drift/drifttest"
+	"errref/internal/quote/quotetest"
 )
 
 // TestDrift runs -drift as the scheduled job does, from the site folder
 // with the default paths and a clone named by a relative path, against
-// internal/drift's made-up library: the exit code says whether every
+// internal/quote/quotetest's made-up library: the exit code says whether every
 // quote holds (0, and one line), one does not (1, and the report) or no
 // answer could be given (2, and why, on stderr, the report empty), and
 // -json gives the same report as JSON.
@@ -26,10 +26,10 @@ func TestDrift(t *testing.T) {
 	if err := benchsite.Make(root, fixture, 1); err != nil {
 		t.Fatal(err)
 	}
-	lib := drifttest.Library(t)
-	drifttest.Git(t, work, "clone", "-q", "--bare", lib, filepath.Join(work, "clones", "lib.git"))
+	lib := quotetest.Library(t)
+	quotetest.Git(t, work, "clone", "-q", "--bare", lib, filepath.Join(work, "clones", "lib.git"))
 	empty := filepath.Join(work, "clones", "empty")
-	drifttest.Git(t, work, "init", "-q", empty)
+	quotetest.Git(t, work, "init", "-q", empty)
 	if err := os.WriteFile(filepath.Join(work, "clones", "lib.tar"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

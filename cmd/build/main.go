@@ -6,7 +6,6 @@
 //	go run ./cmd/build -serve           preview on 127.0.0.1:8080, rebuilt on save
 //	go run ./cmd/build -quiet           print only warnings and errors
 //	go run ./cmd/build -brotli          add brotli sizes to the summary
-//	go run ./cmd/build -nocache         render everything, as on a fresh machine
 //	go run ./cmd/build -check-sources modelcontextprotocol/python-sdk=../python-sdk
 //	go run ./cmd/build -check-sources REPO@OLD=DIR -repin REPO@NEW=DIR [-write]
 //	go run ./cmd/build -drift REPO=GITDIR [-drift-pre] [-json]
@@ -26,163 +25,195 @@ import (
 	"syscall"
 	"time"
 
-	"errref/internal/cite"
-	"errref/internal/drift"
 	"errref/internal/output"
 	"errref/internal/preview"
-	"errref/internal/repin"
+	"errref/internal/quote"
 	"errref/internal/site"
 	"errref/internal/store"
 )
 
-type sources []string
+type list []string
 
-func (s *sources) String() string     { return strings.Join(*s, ",") }
-func (s *sources) Set(v string) error { *s = append(*s, v); return nil }
+func (s *list) String() string     { return strings.Join(*s, ",") }
+func (s *list) Set(v string) error { *s = append(*s, v); return nil }
+
+// flags are the command line, read once.
+type flags struct {
+	root, out, addr, db string
+	publish, quiet      bool
+	brotli, serve       bool
+	timeout             time.Duration
+	checks, drifts      list
+	repin               string
+	write, pre, json    bool
+}
 
 func main() {
-	root := flag.String("root", ".", "the site folder, holding content/, templates/, static/ and measure/")
-	out := flag.String("out", "public", "the output folder, replaced whole by each good build")
-	publish := flag.Bool("publish", false, "refuse to build while a setting a published site needs is unset")
-	serve := flag.Bool("serve", false, "serve a live preview that rebuilds on save")
-	quiet := flag.Bool("quiet", false, "print only warnings and errors, and skip the size summary")
-	withBrotli := flag.Bool("brotli", false, "add brotli -q 11 sizes to the summary (slower: 50 ms a page)")
-	nocache := flag.Bool("nocache", false, "render every page and measure every size, using no build cache")
-	timeout := flag.Duration("timeout", site.DefaultTimeout, "the longest the pages may take to render")
-	addr := flag.String("addr", "127.0.0.1:8080", "the preview's address")
-	db := flag.String("db", "", "where the preview keeps events: a journal of JSON lines or a PostgreSQL URL (default: DATABASE_URL, NETLIFY_DB_URL, else events.jsonl in -root, which go run ./cmd/report takes into events.db; -db=none keeps none)")
-	var checks sources
-	flag.Var(&checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
-	repinTo := flag.String("repin", "", "move the citations of REPO at the versions -check-sources gives to REPO@VERSION=DIR, printing the diff")
-	write := flag.Bool("write", false, "with -repin, rewrite content/*.md instead of printing the diff")
-	var drifts sources
-	flag.Var(&drifts, "drift", "check the citations of REPO=GITDIR against the newest release of each major version they cite, read from the git clone GITDIR (repeatable, one per cited repository); exit 1 if a quote no longer holds, 2 if it cannot tell")
-	driftPre := flag.Bool("drift-pre", false, "with -drift, count prereleases (v2.1.0rc1) as releases")
-	asJSON := flag.Bool("json", false, "with -drift, print the report as JSON")
+	var f flags
+	flag.StringVar(&f.root, "root", ".", "the site folder, holding content/, templates/, static/ and measure/")
+	flag.StringVar(&f.out, "out", "public", "the output folder, replaced whole by each good build")
+	flag.BoolVar(&f.publish, "publish", false, "refuse to build while a setting a published site needs is unset")
+	flag.BoolVar(&f.serve, "serve", false, "serve a live preview that rebuilds on save")
+	flag.BoolVar(&f.quiet, "quiet", false, "print only warnings and errors, and skip the size summary")
+	flag.BoolVar(&f.brotli, "brotli", false, "add brotli -q 11 sizes to the summary (slower: 50 ms a page)")
+	flag.DurationVar(&f.timeout, "timeout", site.DefaultTimeout, "the longest the pages may take to render")
+	flag.StringVar(&f.addr, "addr", "127.0.0.1:8080", "the preview's address")
+	flag.StringVar(&f.db, "db", "", "where the preview keeps events: a journal of JSON lines or a PostgreSQL URL (default: DATABASE_URL, NETLIFY_DB_URL, else events.jsonl in -root, which go run ./cmd/report takes into events.db; -db=none keeps none)")
+	flag.Var(&f.checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
+	flag.StringVar(&f.repin, "repin", "", "move the citations of REPO at the versions -check-sources gives to REPO@VERSION=DIR, printing the diff")
+	flag.BoolVar(&f.write, "write", false, "with -repin, rewrite content/*.md instead of printing the diff")
+	flag.Var(&f.drifts, "drift", "check the citations of REPO=GITDIR against the newest release of each major version they cite, read from the git clone GITDIR (repeatable, one per cited repository); exit 1 if a quote no longer holds, 2 if it cannot tell")
+	flag.BoolVar(&f.pre, "drift-pre", false, "with -drift, count prereleases (v2.1.0rc1) as releases")
+	flag.BoolVar(&f.json, "json", false, "with -drift, print the report as JSON")
 	flag.Parse()
-	if *root == "" {
+	if f.root == "" {
 		// The current folder, as every path function takes an empty
 		// path; os.DirFS refuses one.
-		*root = "."
+		f.root = "."
 	}
-	if len(drifts) > 0 {
+	if len(f.drifts) > 0 {
 		// Exit 1 says a quote drifted: anything that stops the check
 		// must not say so too.
-		failStatus, failHead = drift.Failed, "-drift could not answer:"
-		if len(checks) > 0 || *repinTo != "" || *serve {
-			fail(fmt.Errorf("-drift goes without -check-sources, -repin and -serve"))
-		}
+		failStatus, failHead = quote.Failed, "-drift could not answer:"
 	}
-	if (*driftPre || *asJSON) && len(drifts) == 0 {
+	switch {
+	case len(f.drifts) > 0 && (len(f.checks) > 0 || f.repin != "" || f.serve):
+		fail(fmt.Errorf("-drift goes without -check-sources, -repin and -serve"))
+	case (f.pre || f.json) && len(f.drifts) == 0:
 		fail(fmt.Errorf("-drift-pre and -json go with -drift REPO=GITDIR"))
-	}
-	if *write && *repinTo == "" {
+	case f.write && f.repin == "":
 		fail(fmt.Errorf("-write goes with -repin REPO@VERSION=DIR"))
+	case f.serve && (len(f.checks) > 0 || f.repin != ""):
+		fail(fmt.Errorf("-serve goes without -check-sources and -repin"))
+	case len(f.drifts) > 0:
+		drift(f)
+	case f.repin != "":
+		repin(f)
+	case len(f.checks) > 0:
+		checkSources(f)
 	}
-	if err := output.CheckDir(*out, *root, append(site.SourceDirs(), ".git")); err != nil {
+	// From here on there is an output folder to write, and a failure
+	// leaves it as it was.
+	failHead, footer = "build failed:", "The output folder was left as it was."
+	if err := output.CheckDir(f.out, f.root, append(site.SourceDirs(), ".git")); err != nil {
 		fail(err)
 	}
-	if len(checks) == 0 && *repinTo == "" && len(drifts) == 0 {
-		// Before the build, not after it: a folder that will be refused
-		// is reported at once.
-		if err := output.Replaceable(*out); err != nil {
-			fail(err)
-		}
-	}
-	if *serve {
-		// Most of what stops the preview is not a build: a port that is
-		// taken, a store that cannot be opened.
-		failHead = "the preview failed:"
-		// SIGTERM too, which process managers, containers and go run's
-		// wrappers send (on Windows, closing the console window).
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		// Where the report reads: DATABASE_URL, NETLIFY_DB_URL, or the
-		// journal that go run ./cmd/report takes into events.db (the
-		// build links no SQLite); the preview says which at start.
-		events := *db
-		if events == "" {
-			dsn, _, err := store.Locate(os.Getenv, "")
-			if err != nil {
-				fail(err)
-			}
-			events = filepath.Join(*root, "events.jsonl")
-			if store.IsPostgres(dsn) {
-				events = dsn
-			}
-		}
-		if events == "none" {
-			events = ""
-		}
-		if err := preview.Serve(ctx, preview.Options{Root: *root, Out: *out, Addr: *addr, Log: os.Stdout, Cache: !*nocache, Timeout: *timeout, Events: events}); err != nil {
-			fail(err)
-		}
+	if f.serve {
+		serve(f)
 		return
 	}
+	build(f)
+}
 
-	if os.Getenv("GOGC") == "" {
-		collectLess()
-	}
-	start := time.Now()
-	s, err := site.Build(site.Options{FS: os.DirFS(*root), Publish: *publish, Cache: !*nocache, Timeout: *timeout})
+// checkSources checks the quotes against copies of their sources.
+func checkSources(f flags) {
+	failHead = "-check-sources failed:"
+	ok, err := quote.Check(os.Stdout, f.checks, f.site)
+	exit(ok, err)
+}
+
+// repin moves the quotes to another version of their source.
+func repin(f flags) {
+	failHead = "-repin failed:"
+	ok, err := quote.Repin(quote.RepinOptions{Build: f.site, Root: f.root, To: f.repin, From: f.checks, Write: f.write, Out: os.Stdout})
+	exit(ok, err)
+}
+
+// drift checks the quotes against the newest releases.
+func drift(f flags) {
+	code, err := quote.Drift(quote.DriftOptions{Build: f.site, Clones: f.drifts, Pre: f.pre, JSON: f.json, Out: os.Stdout})
 	if err != nil {
 		fail(err)
+	}
+	os.Exit(code)
+}
+
+// exit ends a quote tool's run: 0 when every quote held, else 1.
+func exit(ok bool, err error) {
+	if err != nil {
+		fail(err)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// site builds the site in memory, for a quote tool, printing its warnings.
+func (f flags) site() (*site.Site, error) {
+	s, err := site.Build(site.Options{FS: os.DirFS(f.root), Publish: f.publish, Timeout: f.timeout})
+	if err != nil {
+		return nil, err
 	}
 	for _, w := range s.Warnings {
 		fmt.Fprintln(os.Stderr, "warning:", w)
 	}
-	if len(drifts) > 0 {
-		files := map[string][]byte{}
-		for _, p := range s.Pages {
-			files[p.File] = p.Raw()
-		}
-		code, err := drift.Run(drift.Options{Clones: drifts, Pre: *driftPre, JSON: *asJSON, Citations: s.Citations, Files: files, Out: os.Stdout})
-		if err != nil {
-			fail(err)
-		}
-		os.Exit(code)
+	return s, nil
+}
+
+// build builds the site into the output folder and prints the summary.
+func build(f flags) {
+	// Before the build, not after it: a folder that will be refused is
+	// reported at once.
+	if err := output.Replaceable(f.out); err != nil {
+		fail(err)
 	}
-	if *repinTo != "" {
-		files := map[string][]byte{}
-		for _, p := range s.Pages {
-			files[p.File] = p.Raw()
-		}
-		ok, err := repin.Run(repin.Options{Root: *root, To: *repinTo, From: checks, Citations: s.Citations, Files: files, Write: *write, Out: os.Stdout})
-		if err != nil {
-			fail(err)
-		}
-		if !ok {
-			os.Exit(1)
-		}
-		return
+	if os.Getenv("GOGC") == "" {
+		collectLess()
 	}
-	if len(checks) > 0 {
-		ok, err := cite.CheckAll(os.Stdout, s.Citations, checks)
-		if err != nil {
-			fail(err)
-		}
-		if !ok {
-			os.Exit(1)
-		}
-		return
+	start := time.Now()
+	s, err := f.site()
+	if err != nil {
+		fail(err)
 	}
 	// The summary is measured while the files are written.
 	sizes := make(chan site.Sizes, 1)
-	if !*quiet {
-		go func() { sizes <- s.Sizes(*withBrotli) }()
+	if !f.quiet {
+		go func() { sizes <- s.Sizes(f.brotli) }()
 	}
-	if err := output.Write(*out, s.Files); err != nil {
+	if err := output.Write(f.out, s.Files); err != nil {
 		fail(err)
 	}
-	if !*quiet {
+	if !f.quiet {
 		r := <-sizes
-		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", r.Pages, r.Files, r.Raw, *out, time.Since(start).Round(time.Millisecond))
+		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", r.Pages, r.Files, r.Raw, f.out, time.Since(start).Round(time.Millisecond))
 		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of /; budget %d B gzip: %s)\n",
 			r.Critical.Raw, r.Critical.Gzip, brotli(r, r.Critical), site.CriticalBudget, r.Verdict())
 		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip%s\n", r.Measure.Raw, r.Measure.Gzip, brotli(r, r.Measure))
 	}
 	if len(s.Warnings) > 0 {
 		fmt.Fprintf(os.Stderr, "%d warnings above: the site built, but read them before you publish\n", len(s.Warnings))
+	}
+}
+
+// serve runs the preview until it is interrupted.
+func serve(f flags) {
+	// Most of what stops the preview is not a build: a port that is
+	// taken, a store that cannot be opened.
+	failHead = "the preview failed:"
+	// SIGTERM too, which process managers, containers and go run's
+	// wrappers send (on Windows, closing the console window).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Where the report reads: DATABASE_URL, NETLIFY_DB_URL, or the
+	// journal that go run ./cmd/report takes into events.db (the build
+	// links no SQLite); the preview says which at start.
+	events := f.db
+	if events == "" {
+		dsn, _, err := store.Locate(os.Getenv, "")
+		if err != nil {
+			fail(err)
+		}
+		events = filepath.Join(f.root, "events.jsonl")
+		if store.IsPostgres(dsn) {
+			events = dsn
+		}
+	}
+	if events == "none" {
+		events = ""
+	}
+	if err := preview.Serve(ctx, preview.Options{Root: f.root, Out: f.out, Addr: f.addr, Log: os.Stdout, Timeout: f.timeout, Events: events}); err != nil {
+		fail(err)
 	}
 }
 
@@ -214,10 +245,12 @@ func brotli(r site.Sizes, z site.Size) string {
 	return fmt.Sprintf(", %6d B brotli", z.Brotli)
 }
 
-// failStatus is the exit code of a failure, and failHead its first line.
+// failStatus is the exit code of a failure, failHead its first line, and
+// footer its last, when there is one.
 var (
 	failStatus = 1
-	failHead   = "build failed:"
+	failHead   = "cannot run:"
+	footer     = ""
 )
 
 func fail(err error) {
@@ -225,6 +258,8 @@ func fail(err error) {
 	for _, line := range strings.Split(err.Error(), "\n") {
 		fmt.Fprintln(os.Stderr, "  "+line)
 	}
-	fmt.Fprintln(os.Stderr, "The output folder was left as it was.")
+	if footer != "" {
+		fmt.Fprintln(os.Stderr, footer)
+	}
 	os.Exit(failStatus)
 }

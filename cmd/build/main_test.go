@@ -171,7 +171,7 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 	}
 	out := filepath.Join(root, "public")
 	run := func() error {
-		cmd := exec.Command(bin, "-quiet", "-nocache", "-root", root, "-out", out)
+		cmd := exec.Command(bin, "-quiet", "-root", root, "-out", out)
 		return cmd.Run()
 	}
 	if err := run(); err != nil {
@@ -179,7 +179,7 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 	}
 	whole := snapshot(t, out)
 	for i := range 20 {
-		cmd := exec.Command(bin, "-quiet", "-nocache", "-root", root, "-out", out)
+		cmd := exec.Command(bin, "-quiet", "-root", root, "-out", out)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -205,12 +205,10 @@ func TestKilledBuildsLeaveACompleteSite(t *testing.T) {
 // BenchmarkCommand times the build as a user runs it: the built command,
 // a whole process, on sites of 1, 100 and 1,000 distinct pages, writing
 // public/ and printing its summary. An in-process benchmark can hide a
-// slow command; this one cannot.
+// slow command; this one cannot. Every run is a cold build, as each one
+// is: the command keeps nothing between runs but public/.
 //
 //	go test ./cmd/build -run '^$' -bench Command -benchtime 5x
-//
-// warm is a second run as a user makes it (the size cache filled);
-// cold empties that cache before each run, as on a fresh machine.
 func BenchmarkCommand(b *testing.B) {
 	bin := command(b)
 	for _, n := range []int{1, 100, 1000} {
@@ -218,27 +216,18 @@ func BenchmarkCommand(b *testing.B) {
 		if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {
 			b.Fatal(err)
 		}
-		for _, cache := range []string{"warm", "cold"} {
-			b.Run(fmt.Sprintf("pages=%d/cache=%s", n, cache), func(b *testing.B) {
-				cacheDir := b.TempDir()
-				run := func() {
-					cmd := exec.Command(bin, "-root", root, "-out", filepath.Join(root, "public"))
-					cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+cacheDir)
-					if out, err := cmd.CombinedOutput(); err != nil {
-						b.Fatalf("%v\n%s", err, out)
-					}
+		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
+			run := func() {
+				cmd := exec.Command(bin, "-root", root, "-out", filepath.Join(root, "public"))
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, out)
 				}
-				run() // the first build: public/ exists from here on, as for a user
-				for b.Loop() {
-					if cache == "cold" {
-						b.StopTimer()
-						os.RemoveAll(cacheDir)
-						b.StartTimer()
-					}
-					run()
-				}
-			})
-		}
+			}
+			run() // the first build: public/ exists from here on, as for a user
+			for b.Loop() {
+				run()
+			}
+		})
 	}
 }
 
@@ -315,13 +304,13 @@ func TestSIGTERMStopsThePreview(t *testing.T) {
 	}
 }
 
-// TestRepin runs -repin on internal/repin's fixture page as a user does:
+// TestRepin runs -repin on internal/quote's fixture page as a user does:
 // the dry run prints the diff, changes nothing and exits 1 for the quotes
-// it cannot move; -write rewrites the pages to internal/repin's golden
+// it cannot move; -write rewrites the pages to internal/quote's golden
 // ones and exits 1 still; -write alone is refused.
 func TestRepin(t *testing.T) {
 	bin := command(t)
-	pages, err := filepath.Abs(filepath.Join("..", "..", "internal", "repin", "testdata"))
+	pages, err := filepath.Abs(filepath.Join("..", "..", "internal", "quote", "testdata", "repin"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +356,7 @@ func TestRepin(t *testing.T) {
 		got, _ := os.ReadFile(filepath.Join(content, name+".md"))
 		want, _ := os.ReadFile(filepath.Join(pages, name+".written.md"))
 		if string(got) != string(want) {
-			t.Errorf("content/%s.md after -write:\n%s\nwant internal/repin/testdata/%s.written.md:\n%s", name, got, name, want)
+			t.Errorf("content/%s.md after -write:\n%s\nwant internal/quote/testdata/repin/%s.written.md:\n%s", name, got, name, want)
 		}
 	}
 
@@ -391,5 +380,45 @@ func TestEmptyRootIsTheCurrentFolder(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "public", "index.html")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestBadArgumentsBuildNothing: an argument a quote tool cannot use fails
+// the command at once, before any build: no warning a build would print,
+// no word of a build or of an output folder it never meant to write, no
+// public/. The
+// last case, a good argument, builds and so warns.
+func TestBadArgumentsBuildNothing(t *testing.T) {
+	bin := command(t)
+	root := t.TempDir()
+	if err := benchsite.Make(root, fixture, 1); err != nil {
+		t.Fatal(err)
+	}
+	page := "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\n+++\n\n<b>raw HTML, which the build warns of</b>\n"
+	if err := os.WriteFile(filepath.Join(root, "content", "warns.md"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	here, _ := os.Getwd()
+	for _, tc := range []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"-check-sources", "nonsense"}, "-check-sources \"nonsense\": write REPO=DIR", 1},
+		{[]string{"-check-sources", "a/b=nowhere"}, "nowhere is not a folder", 1},
+		{[]string{"-check-sources", "a/b@v1=" + here, "-repin", "a/b=" + here}, "-repin \"a/b=" + here + "\": write REPO@VERSION=DIR", 1},
+		{[]string{"-drift", "nonsense"}, "-drift \"nonsense\": write OWNER/REPO=GITDIR", 2},
+		{[]string{"-drift", "a/b=nowhere"}, "nowhere: no such folder", 2},
+		{[]string{"-check-sources", "a/b=" + here}, "warning: content/warns.md", 0},
+	} {
+		cmd := exec.Command(bin, append([]string{"-root", root}, tc.args...)...)
+		out, _ := cmd.CombinedOutput()
+		built := strings.Contains(string(out), "warning:")
+		if cmd.ProcessState.ExitCode() != tc.code || !strings.Contains(string(out), tc.want) || built != (tc.code == 0) || strings.Contains(string(out), "output folder") || strings.Contains(string(out), "build failed") {
+			t.Errorf("%q: exit %d, output:\n%s\nwant exit %d, holding %q, and a warning only from a build", tc.args, cmd.ProcessState.ExitCode(), out, tc.code, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "public")); err == nil {
+		t.Error("a quote tool wrote public/")
 	}
 }

@@ -115,7 +115,7 @@ func (s *versions) want(t *testing.T, n int) map[string][32]byte {
 		return w
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	cmd := exec.Command(s.bin, "-quiet", "-nocache", "-out", out)
+	cmd := exec.Command(s.bin, "-quiet", "-out", out)
 	cmd.Dir = s.repo
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the fresh build of version %d: %v\n%s", n, err, b)

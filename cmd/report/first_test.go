@@ -53,7 +53,7 @@ func bigLog(t testing.TB, path string, end time.Time) {
 			}
 		}
 		at := start.Add(time.Duration(i) * (30 * 24 * time.Hour / n))
-		w.Write(e.JSON(at))
+		w.Write(e.NotStoredLine(at))
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)

@@ -1,5 +1,5 @@
 // Package event receives the counter's events: it validates a POST to
-// /api/event against the contract (docs/counter.md) and hands
+// /api/event against the counter's contract (docs/counter.md) and hands
 // each valid event to a sink. The local preview and the production
 // function share this one handler, so there is one validation path.
 package event
@@ -17,8 +17,17 @@ const MaxBody = 1024
 // MaxValue is the longest campaign or outreach value, in characters.
 const MaxValue = 200
 
+// The names of the counter's own events: the three reading events, in
+// the order a reader reaches them, and a click on a buy link.
+const (
+	View           = "view"
+	HumanCandidate = "human-candidate"
+	Engaged        = "engaged"
+	Checkout       = "checkout"
+)
+
 // Reading is the name of one of the three reading events.
-var Reading = []string{"view", "human-candidate", "engaged"}
+var Reading = []string{View, HumanCandidate, Engaged}
 
 // CampaignKeys are the campaign parameters the counter picks up.
 var CampaignKeys = []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"}
@@ -65,10 +74,11 @@ func (e Event) Line(t time.Time) string {
 	return b.String()
 }
 
-// JSON is the event as one JSON line with the server's UTC time, marked as
-// not stored, for the production log: the function writes there only what
-// its store did not take, for go run ./cmd/report -import to take later.
-func (e Event) JSON(t time.Time) []byte {
+// NotStoredLine is the event as one JSON line with the server's UTC time
+// and "stored":false: the line the function logs for an event its store
+// did not take, and the journals keep, for go run ./cmd/report -import to
+// take later.
+func (e Event) NotStoredLine(t time.Time) []byte {
 	b, _ := json.Marshal(struct {
 		TS     string `json:"ts"`
 		Stored bool   `json:"stored"`

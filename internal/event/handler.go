@@ -83,7 +83,7 @@ func JSONLines(w io.Writer) func(Event, time.Time) error {
 	return func(e Event, t time.Time) error {
 		mu.Lock()
 		defer mu.Unlock()
-		_, err := w.Write(e.JSON(t))
+		_, err := w.Write(e.NotStoredLine(t))
 		return err
 	}
 }

@@ -185,7 +185,7 @@ func (e *Event) check(seen map[string]bool) error {
 			return errors.New("ref must be a host name")
 		}
 		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
-	case e.Name == "checkout":
+	case e.Name == Checkout:
 		if e.Checkout != "gumroad" && e.Checkout != "site" {
 			return errors.New("checkout must be gumroad or site")
 		}

@@ -17,6 +17,7 @@ import (
 	phtml "github.com/tdewolff/parse/v2/html"
 	"github.com/tdewolff/parse/v2/xml"
 
+	"errref/internal/event"
 	"errref/internal/urlcheck"
 )
 
@@ -24,7 +25,7 @@ import (
 const CounterSrc = "/measure.js"
 
 // Reserved names are the counter's own events; a click control may not use them.
-var Reserved = []string{"view", "human-candidate", "engaged", "checkout"}
+var Reserved = []string{event.View, event.HumanCandidate, event.Engaged, event.Checkout}
 
 // Checkouts are the words a buy link may carry.
 var Checkouts = []string{"gumroad", "site"}

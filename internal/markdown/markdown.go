@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -33,9 +34,10 @@ import (
 // {{< marker >}} (where the explaining part ends) or {{< offer >}}.
 var includeRE = regexp.MustCompile(`^\{\{<\s*([a-z0-9-]+)\s*>\}\}$`)
 
-// Settings are the site values that Markdown may refer to as <setting:NAME>
-// and that checkout links resolve to. An empty value is unset.
-type Settings struct {
+// Options are the site values that Markdown may refer to as <setting:NAME>
+// and that checkout links resolve to, and how to include a partial. An
+// empty value is unset.
+type Options struct {
 	Contact    string // e-mail address: <setting:contact>
 	Wallet     string // wallet address: <setting:wallet>
 	Storefront string // URL of the storefront listing: [..](checkout:gumroad)
@@ -50,12 +52,21 @@ type Settings struct {
 	Partial func(name string) ([]byte, error)
 }
 
+// A Citation is a quote of library source on the page, and where its
+// spec is written, so that no one searches the text for it again.
+type Citation struct {
+	cite.Spec
+	Quote string
+	Line  int    // of the file, where the spec is written
+	Span  [2]int // the bytes of src the spec is written in; zero when it cannot be said (a reference link)
+}
+
 // Result is a rendered page body.
 type Result struct {
 	HTML      []byte
-	Citations []cite.Citation // in document order, At unset
-	Warnings  []string        // "line N: what"; the caller adds the file
-	IDs       map[string]int  // the ids the page's headings and code blocks make, by line
+	Citations []Citation     // in document order
+	Warnings  []string       // "line N: what"; the caller adds the file
+	IDs       map[string]int // the ids the page's headings and code blocks make, by line
 }
 
 // md is set up once for the process. Its parser keeps no state between
@@ -73,7 +84,7 @@ var md = goldmark.New(
 
 // Render converts src, whose first line is line firstLine of its file.
 // Errors and warnings name lines of that file.
-func Render(src []byte, firstLine int, s Settings) (Result, error) {
+func Render(src []byte, firstLine int, s Options) (Result, error) {
 	var b bytes.Buffer
 	r := &pageRenderer{BufWriter: bufio.NewWriter(&b), src: src, first: firstLine, set: s}
 	doc := md.Parser().Parse(text.NewReader(src))
@@ -96,8 +107,8 @@ type pageRenderer struct {
 	util.BufWriter
 	src      []byte
 	first    int
-	set      Settings
-	cites    []cite.Citation
+	set      Options
+	cites    []Citation
 	warnings []string
 	err      error // the first error found while rendering
 	codes    int
@@ -116,7 +127,7 @@ func (r *pageRenderer) startCode(doc ast.Node) {
 		if !entering || !ok {
 			return ast.WalkContinue, nil
 		}
-		lang, _, err := parseInfo(fenceInfo(fc, r.src))
+		lang, _, _, err := parseInfo(fenceInfo(fc, r.src))
 		if err == nil {
 			if r.code == nil {
 				r.code = map[*ast.FencedCodeBlock]func(io.Writer) error{}
@@ -222,6 +233,38 @@ func inlineStart(n ast.Node) int {
 	return -1
 }
 
+// cited records a citation whose spec, written as raw, is at src[at:],
+// or, when at is negative, somewhere in n.
+func (r *pageRenderer) cited(n ast.Node, spec cite.Spec, quote, raw string, at int) {
+	c := Citation{Spec: spec, Quote: quote, Line: r.line(n)}
+	if at >= 0 {
+		c.Span = [2]int{at, at + len(raw)}
+		c.Line = r.first + bytes.Count(r.src[:at], []byte("\n"))
+	}
+	r.cites = append(r.cites, c)
+}
+
+// linkSpecAt is where the spec of a cite: link whose text is the code span
+// cs is written: after the span's closing backticks, "](" and "cite:". It
+// is -1 for a reference link, whose destination is written elsewhere.
+func linkSpecAt(cs *ast.CodeSpan, src []byte, dest string) int {
+	t, ok := cs.LastChild().(*ast.Text)
+	if !ok {
+		return -1
+	}
+	at := t.Segment.Stop
+	rest := bytes.TrimLeft(src[at:], " `")
+	rest, ok = bytes.CutPrefix(rest, []byte("]("))
+	if !ok {
+		return -1
+	}
+	rest = bytes.TrimLeft(bytes.TrimLeft(rest, " \t\n"), "<")
+	if !bytes.HasPrefix(rest, []byte(dest)) {
+		return -1
+	}
+	return len(src) - len(rest) + len("cite:")
+}
+
 func (r *pageRenderer) fail(n ast.Node, format string, args ...any) {
 	if r.err == nil {
 		r.err = fmt.Errorf("line %d: %s", r.line(n), fmt.Sprintf(format, args...))
@@ -315,34 +358,43 @@ func (r *pageRenderer) rawHTML(w util.BufWriter, src []byte, n ast.Node, enterin
 // attributes; a value may be double-quoted.
 var infoRE = regexp.MustCompile(`([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
 
-func parseInfo(info string) (lang string, attrs map[string]string, err error) {
-	info = strings.TrimSpace(info)
-	lang, rest, _ := strings.Cut(info, " ")
-	if strings.Contains(lang, "=") {
-		lang, rest = "", info
+// parseInfo reads a fence's info string, and says where in it the cite
+// value is written, -1 when its text is not the value's (escapes in quotes).
+func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, err error) {
+	citeAt = -1
+	rest := strings.TrimRightFunc(info, unicode.IsSpace)
+	off := 0
+	skip := func() { t := strings.TrimLeftFunc(rest, unicode.IsSpace); off += len(rest) - len(t); rest = t }
+	skip()
+	if l, r, _ := strings.Cut(rest, " "); !strings.Contains(l, "=") {
+		lang, off, rest = l, off+len(rest)-len(r), r
 	}
 	attrs = map[string]string{}
-	rest = strings.TrimSpace(rest)
-	for rest != "" {
+	for skip(); rest != ""; skip() {
 		loc := infoRE.FindStringSubmatchIndex(rest)
 		if loc == nil || loc[0] != 0 {
-			return "", nil, fmt.Errorf("cannot read %q in the fence's info string: write key=value or key=\"quoted value\"", rest)
+			return "", nil, -1, fmt.Errorf("cannot read %q in the fence's info string: write key=value or key=\"quoted value\"", rest)
 		}
-		k, v := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]]
-		if strings.HasPrefix(v, `"`) {
+		k, v, at := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]], off+loc[4]
+		if raw, ok := strings.CutPrefix(v, `"`); ok {
 			if v, err = strconv.Unquote(v); err != nil {
-				return "", nil, fmt.Errorf("bad quoted value for %s: %v", k, err)
+				return "", nil, -1, fmt.Errorf("bad quoted value for %s: %v", k, err)
+			}
+			if at++; raw[:len(raw)-1] != v {
+				at = -1
 			}
 		}
 		switch k {
-		case "cite", "copy", "label":
+		case "cite":
+			citeAt = at
+		case "copy", "label":
 		default:
-			return "", nil, fmt.Errorf("unknown fence attribute %q: the attributes are cite, copy and label", k)
+			return "", nil, -1, fmt.Errorf("unknown fence attribute %q: the attributes are cite, copy and label", k)
 		}
 		attrs[k] = v
-		rest = strings.TrimSpace(rest[loc[1]:])
+		rest, off = rest[loc[1]:], off+loc[1]
 	}
-	return lang, attrs, nil
+	return lang, attrs, citeAt, nil
 }
 
 // DefaultCopyLabel is the copy control's text; it says that pressing it
@@ -354,7 +406,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		return ast.WalkContinue, nil
 	}
 	fc := n.(*ast.FencedCodeBlock)
-	lang, attrs, err := parseInfo(fenceInfo(fc, src))
+	lang, attrs, citeAt, err := parseInfo(fenceInfo(fc, src))
 	if err != nil {
 		r.fail(n, "%v", err)
 		return ast.WalkSkipChildren, nil
@@ -390,8 +442,10 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 			r.fail(n, "%v", err)
 			return ast.WalkSkipChildren, nil
 		}
-		c.Quote = code
-		r.cites = append(r.cites, c)
+		if citeAt >= 0 {
+			citeAt += fc.Info.Segment.Start
+		}
+		r.cited(n, c, code, spec, citeAt)
 		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
 			html.EscapeString(c.URL()), linebreak.HTML(c.Label()), html.EscapeString(c.Version))
 	}
@@ -423,7 +477,8 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		if !entering {
 			return ast.WalkContinue, nil
 		}
-		c, err := cite.Parse(strings.TrimPrefix(dest, "cite:"))
+		spec := strings.TrimPrefix(dest, "cite:")
+		c, err := cite.Parse(spec)
 		if err != nil {
 			r.fail(n, "%v", err)
 			return ast.WalkSkipChildren, nil
@@ -433,9 +488,9 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 			r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
 			return ast.WalkSkipChildren, nil
 		}
-		c.Quote = plainText(cs, src)
-		r.cites = append(r.cites, c)
-		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(c.Quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
+		quote := plainText(cs, src)
+		r.cited(n, c, quote, spec, linkSpecAt(cs, src, dest))
+		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
 		return ast.WalkSkipChildren, nil
 	case strings.HasPrefix(dest, "checkout:"):
 		word := strings.TrimPrefix(dest, "checkout:")

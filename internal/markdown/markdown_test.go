@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"errref/internal/cite"
 	"errref/internal/highlight"
 )
 
@@ -19,8 +18,8 @@ const first = 10
 
 // settings are a page's with the counter on and every setting set; the
 // partial "offer" exists.
-func settings() Settings {
-	return Settings{
+func settings() Options {
+	return Options{
 		Contact:        "reports@errref.test",
 		Wallet:         "0x52908400098527886E0F7030069857D2E4169EE7",
 		PaymentContact: "orders@errref.test",
@@ -42,7 +41,7 @@ func TestRender(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		src  string
-		set  func(*Settings) // changes to settings(), or nil
+		set  func(*Options) // changes to settings(), or nil
 		want []string        // each in the HTML
 		not  []string        // none in the HTML
 	}{
@@ -135,7 +134,7 @@ func TestRender(t *testing.T) {
 			// The address is never invented: the text stays, unlinked.
 			name: "checkout link with the storefront unset",
 			src:  "[Buy](checkout:gumroad).\n",
-			set:  func(s *Settings) { s.Storefront = "" },
+			set:  func(s *Options) { s.Storefront = "" },
 			want: []string{`<span class="unset">Buy [storefront_url is not set]</span>`},
 			not:  []string{"<a "},
 		},
@@ -151,7 +150,7 @@ func TestRender(t *testing.T) {
 		{
 			name: "settings unset",
 			src:  "<setting:wallet> <setting:payment_contact>\n",
-			set:  func(s *Settings) { s.Wallet, s.PaymentContact = "", "" },
+			set:  func(s *Options) { s.Wallet, s.PaymentContact = "", "" },
 			want: []string{`<strong class="unset">[wallet is not set]</strong> <strong class="unset">[payment_contact is not set]</strong>`},
 		},
 		{
@@ -233,13 +232,13 @@ func TestRenderErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		src   string
-		set   func(*Settings) // changes to settings(), or nil
+		set   func(*Options) // changes to settings(), or nil
 		line  int             // of the file: first is the src's first line
 		words []string        // in the error
 	}{
 		{"an h1", "Intro.\n\n# Title\n", nil, 12, []string{"a page has one h1", "## headings"}},
 		{"label= without copy=", "Text.\n\n```text label=\"Copy (records a click)\"\nx\n```\n", nil, 12, []string{"label= names the copy control's text", "copy=NAME"}},
-		{"copy= without the counter", "```python copy=copy-x\nx = 1\n```\n", func(s *Settings) { s.Counter = false }, 10, []string{"copy=copy-x: a copy control needs the counter", "counter = false"}},
+		{"copy= without the counter", "```python copy=copy-x\nx = 1\n```\n", func(s *Options) { s.Counter = false }, 10, []string{"copy=copy-x: a copy control needs the counter", "counter = false"}},
 		{"unknown fence attribute", "\n```python lang=go\nx\n```\n", nil, 11, []string{`unknown fence attribute "lang"`, "cite, copy and label"}},
 		{"unreadable info string", "```python copy\nx\n```\n", nil, 10, []string{`cannot read "copy"`, "key=value"}},
 		{"bad quoted value", "```python copy=x label=\"\\q\"\nx\n```\n", nil, 10, []string{"bad quoted value for label"}},
@@ -259,7 +258,7 @@ func TestRenderErrors(t *testing.T) {
 		{"character reference in a link", "[x](&#106;avascript:alert(1))\n", nil, 10, []string{"holds a character reference", "write the character itself"}},
 		{"unknown setting", "\n\n<setting:phone>\n", nil, 12, []string{`unknown setting "phone"`, "<setting:contact>"}},
 		{"a partial that fails", "Text.\n\n{{< ofer >}}\n", nil, 12, []string{`{{< ofer >}}: no partial "ofer"`}},
-		{"a partial on a page without partials", "{{< offer >}}\n", func(s *Settings) { s.Partial = nil }, 10, []string{"{{< offer >}} includes a partial, and this page has none"}},
+		{"a partial on a page without partials", "{{< offer >}}\n", func(s *Options) { s.Partial = nil }, 10, []string{"{{< offer >}} includes a partial, and this page has none"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := settings()
@@ -345,19 +344,38 @@ func TestIDs(t *testing.T) {
 }
 
 // TestCitations: every quote, block or inline, in the order of the page,
-// with the code it quotes.
+// with the code it quotes, the line its spec is written on and the bytes
+// it is written in, however the spec is written; none for a reference link.
 func TestCitations(t *testing.T) {
 	src := "```python cite=modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306\n" +
-		"a = 1\nb = 2\n```\n\nThen [`raise  McpError(`](cite:encode/httpx@0.28.1:httpx/_client.py#12).\n"
+		"a = 1\nb = 2\n```\n\nThen [`raise  McpError(`](cite:encode/httpx@0.28.1:httpx/_client.py#12).\n" +
+		"```go  copy=c cite=\"a/b@v1:c.go#L3-L4\" label=\"\\x41\"\nx\n```\n" +
+		"[`a`]( <cite:a/b@v1:d.go#1>) and [`b`](\ncite:a/b@v1:e.go#2), [`c`][r] and [``` `d` ```](cite:a/b@v1:f.go#3)\n\n" +
+		"```cite=\"a/b@v1:\\x67.go#5\"\ny\n```\n\n" +
+		"[r]: cite:a/b@v1:r.go#4\n"
 	res, err := Render([]byte(src), first, settings())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []cite.Citation{
-		{Repo: "modelcontextprotocol/python-sdk", Version: "v1.29.0", Path: "src/mcp/shared/session.py", Start: 305, End: 306, Quote: "a = 1\nb = 2\n"},
-		{Repo: "encode/httpx", Version: "0.28.1", Path: "httpx/_client.py", Start: 12, End: 12, Quote: "raise  McpError("},
+	type got struct {
+		Spec, Quote, Written string
+		Line                 int
 	}
-	if !reflect.DeepEqual(res.Citations, want) {
-		t.Errorf("citations = %+v\nwant        %+v", res.Citations, want)
+	want := []got{
+		{"modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306", "a = 1\nb = 2\n", "modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306", first},
+		{"encode/httpx@0.28.1:httpx/_client.py#12", "raise  McpError(", "encode/httpx@0.28.1:httpx/_client.py#12", first + 5},
+		{"a/b@v1:c.go#3-4", "x\n", "a/b@v1:c.go#L3-L4", first + 6},
+		{"a/b@v1:d.go#1", "a", "a/b@v1:d.go#1", first + 9},
+		{"a/b@v1:e.go#2", "b", "a/b@v1:e.go#2", first + 10},
+		{"a/b@v1:r.go#4", "c", "", first + 10},
+		{"a/b@v1:f.go#3", "`d`", "a/b@v1:f.go#3", first + 10},
+		{"a/b@v1:g.go#5", "y\n", "", first + 12},
+	}
+	var gots []got
+	for _, c := range res.Citations {
+		gots = append(gots, got{c.Spec.String(), c.Quote, src[c.Span[0]:c.Span[1]], c.Line})
+	}
+	if !reflect.DeepEqual(gots, want) {
+		t.Errorf("citations = %+v\nwant        %+v", gots, want)
 	}
 }

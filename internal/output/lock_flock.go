@@ -17,10 +17,10 @@ import (
 // the folder is renamed, and ends when the build does, however it ends.
 type lock struct{ f *os.File }
 
-// claim locks the fresh folder dir, then writes its marker. A file system
+// lockDir locks the fresh folder dir, then writes its marker. A file system
 // without flock leaves the folder unlocked; tryLock then finds every
 // folder there in use, so that none is removed wrongly.
-func claim(dir string) (*lock, error) {
+func lockDir(dir string) (*lock, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err

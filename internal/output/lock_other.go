@@ -12,7 +12,7 @@ import (
 // one's: here every folder counts as in use, and leftovers stay.
 type lock struct{}
 
-func claim(dir string) (*lock, error) {
+func lockDir(dir string) (*lock, error) {
 	return &lock{}, os.WriteFile(filepath.Join(dir, Marker), []byte(markerText), 0o644)
 }
 

@@ -20,8 +20,8 @@ type lock struct{ f *os.File }
 // stops others reading the bytes it covers.
 const lockOffset = 1 << 20
 
-// claim writes dir's marker and locks it.
-func claim(dir string) (*lock, error) {
+// lockDir writes dir's marker and locks it.
+func lockDir(dir string) (*lock, error) {
 	f, err := os.OpenFile(filepath.Join(dir, Marker), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, err

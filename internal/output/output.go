@@ -117,8 +117,8 @@ func fresh(dir string, names []string) (string, *lock, error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
 	}
-	// Until it is claimed, the new folder is an empty unlocked one, which
-	// another build of dir starting now removes as a leftover: claim then
+	// Until it is locked, the new folder is an empty unlocked one, which
+	// another build of dir starting now removes as a leftover: lockDir then
 	// fails, and another folder is made. Each build removes leftovers
 	// once, so a few tries outlast any number of builds starting together.
 	var err error
@@ -129,7 +129,7 @@ func fresh(dir string, names []string) (string, *lock, error) {
 		}
 		raced(dir)
 		var l *lock
-		if l, err = claim(tmp); err == nil {
+		if l, err = lockDir(tmp); err == nil {
 			return tmp, l, nil
 		}
 		os.Remove(tmp)
@@ -138,7 +138,7 @@ func fresh(dir string, names []string) (string, *lock, error) {
 }
 
 // raced does nothing; a test makes another build's removal of leftovers
-// happen here, between making a folder and claiming it.
+// happen here, between making a folder and locking it.
 var raced = func(dir string) {}
 
 // newFolder makes an empty .DIR.new-* folder beside dir. Its name is
@@ -197,7 +197,7 @@ func removeLeftovers(dir string) {
 			continue
 		}
 		// Locked while it is checked and removed: a build that would
-		// claim it meanwhile fails instead of writing into it.
+		// lock it meanwhile fails instead of writing into it.
 		l, ok := tryLock(left)
 		if !ok {
 			continue

@@ -170,7 +170,7 @@ func TestRelativeFoldersAgainAndAgain(t *testing.T) {
 }
 
 // TestAnotherBuildStartingMeanwhile: another build of the folder, starting
-// after this one has made its new folder and before it claims it, removes
+// after this one has made its new folder and before it locks it, removes
 // that folder as an empty leftover; this one makes another and finishes.
 func TestAnotherBuildStartingMeanwhile(t *testing.T) {
 	forEachSwap(t, func(t *testing.T) {
@@ -398,7 +398,7 @@ func TestLeftoversGoUnlessHeld(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dead, Marker), nil, 0o644)
 	os.WriteFile(filepath.Join(foreign, "mine.txt"), []byte("someone's"), 0o644)
-	l, err := claim(held)
+	l, err := lockDir(held)
 	if err != nil {
 		t.Fatal(err)
 	}

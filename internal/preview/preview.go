@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"path/filepath"
 	"sync"
 	"time"
@@ -26,7 +27,6 @@ type Options struct {
 	Root, Out, Addr string
 	Log             io.Writer
 	Debounce        time.Duration // 30 ms when zero
-	Cache           bool          // use the build cache (site.Options.Cache)
 	Timeout         time.Duration // site.Options.Timeout
 	// Events is where the preview keeps the counter's events: a journal
 	// of JSON lines (events.jsonl, which go run ./cmd/report takes into
@@ -51,6 +51,7 @@ type Server struct {
 	last    *site.Site // the last good build, as written to Out; nil before one
 	warned  []string   // the warnings printed last (rebuild runs one at a time)
 
+	handler  http.Handler    // the routes behind the host check
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
 	building bool // a build runs
@@ -79,6 +80,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.recv = &event.Handler{Sink: s.keepEvent}
+	s.handler = s.routes()
 	s.rebuild()
 	return s, nil
 }

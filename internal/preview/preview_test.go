@@ -23,7 +23,8 @@ import (
 	"errref/internal/tally"
 )
 
-// start copies the real site into a temp folder and serves its preview.
+// start copies the generator's fixture site into a temp folder and serves
+// its preview.
 func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Server, log *syncBuffer) {
 	t.Helper()
 	root = t.TempDir()
@@ -214,11 +215,15 @@ func TestNewFolderIsWatched(t *testing.T) {
 	}
 }
 
+// TestNothingOutsideTheOutputIsServed: no path leaves the output folder,
+// and a folder without index.html is not listed.
 func TestNothingOutsideTheOutputIsServed(t *testing.T) {
 	root, srv, _ := start(t)
 	os.WriteFile(filepath.Join(root, "secret.txt"), []byte("secret"), 0o644)
 	os.Symlink(filepath.Join(root, "secret.txt"), filepath.Join(root, "public", "link.txt"))
-	for _, p := range []string{"/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt", "/link.txt", "/%2e%2e%2f%2e%2e%2fetc/passwd", "/../site.toml"} {
+	os.Mkdir(filepath.Join(root, "public", "bare"), 0o755)
+	os.WriteFile(filepath.Join(root, "public", "bare", "secret.txt"), nil, 0o644)
+	for _, p := range []string{"/../secret.txt", "/%2e%2e/secret.txt", "/..%2fsecret.txt", "/link.txt", "/%2e%2e%2f%2e%2e%2fetc/passwd", "/../site.toml", "/bare/"} {
 		req, _ := http.NewRequest("GET", srv.URL+p, nil)
 		req.URL.Opaque = p // send the path as written, not cleaned by the client
 		resp, err := http.DefaultClient.Do(req)
@@ -228,7 +233,7 @@ func TestNothingOutsideTheOutputIsServed(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if strings.Contains(string(b), "secret") || strings.Contains(string(b), "root:") || strings.Contains(string(b), "base_url") {
-			t.Errorf("GET %s served a file outside the output folder", p)
+			t.Errorf("GET %s served a file outside the output folder, or a folder's listing", p)
 		}
 	}
 }
@@ -385,7 +390,10 @@ func TestHostAndRedirect(t *testing.T) {
 		{"POST", "evil.example:" + port, "/api/event", 403, ""},
 		{"GET", "127.0.0.1:" + port, "/pay", 301, "/pay/"},
 		{"GET", "127.0.0.1:" + port, "/%2fevil.example/..%2fpay", 301, "/pay/"},
-		{"GET", "127.0.0.1:" + port, "//evil.example/../pay", 301, "/pay/"},
+		// ServeMux cleans the path first, then /pay is redirected as above.
+		{"GET", "127.0.0.1:" + port, "//evil.example/../pay", 307, "/pay"},
+		{"POST", "127.0.0.1:" + port, "/pay/", 405, ""},
+		{"GET", "127.0.0.1:" + port, "/no-such-page", 404, ""},
 	} {
 		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, strings.NewReader(`{"name":"copy-sketch"}`))
 		req.Host = tc.host
@@ -452,6 +460,10 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	code, body, h := get(t, srv.URL+"/_preview/report")
 	if code != 200 || h.Get("Refresh") == "" {
 		t.Fatalf("GET /_preview/report = %d, Refresh %q", code, h.Get("Refresh"))
+	}
+	// Its policy is in its own meta tag; the site's would refuse its styles.
+	if csp := h.Get("Content-Security-Policy"); csp != "" {
+		t.Errorf("/_preview/report is served under the site's policy %q", csp)
 	}
 	// The same page as go run ./cmd/report -html writes from that store.
 	now := time.Now()

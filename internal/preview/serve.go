@@ -1,20 +1,16 @@
-// Serving the preview: Serve listens on loopback, the host guard answers
-// only requests addressed to the preview, ServeHTTP routes each request,
-// and the output folder is served with netlify.toml's headers.
+// Serving the preview: Serve listens on loopback, the host check answers
+// only requests addressed to the preview, and the routes send each request
+// to its handler.
 
 package preview
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net"
 	"net/http"
-	"os"
-	"path"
 	"strings"
 	"time"
 )
@@ -99,108 +95,41 @@ func (s *Server) Listening(addr string) error {
 	return nil
 }
 
-// ServeHTTP serves the preview: the output folder, the counter's
-// receiver, the reload script and its event stream.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !s.hosts[strings.ToLower(r.Host)] {
-		// A page on another site whose name was made to resolve to
-		// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may
-		// neither read the preview nor post events to it.
-		http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
-		return
-	}
-	if r.URL.Path == "/_preview/report" {
-		// Not under the site's headers: the report is its own page, with
-		// its own policy in a meta tag.
-		s.report(w, r)
-		return
-	}
-	s.setHeaders(w, r.URL.Path)
-	switch r.URL.Path {
-	case "/api/event":
-		s.recv.ServeHTTP(w, r)
-		return
-	case "/_preview/reload.js":
-		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		io.WriteString(w, reloadJS)
-		return
-	case "/_preview/events":
-		s.reloads(w, r)
-		return
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	s.file(w, r)
+// ServeHTTP serves the preview through its routes, behind the host check.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// routes are the preview's pages: the output folder, the counter's
+// receiver, the reload script and its event stream under the site's
+// headers, and the report.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	// Not under the site's headers: the report is its own page, with its
+	// own policy in a meta tag.
+	mux.HandleFunc("GET /_preview/report", s.report)
+	// Any method: the receiver answers the ones it refuses itself.
+	mux.Handle("/api/event", s.siteHeaders(s.recv))
+	mux.Handle("GET /_preview/reload.js", s.siteHeaders(http.HandlerFunc(reloadScript)))
+	mux.Handle("GET /_preview/events", s.siteHeaders(http.HandlerFunc(s.reloads)))
+	mux.Handle("/", s.siteHeaders(http.HandlerFunc(s.file)))
+	return s.hostOnly(mux)
 }
 
-type headerRule struct {
-	For    string            `toml:"for"`
-	Values map[string]string `toml:"values"`
-}
-
-func (s *Server) setHeaders(w http.ResponseWriter, p string) {
-	for _, h := range s.headers {
-		if match(h.For, p) {
-			for k, v := range h.Values {
-				w.Header().Set(k, v)
-			}
-		}
-	}
-}
-
-// match is Netlify's path pattern, as far as netlify.toml uses it: an exact
-// path, or * standing for any run of characters.
-func match(pattern, p string) bool {
-	prefix, suffix, star := strings.Cut(pattern, "*")
-	if !star {
-		return p == pattern
-	}
-	return len(p) >= len(prefix)+len(suffix) && strings.HasPrefix(p, prefix) && strings.HasSuffix(p, suffix)
-}
-
-// file serves from the output folder through os.Root, which refuses ..
-// and links that lead outside it.
-func (s *Server) file(w http.ResponseWriter, r *http.Request) {
-	name := path.Clean("/" + r.URL.Path)
-	if strings.HasSuffix(r.URL.Path, "/") {
-		name = path.Join(name, "index.html")
-	}
-	root, err := os.OpenRoot(s.o.Out)
-	if err != nil {
-		http.Error(w, "no build yet", http.StatusServiceUnavailable)
-		return
-	}
-	defer root.Close()
-	rel := strings.TrimPrefix(name, "/")
-	status := http.StatusOK
-	data, err := root.ReadFile(rel)
-	if err != nil {
-		if fi, serr := root.Stat(rel); serr == nil && fi.IsDir() {
-			// To the cleaned path: /%2fevil.example/..%2fpay is /pay, and
-			// a Location of //evil.example/../pay/ would leave the site.
-			http.Redirect(w, r, name+"/", http.StatusMovedPermanently)
+// hostOnly answers only requests addressed to the preview (see
+// Listening). A page on another site whose name was made to resolve to
+// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may neither
+// read the preview nor post events to it.
+func (s *Server) hostOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hosts[strings.ToLower(r.Host)] {
+			http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
 			return
 		}
-		status, rel = http.StatusNotFound, "404.html"
-		if data, err = root.ReadFile(rel); err != nil {
-			http.NotFound(w, r)
-			return
-		}
-	}
-	ct := mime.TypeByExtension(path.Ext(rel))
-	if strings.HasSuffix(rel, ".html") {
-		ct = "text/html; charset=utf-8"
-		// The reload script goes in at serving time, as an external file:
-		// the build's output never holds it, and the CSP still holds.
-		data = bytes.Replace(data, []byte("</head>"), []byte(`<script src="/_preview/reload.js" defer></script></head>`), 1)
-	}
-	w.Header().Set("Content-Type", ct)
+		h.ServeHTTP(w, r)
+	})
+}
+
+func reloadScript(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		w.Write(data)
-	}
+	io.WriteString(w, reloadJS)
 }

@@ -99,7 +99,7 @@ func (s *Server) kick() {
 // changed (site.Options.Prev says which).
 func (s *Server) rebuild() {
 	start := time.Now()
-	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Cache: s.o.Cache, Timeout: s.o.Timeout})
+	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Timeout: s.o.Timeout})
 	switch {
 	case err != nil:
 		// The output is as the last good build left it.

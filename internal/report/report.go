@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"errref/internal/event"
 	"errref/internal/tally"
 )
 
@@ -125,11 +126,11 @@ type Steps struct {
 
 func (s *Steps) add(name string, n int) {
 	switch name {
-	case "view":
+	case event.View:
 		s.View += n
-	case "human-candidate":
+	case event.HumanCandidate:
 		s.HumanCandidate += n
-	case "engaged":
+	case event.Engaged:
 		s.Engaged += n
 	}
 }
@@ -153,9 +154,9 @@ func (f *Funnel) add(c *tally.Count) {
 	f.Steps.add(c.Name, c.N)
 	if c.Scrolled {
 		switch c.Name {
-		case "human-candidate":
+		case event.HumanCandidate:
 			f.ScrolledHuman += c.N
-		case "engaged":
+		case event.Engaged:
 			f.ScrolledEngaged += c.N
 		}
 	}
@@ -332,7 +333,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		if !current && (c.Day < prevFrom || c.Day > prevTo) {
 			continue
 		}
-		reading := c.Name == "view" || c.Name == "human-candidate" || c.Name == "engaged"
+		reading := slices.Contains(event.Reading, c.Name)
 		if !reading {
 			if filtered {
 				continue
@@ -341,7 +342,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			if current {
 				clicks, buy = r.SiteWide.Clicks, r.SiteWide.BuyLinkClicks
 			}
-			if c.Name == "checkout" {
+			if c.Name == event.Checkout {
 				buy[c.Checkout] += c.N
 				if current {
 					*day[c.Day].BuyLinkClicks += c.N
@@ -377,7 +378,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		addTo(outreach, c.Outreach, c)
 		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
 		addTo(terms, termKey{k, c.Term, c.Content}, c)
-		if c.Name == "engaged" && c.VisibleS > 0 {
+		if c.Name == event.Engaged && c.VisibleS > 0 {
 			visible[c.VisibleS] += c.N
 		}
 	}

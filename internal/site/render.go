@@ -3,7 +3,6 @@ package site
 import (
 	"bytes"
 	"cmp"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"html/template"
@@ -22,8 +21,6 @@ import (
 	minjs "github.com/tdewolff/minify/v2/js"
 	minjson "github.com/tdewolff/minify/v2/json"
 
-	"errref/internal/buildcache"
-	"errref/internal/cite"
 	"errref/internal/htmlcheck"
 	"errref/internal/markdown"
 )
@@ -43,12 +40,12 @@ var minifier = func() *minify.M {
 // rendered is what rendering a page gives, kept for the next build.
 type rendered struct {
 	HTML     []byte
-	Cites    []cite.Citation
+	Cites    []Citation
 	Warnings []string
 }
 
-// render renders every page that neither o.Prev nor the build cache
-// holds, as many at a time as there are cores, within o.Timeout.
+// render renders every page that o.Prev does not hold, as many at a time
+// as there are cores, within o.Timeout.
 func (s *Site) render(o Options, tmpl *templates, assets map[string]string) error {
 	// The templates get this build's asset names once, before any page
 	// runs them; html/template may then execute them in parallel.
@@ -59,31 +56,17 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
 	r := &renderer{site: s, tmpl: tmpl, assets: assets}
-	var cache *buildcache.Dir
-	if o.Cache {
-		cache = buildcache.Open(o.CacheRoot, "pages")
-		s.sizeCache = buildcache.Open(o.CacheRoot, "sizes")
-	}
 	errs := make([]error, len(s.Pages))
 	var renders atomic.Int64
 	var wg sync.WaitGroup
 	// As many renders at a time as there are cores: more would only hold
 	// more half-rendered pages in memory, for the collector to scan.
-	// Reading the cache is not held back: it waits on the disk.
 	busy := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, p := range s.Pages {
 		if p.out.HTML != nil {
 			continue // reused from Prev
 		}
 		wg.Go(func() {
-			key := cache.Key(s.inputs[:], []byte(p.File), p.raw)
-			if data, ok := cache.Get(key); ok {
-				var out rendered
-				if gob.NewDecoder(bytes.NewReader(data)).Decode(&out) == nil {
-					p.out, p.Loads = out, r.loads(p)
-					return
-				}
-			}
 			busy <- struct{}{}
 			defer func() { <-busy }()
 			renders.Add(1)
@@ -93,12 +76,6 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 				return
 			}
 			p.out = out
-			if cache != nil {
-				var b bytes.Buffer
-				if gob.NewEncoder(&b).Encode(out) == nil {
-					cache.Put(key, b.Bytes())
-				}
-			}
 		})
 	}
 	// A template cannot be stopped once it runs: on time out the build
@@ -170,7 +147,7 @@ type Data struct {
 	JSONLD    any    // structured data, or nil
 }
 
-func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
+func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 	set := r.site.Settings
 	d := &Data{Site: set, Page: p, Counter: p.Meta.CounterOn()}
 	if set.BaseURL != "" && !p.Meta.NoIndex {
@@ -198,7 +175,7 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 		d.JSONLD = ld
 	}
 	t := r.tmpl.set
-	res, err := markdown.Render(p.src, p.first, markdown.Settings{
+	res, err := markdown.Render(p.src, p.first, markdown.Options{
 		Contact:        set.Contact,
 		Wallet:         set.Wallet,
 		PaymentContact: set.PaymentContact,
@@ -246,27 +223,22 @@ func (r *renderer) render(p *Page) ([]byte, []cite.Citation, []string, error) {
 	for _, w := range res.Warnings {
 		warns = append(warns, p.File+":"+strings.TrimPrefix(w, "line "))
 	}
-	// Name the line of each citation, in order, so that repeated citations
-	// each find their own line.
-	from := 0
-	for i := range res.Citations {
-		c := &res.Citations[i]
-		c.At = p.File
-		if n := lineOf(p.src[from:], c.Spec()); n > 0 {
-			line := bytes.Count(p.src[:from], []byte("\n")) + n
-			c.At = fmt.Sprintf("%s:%d", p.File, p.first+line-1)
-			from += bytes.Index(p.src[from:], []byte(c.Spec())) + 1
+	cites := make([]Citation, len(res.Citations))
+	front := len(p.raw) - len(p.src) // the body is the end of the file
+	for i, c := range res.Citations {
+		if c.Span != [2]int{} {
+			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
 		}
-		c.History = slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)
+		cites[i] = Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)}
 	}
 	// A release named as history that nothing quotes is a typo, and would
 	// leave the quote it meant checked against the newest release.
 	for _, h := range p.Meta.History {
-		if !slices.ContainsFunc(res.Citations, func(c cite.Citation) bool { return c.Repo+"@"+c.Version == h }) {
+		if !slices.ContainsFunc(cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
 			return nil, nil, nil, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
 		}
 	}
-	return out, res.Citations, warns, nil
+	return out, cites, warns, nil
 }
 
 // loads lists the files p needs to render: its critical path.

@@ -6,14 +6,14 @@ package site
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"os"
 	"time"
 
-	"errref/internal/buildcache"
-	"errref/internal/cite"
 	"errref/internal/frontmatter"
+	"errref/internal/markdown"
 	"errref/internal/settings"
 )
 
@@ -41,12 +41,6 @@ type Options struct {
 	// file is byte for byte the same, in a build whose settings, templates,
 	// static files and counter are the same, is taken from it as it was.
 	Prev *Site
-	// Cache keeps rendered pages and size figures on disk between runs
-	// (see buildcache), in CacheRoot, or in the user's cache when that is
-	// empty. A page found there is one whose file, settings, templates,
-	// static files and counter, and generator binary, were all the same.
-	Cache     bool
-	CacheRoot string
 	// Timeout bounds the rendering of the pages, where the templates run:
 	// a template that never ends ({{range 100000000000}}) is reported
 	// instead of hanging the build. DefaultTimeout when zero.
@@ -60,14 +54,26 @@ const DefaultTimeout = 10 * time.Second
 type Site struct {
 	Files     map[string][]byte // slash-separated path -> content
 	Pages     []*Page
-	Citations []cite.Citation
+	Citations []Citation
 	Warnings  []string
 	Settings  settings.Settings
-	Rendered  int // pages rendered by this build; the rest came from Prev or the cache
+	Rendered  int // pages rendered by this build; the rest came from Prev
 
-	inputs    [sha256.Size]byte // what every page depends on besides its own file
-	sizeCache *buildcache.Dir   // nil without Options.Cache
+	inputs [sha256.Size]byte // what every page depends on besides its own file
 }
+
+// A Citation is a quote of library source on a page, as internal/quote
+// checks and moves it.
+type Citation struct {
+	markdown.Citation        // Span counts the bytes of the file, front matter too
+	File              string // content/index.md
+	// History: the page quotes this release to show what it did (its
+	// front matter's history), so the quote stays at this version.
+	History bool
+}
+
+// At is where the spec is written: "content/index.md:88".
+func (c Citation) At() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
 
 // Page is one rendered page.
 type Page struct {

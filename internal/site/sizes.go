@@ -2,7 +2,6 @@ package site
 
 import (
 	"compress/gzip"
-	"fmt"
 	"math/bits"
 	"sync"
 
@@ -112,8 +111,7 @@ func (r Sizes) Verdict() string {
 const CriticalBudget = 14600
 
 // Sizes measures the built files. Only the figures it prints exactly are
-// compressed: the critical path of / and measure.js (see measureAll); with
-// the build cache on, a file measured before is not measured again.
+// compressed: the critical path of / and measure.js (see measureAll).
 func (s *Site) Sizes(withBrotli bool) Sizes {
 	r := Sizes{Pages: len(s.Pages), Files: len(s.Files), Brotli: withBrotli}
 	for _, data := range s.Files {
@@ -127,52 +125,14 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 			names = append(names, p.Loads...)
 		}
 	}
-	sizes := make([]Size, len(names))
-	var todo [][]byte
-	var at []int
+	todo := make([][]byte, len(names))
 	for i, n := range names {
-		data := s.Files[n]
-		if z, ok := s.cachedSize(data, withBrotli); ok {
-			sizes[i] = z
-			continue
-		}
-		todo = append(todo, data)
-		at = append(at, i)
+		todo[i] = s.Files[n]
 	}
-	for j, z := range measureAll(todo, withBrotli) {
-		sizes[at[j]] = z
-		s.cacheSize(todo[j], z)
-	}
+	sizes := measureAll(todo, withBrotli)
 	r.Measure = sizes[0]
 	for _, z := range sizes[1:] {
 		r.Critical = r.Critical.add(z)
 	}
 	return r
-}
-
-// cachedSize finds data's figures in the build cache. An entry is
-// "GZIP BROTLI", BROTLI 0 when not measured.
-func (s *Site) cachedSize(data []byte, withBrotli bool) (Size, bool) {
-	if s.sizeCache == nil {
-		return Size{}, false
-	}
-	b, ok := s.sizeCache.Get(s.sizeCache.Key(data))
-	if !ok {
-		return Size{}, false
-	}
-	z := Size{Raw: len(data)}
-	if _, err := fmt.Sscanf(string(b), "%d %d", &z.Gzip, &z.Brotli); err != nil || z.Gzip <= 0 || (z.Brotli <= 0 && withBrotli) {
-		return Size{}, false
-	}
-	if !withBrotli {
-		z.Brotli = 0
-	}
-	return z, true
-}
-
-// cacheSize keeps data's figures in the build cache.
-func (s *Site) cacheSize(data []byte, z Size) {
-	if s.sizeCache != nil {
-		s.sizeCache.Put(s.sizeCache.Key(data), fmt.Appendf(nil, "%d %d\n", z.Gzip, z.Brotli))
-	}
 }

@@ -1,3 +1,3 @@
 package store
 
-import _ "modernc.org/sqlite" // the tests open SQLite files, as cmd/build and cmd/report do
+import _ "modernc.org/sqlite" // the tests open SQLite files, as cmd/report does; the store registers no driver (see openSQLite)

@@ -75,7 +75,7 @@ func importResult(r ImportResult) string {
 func TestImportLogTakesEachNotStoredLineOnce(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
-		line := string(event.Event{Name: "copy-sketch"}.JSON(at))
+		line := string(event.Event{Name: "copy-sketch"}.NotStoredLine(at))
 		wrapped, _ := json.Marshal(map[string]string{"message": strings.TrimSpace(line), "function": "event"})
 		log := strings.Join([]string{
 			line,            // the function's stdout

@@ -133,7 +133,7 @@ func TestJournalEmptiedOrReplacedUnderAWriter(t *testing.T) {
 func TestJournalReaderCopesWithNULRunsAndShrinking(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	line := func(sec int) string {
-		return string(event.Event{Name: "copy-sketch"}.JSON(at.Add(time.Duration(sec) * time.Second)))
+		return string(event.Event{Name: "copy-sketch"}.NotStoredLine(at.Add(time.Duration(sec) * time.Second)))
 	}
 	os.WriteFile(path, []byte(strings.Repeat("\x00", 2600)+line(1)+line(2)), 0o644)
 	if counted, taken := journalTotal(t, path); counted != 2 || taken != 2 {
@@ -195,7 +195,7 @@ func TestJournalConcurrentWithEmptying(t *testing.T) {
 func TestThePreviewsAdviceForABadLineUnblocksTheReport(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "events.jsonl")
-	line := string(event.Event{Name: "copy-sketch"}.JSON(at))
+	line := string(event.Event{Name: "copy-sketch"}.NotStoredLine(at))
 	os.WriteFile(path, []byte(line+`{"ts":"2026-03-02T10:00:00Z","stored":false,"name":"copy-sketch","ip":"192.0.2.1"}`+"\n"+line), 0o644)
 	_, err := JournalCounts(path, "2026-01-01", "2026-12-31")
 	want := RemoveLines(path, []int{2})

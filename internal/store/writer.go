@@ -175,7 +175,7 @@ func (l *LogLines) Keep(_ context.Context, items []Item) (int, error) {
 func jsonLines(items []Item) []byte {
 	var b []byte
 	for _, it := range items {
-		b = append(b, it.Event.JSON(it.At)...)
+		b = append(b, it.Event.NotStoredLine(it.At)...)
 	}
 	return b
 }

@@ -89,7 +89,7 @@ func TestJournalCountsAsTheStoreDoes(t *testing.T) {
 // event must not be glued to it.
 func TestJournalDropsALineCutShort(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "events.jsonl")
-	whole := string(event.Event{Name: "copy-sketch"}.JSON(at))
+	whole := string(event.Event{Name: "copy-sketch"}.NotStoredLine(at))
 	os.WriteFile(path, []byte(whole+whole[:20]), 0o644)
 	j, fixed, err := OpenJournal(path)
 	if err != nil || !fixed {
@@ -190,7 +190,7 @@ func TestTakeJournalReadsOnlyNewWholeLines(t *testing.T) {
 	s := open(t, filepath.Join(t.TempDir(), "events.db"))
 	path := filepath.Join(t.TempDir(), "events.jsonl")
 	line := func(sec int) string {
-		return string(event.Event{Name: "copy-sketch"}.JSON(at.Add(time.Duration(sec) * time.Second)))
+		return string(event.Event{Name: "copy-sketch"}.NotStoredLine(at.Add(time.Duration(sec) * time.Second)))
 	}
 	ctx := context.Background()
 	for _, step := range []struct {

@@ -140,7 +140,7 @@ func reader(r *rand.Rand, at time.Time, spike bool) []Event {
 	}
 	// The view goes at load, before anyone can scroll, but for a reload
 	// that restores the scroll position.
-	out := []Event{step("view", 200+r.Int64N(900), r.Float64() < 0.022, 0)}
+	out := []Event{step(event.View, 200+r.Int64N(900), r.Float64() < 0.022, 0)}
 	if r.Float64() >= 0.40*a.reads {
 		if r.Float64() < 0.04 {
 			out = append(out, Event{event.Event{Name: "copy-sketch"}, at.Add(5 * time.Second)})
@@ -149,7 +149,7 @@ func reader(r *rand.Rand, at time.Time, spike bool) []Event {
 	}
 	scrolled := r.Float64() < 0.71
 	hc := 10_000 + int64(r.ExpFloat64()*6000)
-	out = append(out, step("human-candidate", hc, scrolled, time.Duration(hc)*time.Millisecond))
+	out = append(out, step(event.HumanCandidate, hc, scrolled, time.Duration(hc)*time.Millisecond))
 	if r.Float64() < 0.2 {
 		out = append(out, Event{event.Event{Name: pick(r, []weighted[string]{{3, "copy-sketch"}, {1, "copy-sketch-v"}})}, at.Add(20 * time.Second)})
 	}
@@ -159,10 +159,10 @@ func reader(r *rand.Rand, at time.Time, spike bool) []Event {
 	// Engaged after 90 s and the marker seen: the time runs on from 90 s
 	// with a long tail, a median near two and a half minutes.
 	ms := 90_000 + int64(math.Exp(r.NormFloat64()*0.9+math.Log(55_000)))
-	out = append(out, step("engaged", ms, scrolled || r.Float64() < 0.8, time.Duration(ms)*time.Millisecond))
+	out = append(out, step(event.Engaged, ms, scrolled || r.Float64() < 0.8, time.Duration(ms)*time.Millisecond))
 	if x := r.Float64(); x < 0.05 {
 		c := pick(r, []weighted[string]{{2, "gumroad"}, {1, "site"}})
-		out = append(out, Event{event.Event{Name: "checkout", Checkout: c}, at.Add(time.Duration(ms+5000) * time.Millisecond)})
+		out = append(out, Event{event.Event{Name: event.Checkout, Checkout: c}, at.Add(time.Duration(ms+5000) * time.Millisecond)})
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package drift
+package quote
 
 import (
 	"math/rand/v2"
@@ -33,6 +33,14 @@ func TestVersionOrder(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("order:\n%q\nwant:\n%q", got, want)
+	}
+	// A release number's ending zeros say nothing: 1.2 is 1.2.0.
+	for _, pair := range [][2]string{{"1.2", "v1.2.0"}, {"1.2.0.0", "1.2"}} {
+		x, _ := parseVersion(pair[0])
+		y, _ := parseVersion(pair[1])
+		if compare(x, y) != 0 {
+			t.Errorf("%s and %s are not the same version", pair[0], pair[1])
+		}
 	}
 }
 

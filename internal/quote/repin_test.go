@@ -1,4 +1,4 @@
-package repin
+package quote
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"errref/internal/cite"
 	"errref/internal/site"
 )
 
@@ -19,8 +18,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // The made-up library, at the version cited now and the one to move to.
 const (
-	from = "acme/lib@v1.0.0=testdata/upstream/v1"
-	to   = "acme/lib@v2.0.0=testdata/upstream/v2"
+	from = "acme/lib@v1.0.0=testdata/repin/upstream/v1"
+	to   = "acme/lib@v2.0.0=testdata/repin/upstream/v2"
 )
 
 // fixture makes a site in a temporary folder: the real templates, static
@@ -43,7 +42,7 @@ func fixture(t *testing.T, pages map[string]string) string {
 	}
 	content := filepath.Join(root, site.ContentDir)
 	if pages == nil {
-		if err := os.CopyFS(content, os.DirFS(filepath.Join("testdata", "content"))); err != nil {
+		if err := os.CopyFS(content, os.DirFS(filepath.Join("testdata", "repin", "content"))); err != nil {
 			t.Fatal(err)
 		}
 		return root
@@ -61,17 +60,23 @@ func fixture(t *testing.T, pages map[string]string) string {
 
 // options builds the site at root, as the command does, and returns what
 // Run needs to move its citations of acme/lib from v1.0.0 to v2.0.0.
-func options(t *testing.T, root string, write bool, out *bytes.Buffer) Options {
+func repinOptions(t *testing.T, root string, write bool, out *bytes.Buffer) RepinOptions {
 	t.Helper()
 	s, err := site.Build(site.Options{FS: os.DirFS(root), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{}
-	for _, p := range s.Pages {
-		files[p.File] = p.Raw()
+	return RepinOptions{Build: built(s), Root: root, To: to, From: []string{from}, Write: write, Out: out}
+}
+
+// pagesOf are the page files as o's build read them.
+func pagesOf(t *testing.T, o RepinOptions) map[string][]byte {
+	t.Helper()
+	s, err := o.Build()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return Options{Root: root, To: to, From: []string{from}, Citations: s.Citations, Files: files, Write: write, Out: out}
+	return files(s)
 }
 
 // contentOf reads every file in root's content/, by name.
@@ -96,11 +101,11 @@ var reportRE = regexp.MustCompile(`(?m)^content/(?:index|about)\.md:(\d+): (move
 
 // TestOutcomes moves every citation of the fixture page and holds the
 // report to what each citation's quote did between the two versions of
-// testdata/upstream/v1/src/app.py.
-func TestOutcomes(t *testing.T) {
+// testdata/repin/upstream/v1/src/app.py.
+func TestRepinOutcomes(t *testing.T) {
 	root := fixture(t, nil)
 	var out bytes.Buffer
-	ok, err := Run(options(t, root, false, &out))
+	ok, err := Repin(repinOptions(t, root, false, &out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +173,7 @@ func TestOutcomes(t *testing.T) {
 // golden compares data with testdata/NAME; go test -update rewrites it.
 func golden(t *testing.T, name string, data []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
+	path := filepath.Join("testdata", "repin", name)
 	if *update {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -193,7 +198,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if _, err := Run(options(t, root, false, &out)); err != nil {
+	if _, err := Repin(repinOptions(t, root, false, &out)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "+++ content/index.md\n@@ -9,2 +9,2 @@\n") {
@@ -220,7 +225,7 @@ func TestWriteTouchesNoOtherByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	ok, err := Run(options(t, root, true, &out))
+	ok, err := Repin(repinOptions(t, root, true, &out))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +252,7 @@ func TestWriteTouchesNoOtherByte(t *testing.T) {
 		t.Fatal(err)
 	}
 	var check strings.Builder
-	ok, err = cite.CheckAll(&check, s.Citations, []string{from, to})
+	ok, err = Check(&check, []string{from, to}, built(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +282,7 @@ func TestRefusesAFileChangedUnderIt(t *testing.T) {
 			root := fixture(t, nil)
 			page := filepath.Join(root, "content", "index.md")
 			var out bytes.Buffer
-			o := options(t, root, true, &out)
+			o := repinOptions(t, root, true, &out)
 			change := func() {
 				f, err := os.OpenFile(page, os.O_APPEND|os.O_WRONLY, 0)
 				if err != nil {
@@ -298,17 +303,17 @@ func TestRefusesAFileChangedUnderIt(t *testing.T) {
 				}
 				defer func() { beforeRename = func(string) {} }()
 			}
-			_, err := Run(o)
+			_, err := Repin(o)
 			if err == nil || err.Error() != tc.err {
 				t.Fatalf("err = %v\nwant %s", err, tc.err)
 			}
 			after := contentOf(t, root)
-			if want := string(o.Files["content/index.md"]) + edit; after["index.md"] != want {
+			if want := string(pagesOf(t, o)["content/index.md"]) + edit; after["index.md"] != want {
 				t.Errorf("index.md is not the author's:\n%s", after["index.md"])
 			}
-			about := string(o.Files["content/about.md"])
+			about := string(pagesOf(t, o)["content/about.md"])
 			if tc.about == "golden" {
-				data, _ := os.ReadFile(filepath.Join("testdata", "about.written.md"))
+				data, _ := os.ReadFile(filepath.Join("testdata", "repin", "about.written.md"))
 				about = string(data)
 			}
 			if after["about.md"] != about {
@@ -323,8 +328,9 @@ func TestRefusesAFileChangedUnderIt(t *testing.T) {
 
 // TestAllMovedIsOK: a page whose quotes all moved or stayed succeeds and
 // is rewritten, two citations of the same lines on one line each in its
-// place; a quote that does not hold where it is cited now, or a spec the
-// build could not place on a line, is not rewritten and fails the run.
+// place, and a spec written with L (#L9) too; a quote that does not hold
+// where it is cited now, or a spec written apart from its link (a
+// reference link), is not rewritten and fails the run.
 func TestAllMovedIsOK(t *testing.T) {
 	const head = "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\n+++\n\n"
 	for _, tc := range []struct {
@@ -343,13 +349,15 @@ func TestAllMovedIsOK(t *testing.T) {
 			"[`return`](cite:acme/lib@v2.0.0:src/app.py#11), [`lower`](cite:acme/lib@v2.0.0:src/app.py#11)\n"},
 		{"not ok where it is", "[`return \"nowhere\"`](cite:acme/lib@v1.0.0:src/app.py#5)\n",
 			false, "content/index.md:7: not ok at v1.0.0, so not moved: MISMATCH content/index.md:7: src/app.py#5 does not hold", ""},
-		{"spec written otherwise", "[`return \"two lines lower\"`](cite:acme/lib@v1.0.0:src/app.py#L9)\n",
-			false, "content/index.md: moved, but not rewritten: cannot find cite:acme/lib@v1.0.0:src/app.py#9 written on this line", ""},
+		{"spec written with L", "[`return \"two lines lower\"`](cite:acme/lib@v1.0.0:src/app.py#L9)\n",
+			true, "1 moved", "[`return \"two lines lower\"`](cite:acme/lib@v2.0.0:src/app.py#11)\n"},
+		{"a reference link", "[`return \"two lines lower\"`][r]\n\n[r]: cite:acme/lib@v1.0.0:src/app.py#9\n",
+			false, "content/index.md:7: moved, but not rewritten: its spec is not written in the link or fence", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := fixture(t, map[string]string{"index.md": head + tc.body})
 			var out bytes.Buffer
-			ok, err := Run(options(t, root, true, &out))
+			ok, err := Repin(repinOptions(t, root, true, &out))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -373,14 +381,14 @@ func TestAllMovedIsOK(t *testing.T) {
 func TestNothingToMoveIsAnError(t *testing.T) {
 	root := fixture(t, nil)
 	var out bytes.Buffer
-	o := options(t, root, false, &out)
-	o.To = "acme/other@v2.0.0=testdata/upstream/v2"
-	if _, err := Run(o); err == nil || !strings.Contains(err.Error(), "no page in content/ cites acme/other") {
+	o := repinOptions(t, root, false, &out)
+	o.To = "acme/other@v2.0.0=testdata/repin/upstream/v2"
+	if _, err := Repin(o); err == nil || !strings.Contains(err.Error(), "no page in content/ cites acme/other") {
 		t.Errorf("an uncited repository: err = %v", err)
 	}
-	o = options(t, root, false, &out)
+	o = repinOptions(t, root, false, &out)
 	o.From = nil
-	if _, err := Run(o); err == nil || !strings.Contains(err.Error(), "with -check-sources acme/lib@v1.0.0=DIR") {
+	if _, err := Repin(o); err == nil || !strings.Contains(err.Error(), "with -check-sources acme/lib@v1.0.0=DIR") {
 		t.Errorf("no -check-sources: err = %v", err)
 	}
 }
@@ -392,7 +400,7 @@ func TestHistoryStays(t *testing.T) {
 		"[`return \"two lines lower\"`](cite:acme/lib@v1.0.0:src/app.py#9)\n"
 	root := fixture(t, map[string]string{"index.md": page})
 	var out bytes.Buffer
-	ok, err := Run(options(t, root, true, &out))
+	ok, err := Repin(repinOptions(t, root, true, &out))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package drift
+package quote
 
 import (
 	"bytes"
@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"errref/internal/cite"
-	"errref/internal/repin"
 )
 
 // outcomes, in the order the summaries give them.
-var outcomes = []string{cite.Moved, cite.Unchanged, cite.Changed, cite.Ambiguous, cite.Gone, repin.NotOK}
+var outcomes = []string{Moved, Unchanged, Changed, Ambiguous, Gone, NotOK}
 
 func (g *group) counts() map[string]int {
 	n := map[string]int{}
@@ -61,7 +58,7 @@ func answer(repos []*repo, code int, pre bool) string {
 	for _, r := range repos {
 		hist += len(r.history)
 		for _, res := range r.history {
-			if res.Kind != cite.Unchanged {
+			if res.Kind != Unchanged {
 				histBad++
 			}
 		}
@@ -79,7 +76,7 @@ func answer(repos []*repo, code int, pre bool) string {
 				if res.Citation.Version != g.newest.tag {
 					behind++
 				}
-				if res.Kind != cite.Moved && res.Kind != cite.Unchanged {
+				if res.Kind != Moved && res.Kind != Unchanged {
 					bad[res.Kind]++
 				}
 			}
@@ -110,7 +107,7 @@ func answer(repos []*repo, code int, pre bool) string {
 	for _, k := range outcomes {
 		if bad[k] > 0 {
 			what := k
-			if k == repin.NotOK {
+			if k == NotOK {
 				what = "not ok where cited"
 			}
 			kinds = append(kinds, fmt.Sprintf("%d %s", bad[k], what))
@@ -124,33 +121,11 @@ func answer(repos []*repo, code int, pre bool) string {
 	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
 }
 
-// verb is one when n is 1, else many.
-func verb(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-func count(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // summary is a group's line after its citations, as -repin ends its
 // report: "modelcontextprotocol/python-sdk v1.25.0 to v1.29.0, the newest
 // 1.x release: 20 moved, ...".
 func summary(r *repo, g *group, pre bool) string {
-	n := g.counts()
-	s := fmt.Sprintf("%s %s to %s, %s: %d moved, %d unchanged, %d changed, %d ambiguous, %d gone",
-		r.name, strings.Join(g.citedTags(), " and "), g.newest.tag, g.describe(pre),
-		n[cite.Moved], n[cite.Unchanged], n[cite.Changed], n[cite.Ambiguous], n[cite.Gone])
-	if n[repin.NotOK] > 0 {
-		s += fmt.Sprintf(", %d not ok at their version", n[repin.NotOK])
-	}
-	return s
+	return fmt.Sprintf("%s %s to %s, %s: %s", r.name, strings.Join(g.citedTags(), " and "), g.newest.tag, g.describe(pre), counted(g.counts()))
 }
 
 // writeText prints the answer alone when every group cites its newest
@@ -168,7 +143,7 @@ func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 			for _, res := range g.results {
 				res.Report(&b)
 			}
-			repin.PrintProse(&b, g.prose, g.older())
+			printProse(&b, g.prose, g.older())
 			fmt.Fprintln(&b, summary(r, g, pre))
 		}
 		if r.historyBroken() {
@@ -184,45 +159,44 @@ func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 }
 
 // The JSON report, for a scheduled job to open an issue from.
-type jsonReport struct {
-	Exit         int        `json:"exit"`
-	Answer       string     `json:"answer,omitempty"`
-	Error        string     `json:"error,omitempty"`
-	Repositories []jsonRepo `json:"repositories,omitempty"`
-}
-
-type jsonRepo struct {
-	Repo    string         `json:"repo"`
-	Dir     string         `json:"dir"`
-	Groups  []jsonGroup    `json:"groups"`
-	History []jsonCitation `json:"history"` // kept at the release they quote: "unchanged" there, or broken
-}
-
-type jsonGroup struct {
-	Major      int               `json:"major"`
-	Newest     string            `json:"newest"`
-	Prerelease bool              `json:"prerelease"`
-	Cited      []string          `json:"cited"`
-	Drifted    bool              `json:"drifted"`
-	Counts     map[string]int    `json:"counts"`
-	Summary    string            `json:"summary"`
-	Citations  []jsonCitation    `json:"citations"`
-	Prose      []repin.ProseLine `json:"prose"`
-}
-
-type jsonCitation struct {
-	At         string   `json:"source"` // content/index.md:88
-	Spec       string   `json:"spec"`
-	Quote      string   `json:"quote"`
-	Outcome    string   `json:"outcome"`
-	To         string   `json:"to,omitempty"`         // moved, unchanged: the spec at the newest release
-	Around     *bool    `json:"around,omitempty"`     // moved, unchanged: the lines before and after are as they were
-	Nearest    []int    `json:"nearest,omitempty"`    // changed: the lines most like the old ones
-	Alike      float64  `json:"alike,omitempty"`      // changed: how alike, 0 to 1
-	Candidates []int    `json:"candidates,omitempty"` // ambiguous: the first line of each place
-	Diff       []string `json:"diff,omitempty"`
-	Report     string   `json:"report"` // as the text report prints it
-}
+type (
+	jsonReport struct {
+		Exit         int        `json:"exit"`
+		Answer       string     `json:"answer,omitempty"`
+		Error        string     `json:"error,omitempty"`
+		Repositories []jsonRepo `json:"repositories,omitempty"`
+	}
+	jsonRepo struct {
+		Repo    string         `json:"repo"`
+		Dir     string         `json:"dir"`
+		Groups  []jsonGroup    `json:"groups"`
+		History []jsonCitation `json:"history"` // kept at the release they quote: "unchanged" there, or broken
+	}
+	jsonGroup struct {
+		Major      int            `json:"major"`
+		Newest     string         `json:"newest"`
+		Prerelease bool           `json:"prerelease"`
+		Cited      []string       `json:"cited"`
+		Drifted    bool           `json:"drifted"`
+		Counts     map[string]int `json:"counts"`
+		Summary    string         `json:"summary"`
+		Citations  []jsonCitation `json:"citations"`
+		Prose      []ProseLine    `json:"prose"`
+	}
+	jsonCitation struct {
+		At         string   `json:"source"` // content/index.md:88
+		Spec       string   `json:"spec"`
+		Quote      string   `json:"quote"`
+		Outcome    string   `json:"outcome"`
+		To         string   `json:"to,omitempty"`         // moved, unchanged: the spec at the newest release
+		Around     *bool    `json:"around,omitempty"`     // moved, unchanged: the lines before and after are as they were
+		Nearest    []int    `json:"nearest,omitempty"`    // changed: the lines most like the old ones
+		Alike      float64  `json:"alike,omitempty"`      // changed: how alike, 0 to 1
+		Candidates []int    `json:"candidates,omitempty"` // ambiguous: the first line of each place
+		Diff       []string `json:"diff,omitempty"`
+		Report     string   `json:"report"` // as the text report prints it
+	}
+)
 
 func failure(err error) jsonReport { return jsonReport{Exit: Failed, Error: err.Error()} }
 
@@ -237,7 +211,7 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
 				Drifted: g.drifted(), Counts: map[string]int{}, Summary: summary(r, g, pre), Prose: g.prose}
 			if jg.Prose == nil {
-				jg.Prose = []repin.ProseLine{}
+				jg.Prose = []ProseLine{}
 			}
 			n := g.counts()
 			for _, k := range outcomes {
@@ -253,20 +227,20 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 	return rep
 }
 
-func citationJSON(r *repin.Result) jsonCitation {
+func citationJSON(r Result) jsonCitation {
 	var b strings.Builder
 	r.Report(&b)
-	mv := r.Move
-	j := jsonCitation{At: r.Citation.At, Spec: r.Citation.Spec(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: mv.Diff, Report: b.String()}
+	mv := r
+	j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: mv.Diff, Report: b.String()}
 	switch r.Kind {
-	case cite.Moved, cite.Unchanged:
-		j.To = mv.To.Spec()
+	case Moved, Unchanged:
+		j.To = mv.To.String()
 		j.Around = &mv.Around
-	case cite.Changed:
+	case Changed:
 		if mv.Nearest > 0 {
 			j.Nearest, j.Alike = []int{mv.Nearest, mv.NearestEnd}, mv.Alike
 		}
-	case cite.Ambiguous:
+	case Ambiguous:
 		j.Candidates = mv.Candidates
 	}
 	return j

@@ -1,4 +1,4 @@
-package cite
+package quote
 
 import (
 	"errors"
@@ -83,24 +83,20 @@ func TestRelocate(t *testing.T) {
 			outcome: Changed, start: 1, end: 1, diff: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Parse(tc.spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Quote = tc.quote
-			if !holds(old[c.Start-1:c.End], quoteParts(c.Quote)) {
+			c := cited(t, tc.spec, tc.quote)
+			if !holds(old[c.Start-1:c.End], parts(c.Quote)) {
 				t.Fatalf("bad test: %q is not at %s", c.Quote, tc.spec)
 			}
 			mv := relocate(c, "v2", old, tc.cur)
-			if mv.Outcome != tc.outcome {
-				t.Fatalf("outcome %s, want %s (%+v)", mv.Outcome, tc.outcome, mv)
+			if mv.Kind != tc.outcome {
+				t.Fatalf("outcome %s, want %s (%+v)", mv.Kind, tc.outcome, mv)
 			}
-			switch mv.Outcome {
+			switch mv.Kind {
 			case Moved, Unchanged:
-				want := c
+				want := c.Spec
 				want.Version, want.Start, want.End = "v2", tc.start, tc.end
 				if mv.To != want {
-					t.Errorf("to %s, want %s", mv.To.Spec(), want.Spec())
+					t.Errorf("to %s, want %s", mv.To, want)
 				}
 				if mv.Places != tc.places || mv.Context != tc.context || mv.Around != tc.around {
 					t.Errorf("places %d, context %d, around %v; want %d, %d, %v", mv.Places, mv.Context, mv.Around, tc.places, tc.context, tc.around)
@@ -132,71 +128,42 @@ func replace(lines []string, n int, s string) []string {
 func TestRelocateChangedShowsTheDiff(t *testing.T) {
 	old := []string{"a = 1", "def f(x):", "    x += 1", "    return x", "b = 2"}
 	cur := []string{"a = 1", "", "def f(x):", "    x += 2", "    return x", "b = 2"}
-	c, _ := Parse("a/b@v1:f.py#2-4")
-	c.Quote = "def f(x):\n    x += 1\n    return x"
+	c := cited(t, "a/b@v1:f.py#2-4", "def f(x):\n    x += 1\n    return x")
 	mv := relocate(c, "v2", old, cur)
 	want := []string{" def f(x):", "-    x += 1", "+    x += 2", "     return x"}
-	if mv.Outcome != Changed || mv.Nearest != 3 || mv.NearestEnd != 5 || !slices.Equal(mv.Diff, want) {
-		t.Errorf("got %s, nearest %d-%d, diff\n%s\nwant changed, 3-5, diff\n%s", mv.Outcome, mv.Nearest, mv.NearestEnd, strings.Join(mv.Diff, "\n"), strings.Join(want, "\n"))
+	if mv.Kind != Changed || mv.Nearest != 3 || mv.NearestEnd != 5 || !slices.Equal(mv.Diff, want) {
+		t.Errorf("got %s, nearest %d-%d, diff\n%s\nwant changed, 3-5, diff\n%s", mv.Kind, mv.Nearest, mv.NearestEnd, strings.Join(mv.Diff, "\n"), strings.Join(want, "\n"))
 	}
 }
 
 // TestRelocateCopy reads both versions from folders: a file missing at
 // the new one is Gone, and a quote that does not hold where it is cited
-// now is refused rather than looked for.
+// now is not looked for.
 func TestRelocateCopy(t *testing.T) {
-	v1, err := ParseCopy("acme/lib@v1=testdata/upstream/v1")
+	v1, err := parseCopy("-check-sources", "acme/lib@v1=testdata/check/v1", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v2, err := ParseTarget("acme/lib@v2=testdata/upstream/v2")
+	v2, err := parseCopy("-repin", "acme/lib@v2=testdata/check/v2", true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ spec, quote, want, err string }{
-		{"acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)", "acme/lib@v2:src/mod.py#9-11", ""},
-		{"acme/lib@v1:src/dropped.py#1", "def dropped():", Gone, ""},
-		{"acme/lib@v1:src/mod.py#5", "def vanished():", "", "not found anywhere"},
-		{"acme/lib@v3:src/mod.py#5", "def raise_it():", "", "VERSION MISMATCH"},
+	for _, tc := range []struct{ spec, quote, want string }{
+		{"acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)", "moved acme/lib@v2:src/mod.py#9-11"},
+		{"acme/lib@v1:src/dropped.py#1", "def dropped():", "gone"},
+		{"acme/lib@v1:src/mod.py#5", "def vanished():", "not ok MISMATCH x.md:3: src/mod.py#5 does not hold \"def vanished():\"; not found anywhere"},
 	} {
-		c, err := Parse(tc.spec)
-		if err != nil {
-			t.Fatal(err)
+		r := Relocate(cited(t, tc.spec, tc.quote), v1.tree(), v2.tree())
+		got := r.Kind + " " + r.Why
+		if r.held() {
+			got = r.Kind + " " + r.To.String()
 		}
-		c.Quote = tc.quote
-		mv, err := v1.Relocate(c, v2)
-		switch {
-		case tc.err != "":
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s: err = %v, want %q", tc.spec, err, tc.err)
-			}
-		case err != nil:
-			t.Errorf("%s: %v", tc.spec, err)
-		case mv.Outcome == Gone:
-			if tc.want != Gone {
-				t.Errorf("%s: gone, want %s", tc.spec, tc.want)
-			}
-		case mv.To.Spec() != tc.want:
-			t.Errorf("%s: %s to %s, want %s", tc.spec, mv.Outcome, mv.To.Spec(), tc.want)
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %s, want %s", tc.spec, got, tc.want)
 		}
 	}
-	if _, err := ParseTarget("acme/lib=testdata/upstream/v2"); err == nil || !strings.Contains(err.Error(), "-repin") {
+	if _, err := parseCopy("-repin", "acme/lib=testdata/check/v2", true); err == nil || !strings.Contains(err.Error(), "-repin") {
 		t.Errorf("a target without a version: err = %v", err)
-	}
-}
-
-// TestSpecsIn finds specs after cite=, cite=" and cite:, and nothing else.
-func TestSpecsIn(t *testing.T) {
-	text := "```python cite=a/b@v1:x.py#1-2\n" +
-		"```go cite=\"a/b@v1:y.go#3\" copy=z\n" +
-		"[`q`](cite:a/b@v1.2:z/w.py#10) and a/b@v1:bare.py#4 not cited, nor excite:a/b\n"
-	var got []string
-	for _, at := range SpecsIn([]byte(text)) {
-		got = append(got, text[at[0]:at[1]])
-	}
-	want := []string{"a/b@v1:x.py#1-2", "a/b@v1:y.go#3", "a/b@v1.2:z/w.py#10"}
-	if !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
@@ -217,7 +184,7 @@ func mapTree(version string, files map[string]string, fail error) Tree {
 
 // TestRelocateTrees moves citations between versions read through
 // Tree.ReadFile alone: the quote must hold at the version cited, a file
-// the new version lacks is Gone, and a file it cannot read is an error,
+// the new version lacks is Gone, and a file it cannot read is not ok,
 // never Gone.
 func TestRelocateTrees(t *testing.T) {
 	v1 := mapTree("v1", map[string]string{"f.py": "a = 1\ndef f():\n    return 1\n"}, nil)
@@ -226,31 +193,21 @@ func TestRelocateTrees(t *testing.T) {
 	for _, tc := range []struct {
 		name, spec, quote string
 		to                Tree
-		want, err         string
+		want              string
 	}{
-		{"moved", "a/b@v1:f.py#2-3", "def f():\n    return 1", v2, "moved a/b@v2:f.py#4-5", ""},
-		{"no file where cited", "a/b@v1:g.py#1", "x", v2, "", "MISMATCH x.md:1: g.py#1: no such file in memory@v1"},
-		{"file gone at the new version", "a/b@v1:f.py#1", "a = 1", mapTree("v2", nil, nil), "gone", ""},
-		{"not held where cited", "a/b@v1:f.py#1", "a = 2", v2, "", "does not hold"},
-		{"unreadable is not gone", "a/b@v1:f.py#1", "a = 1", broken, "", "broken pipe"},
+		{"moved", "a/b@v1:f.py#2-3", "def f():\n    return 1", v2, "moved a/b@v2:f.py#4-5"},
+		{"no file where cited", "a/b@v1:g.py#1", "x", v2, "not ok MISMATCH x.md:3: g.py#1: no such file in memory@v1"},
+		{"file gone at the new version", "a/b@v1:f.py#1", "a = 1", mapTree("v2", nil, nil), "gone "},
+		{"not held where cited", "a/b@v1:f.py#1", "a = 2", v2, "not ok MISMATCH x.md:3: f.py#1 does not hold"},
+		{"unreadable is not gone", "a/b@v1:f.py#1", "a = 1", broken, "not ok git cat-file: broken pipe"},
 	} {
-		c, err := Parse(tc.spec)
-		if err != nil {
-			t.Fatal(err)
+		r := Relocate(cited(t, tc.spec, tc.quote), v1, tc.to)
+		got := r.Kind + " " + r.Why
+		if r.held() {
+			got = r.Kind + " " + r.To.String()
 		}
-		c.Quote, c.At = tc.quote, "x.md:1"
-		mv, err := Relocate(c, v1, tc.to)
-		got := mv.Outcome
-		if mv.Outcome == Moved {
-			got += " " + mv.To.Spec()
-		}
-		switch {
-		case tc.err != "":
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%s: %s, err = %v; want an error holding %q", tc.name, got, err, tc.err)
-			}
-		case err != nil || got != tc.want:
-			t.Errorf("%s: %s, err = %v; want %s", tc.name, got, err, tc.want)
+		if !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: %s; want %s", tc.name, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package drift
+package quote
 
 import (
 	"bytes"
@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"errref/internal/drift/drifttest"
-	"errref/internal/repin"
+	"errref/internal/quote/quotetest"
 	"errref/internal/site"
 )
 
@@ -46,47 +45,15 @@ const (
 		"[`def connect():`](cite:acme/lib@v1.0.0:src/app.py#1), [`return 30`](cite:acme/lib@v1.0.0:src/app.py#5)\n"
 )
 
-// fixture makes a site in a temporary folder with the real templates,
-// static files and counter, and the pages given.
-func fixture(t *testing.T, pages map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for _, dir := range []string{site.TemplateDir, site.StaticDir, site.MeasureDir} {
-		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join("..", "..", dir))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "site.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "site.toml"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(root, site.ContentDir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range pages {
-		if err := os.WriteFile(filepath.Join(root, site.ContentDir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
-
 // options builds the site of the pages, as the command does, and returns
-// what Run needs to check it against the clones.
-func options(t *testing.T, pages map[string]string, out *bytes.Buffer, clones ...string) Options {
+// what Drift needs to check it against the clones.
+func driftOptions(t *testing.T, pages map[string]string, out *bytes.Buffer, clones ...string) DriftOptions {
 	t.Helper()
 	s, err := site.Build(site.Options{FS: os.DirFS(fixture(t, pages)), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{}
-	for _, p := range s.Pages {
-		files[p.File] = p.Raw()
-	}
-	return Options{Clones: clones, Citations: s.Citations, Files: files, Out: out}
+	return DriftOptions{Build: built(s), Clones: clones, Out: out}
 }
 
 // run checks a page against the clone and returns the exit code and what
@@ -94,18 +61,18 @@ func options(t *testing.T, pages map[string]string, out *bytes.Buffer, clones ..
 func run(t *testing.T, page string, pre bool, clones ...string) (int, string, error) {
 	t.Helper()
 	var out bytes.Buffer
-	o := options(t, map[string]string{"index.md": page}, &out, clones...)
+	o := driftOptions(t, map[string]string{"index.md": page}, &out, clones...)
 	o.Pre = pre
-	code, err := Run(o)
+	code, err := Drift(o)
 	return code, out.String(), err
 }
 
 // TestOutcomes checks each page against the library, from a clone with a
 // work tree and from a bare one: the exit code, and the report, the same
 // from both.
-func TestOutcomes(t *testing.T) {
-	lib := drifttest.Library(t)
-	bare := drifttest.Bare(t, lib)
+func TestDriftOutcomes(t *testing.T) {
+	lib := quotetest.Library(t)
+	bare := quotetest.Bare(t, lib)
 	for _, tc := range []struct {
 		name string
 		page string
@@ -176,20 +143,20 @@ func TestOutcomes(t *testing.T) {
 // citation is an error that names the folder or the citation (exit 2),
 // never a report.
 func TestCannotAnswer(t *testing.T) {
-	lib := drifttest.Library(t)
+	lib := quotetest.Library(t)
 	empty := filepath.Join(t.TempDir(), "empty")
-	drifttest.Git(t, filepath.Dir(empty), "init", "-q", empty)
-	drifttest.Git(t, empty, "commit", "-q", "--allow-empty", "-m", "no tags")
+	quotetest.Git(t, filepath.Dir(empty), "init", "-q", empty)
+	quotetest.Git(t, empty, "commit", "-q", "--allow-empty", "-m", "no tags")
 	file := filepath.Join(t.TempDir(), "lib.tar")
 	if err := os.WriteFile(file, []byte("not a clone"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The same version tagged twice, at two commits.
-	twice := drifttest.Library(t)
-	drifttest.Git(t, twice, "tag", "1.2.0", "v1.0.0^{commit}")
+	twice := quotetest.Library(t)
+	quotetest.Git(t, twice, "tag", "1.2.0", "v1.0.0^{commit}")
 	// A clone that lacks the content of a file its tags name.
-	damaged := drifttest.Library(t)
-	blob := strings.TrimSpace(drifttest.Git(t, damaged, "rev-parse", "v1.2.0:src/app.py"))
+	damaged := quotetest.Library(t)
+	blob := strings.TrimSpace(quotetest.Git(t, damaged, "rev-parse", "v1.2.0:src/app.py"))
 	if err := os.Remove(filepath.Join(damaged, ".git", "objects", blob[:2], blob[2:])); err != nil {
 		t.Fatal(err)
 	}
@@ -216,8 +183,8 @@ func TestCannotAnswer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
-			o := options(t, map[string]string{"index.md": tc.page}, &out, tc.clones...)
-			code, err := Run(o)
+			o := driftOptions(t, map[string]string{"index.md": tc.page}, &out, tc.clones...)
+			code, err := Drift(o)
 			if code != Failed || err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("exit %d, err = %v; want exit 2 and an error holding %q", code, err, tc.want)
 			}
@@ -232,9 +199,9 @@ func TestCannotAnswer(t *testing.T) {
 // the SDK's 1.15.0 and v1.15.0, are one release, named as the page names
 // it, or else as the page names its versions.
 func TestTwoTagsOneVersion(t *testing.T) {
-	lib := drifttest.Library(t)
-	drifttest.Git(t, lib, "tag", "1.2.0", "v1.2.0^{commit}")
-	drifttest.Git(t, lib, "tag", "v1.2", "v1.2.0^{commit}")
+	lib := quotetest.Library(t)
+	quotetest.Git(t, lib, "tag", "1.2.0", "v1.2.0^{commit}")
+	quotetest.Git(t, lib, "tag", "v1.2", "v1.2.0^{commit}")
 	for _, tc := range []struct{ page, want string }{
 		{current, "lib v1.2.0 is the newest 1.x release"},
 		{head + "[`return 30`](cite:acme/lib@1.2.0:src/app.py#7)\n", "lib 1.2.0 is the newest 1.x release"},
@@ -252,11 +219,11 @@ func TestTwoTagsOneVersion(t *testing.T) {
 // outcome, where it went and what the text report says of it; and the
 // error, when there is one, with exit 2.
 func TestJSON(t *testing.T) {
-	lib := drifttest.Library(t)
+	lib := quotetest.Library(t)
 	var out bytes.Buffer
-	o := options(t, map[string]string{"index.md": old}, &out, "acme/lib="+lib)
+	o := driftOptions(t, map[string]string{"index.md": old}, &out, "acme/lib="+lib)
 	o.JSON = true
-	code, err := Run(o)
+	code, err := Drift(o)
 	if err != nil || code != Drifted {
 		t.Fatalf("exit %d, err = %v", code, err)
 	}
@@ -300,7 +267,7 @@ func TestJSON(t *testing.T) {
 
 	out.Reset()
 	o.Clones = []string{"acme/lib=" + filepath.Join(lib, "README")}
-	if code, err := Run(o); code != Failed || err == nil {
+	if code, err := Drift(o); code != Failed || err == nil {
 		t.Fatalf("exit %d, err = %v", code, err)
 	}
 	r = jsonReport{}
@@ -312,7 +279,7 @@ func TestJSON(t *testing.T) {
 // TestSameAsRepin: the report of every citation is what -repin's dry run
 // prints for the same move, from folders of the same two tags.
 func TestSameAsRepin(t *testing.T) {
-	lib := drifttest.Library(t)
+	lib := quotetest.Library(t)
 	export := func(tag string) string {
 		dir := filepath.Join(t.TempDir(), tag)
 		if err := os.Mkdir(dir, 0o755); err != nil {
@@ -333,12 +300,11 @@ func TestSameAsRepin(t *testing.T) {
 		return dir
 	}
 	var dout, rout bytes.Buffer
-	o := options(t, map[string]string{"index.md": old}, &dout, "acme/lib="+lib)
-	if _, err := Run(o); err != nil {
+	o := driftOptions(t, map[string]string{"index.md": old}, &dout, "acme/lib="+lib)
+	if _, err := Drift(o); err != nil {
 		t.Fatal(err)
 	}
-	_, err := repin.Run(repin.Options{To: "acme/lib@v1.2.0=" + export("v1.2.0"), From: []string{"acme/lib@v1.0.0=" + export("v1.0.0")},
-		Citations: o.Citations, Files: o.Files, Out: &rout})
+	_, err := Repin(RepinOptions{Build: o.Build, To: "acme/lib@v1.2.0=" + export("v1.2.0"), From: []string{"acme/lib@v1.0.0=" + export("v1.0.0")}, Out: &rout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,8 +319,8 @@ func TestSameAsRepin(t *testing.T) {
 // TestCloneUntouched: checking writes nothing to the clone, bare or not:
 // every file keeps its bytes, mode and time, and none is added.
 func TestCloneUntouched(t *testing.T) {
-	lib := drifttest.Library(t)
-	bare := drifttest.Bare(t, lib)
+	lib := quotetest.Library(t)
+	bare := quotetest.Bare(t, lib)
 	snapshot := func(dir string) map[string]string {
 		m := map[string]string{}
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

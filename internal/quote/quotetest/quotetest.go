@@ -1,7 +1,7 @@
-// Package drifttest makes the git clone that drift's tests read: acme/lib,
+// Package quotetest makes the git clone that the -drift tests read: acme/lib,
 // a made-up library with a tag for each folder of testdata/lib/, each the whole
 // tree at that tag, committed in the order Tags gives.
-package drifttest
+package quotetest
 
 import (
 	"embed"

@@ -1,4 +1,4 @@
-package drift
+package quote
 
 import (
 	"cmp"
@@ -51,21 +51,12 @@ func parseVersion(tag string) (v version, ok bool) {
 		}
 		v.release = append(v.release, n)
 	}
-	// A mark without a number is number 0: "1.0rc" is 1.0rc0.
-	num := func(s string) (int, bool) {
-		if s == "" {
-			return 0, true
+	var n [3]int // a mark without a number is number 0: "1.0rc" is 1.0rc0
+	for i, s := range []string{m[3], m[5] + m[6], m[8]} {
+		var err error
+		if n[i], err = strconv.Atoi(cmp.Or(s, "0")); err != nil {
+			return version{}, false
 		}
-		n, err := strconv.Atoi(s)
-		return n, err == nil
-	}
-	var n [3]int
-	var good [3]bool
-	n[0], good[0] = num(m[3])
-	n[1], good[1] = num(m[5] + m[6])
-	n[2], good[2] = num(m[8])
-	if good != [3]bool{true, true, true} {
-		return version{}, false
 	}
 	switch strings.ToLower(m[2]) {
 	case "":
@@ -95,49 +86,33 @@ func (v version) major() int { return v.release[0] }
 // 1.2.0), then dev releases of it, its prereleases, the release itself
 // and its post-releases, each by number.
 func compare(x, y version) int {
-	for i := range max(len(x.release), len(y.release)) {
-		if c := cmp.Compare(at(x.release, i), at(y.release, i)); c != 0 {
-			return c
-		}
-	}
-	xp, yp := x.preKey(), y.preKey()
-	if c := slices.Compare(xp[:], yp[:]); c != 0 {
+	if c := slices.Compare(significant(x.release), significant(y.release)); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(x.post, y.post); c != 0 {
-		return c
-	}
-	return cmp.Compare(x.devKey(), y.devKey())
+	return slices.Compare(x.key(), y.key())
 }
 
-func at(r []int, i int) int {
-	if i < len(r) {
-		return r[i]
+// significant drops the zeros that end a release number.
+func significant(r []int) []int {
+	for len(r) > 1 && r[len(r)-1] == 0 {
+		r = r[:len(r)-1]
 	}
-	return 0
+	return r
 }
 
-// preKey places 1.0.dev1 before 1.0a1, and 1.0 after 1.0rc2.
-func (v version) preKey() [2]int {
+// key orders what follows the release number: 1.0.dev1 before 1.0a1,
+// 1.0rc2 before 1.0, 1.0 before 1.0.post1, and 1.0a1.dev1 before 1.0a1.
+func (v version) key() []int {
+	pre, dev := v.pre, v.dev
 	switch {
-	case v.pre[0] != noPre:
-		return v.pre
+	case pre[0] != noPre:
 	case v.dev >= 0 && v.post < 0:
-		return [2]int{math.MinInt, 0}
+		pre = [2]int{math.MinInt, 0}
 	default:
-		return [2]int{math.MaxInt, 0}
+		pre = [2]int{math.MaxInt, 0}
 	}
-}
-
-// devKey places 1.0a1.dev1 before 1.0a1.
-func (v version) devKey() int {
-	if v.dev < 0 {
-		return math.MaxInt
+	if dev < 0 {
+		dev = math.MaxInt
 	}
-	return v.dev
-}
-
-// newest returns the newest of vs (a non-empty list).
-func newest(vs []version) version {
-	return slices.MaxFunc(vs, compare)
+	return []int{pre[0], pre[1], v.post, dev}
 }

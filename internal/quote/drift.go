@@ -1,9 +1,4 @@
-// Package drift checks a site's citations of each library against the
-// library's newest release, read from a local git clone: per citation,
-// whether its quote is unchanged there, moved, changed, ambiguous or
-// gone, as -repin would find it, without writing anything. It says
-// before a reader who upgraded does that a release made the page stale.
-package drift
+package quote
 
 import (
 	"fmt"
@@ -12,29 +7,25 @@ import (
 	"slices"
 	"strings"
 
-	"errref/internal/cite"
-	"errref/internal/repin"
+	"errref/internal/site"
 )
 
-// Exit codes: every quote holds at the newest releases; one does not; no
-// answer could be given.
+// Exit codes: every quote holds at the newest releases; one does not; or no answer.
 const (
 	Held    = 0
 	Drifted = 1
 	Failed  = 2
 )
 
-// Options says which clones to read and what the site cites.
-type Options struct {
+// DriftOptions say which clones -drift reads and what the site cites.
+type DriftOptions struct {
+	// Build builds the site once the arguments are read.
+	Build func() (*site.Site, error)
 	// Clones are OWNER/REPO=GITDIR, one for each cited repository.
 	Clones []string
 	Pre    bool // count prereleases as releases
 	JSON   bool // print the report as JSON
-	// Citations are those the build found, each with Source "FILE:LINE"
-	// and its quote; Files the page files as it read them, by slash path.
-	Citations []cite.Citation
-	Files     map[string][]byte
-	Out       io.Writer
+	Out    io.Writer
 }
 
 // A group is the citations of one major version of a repository (a page
@@ -44,8 +35,8 @@ type group struct {
 	major   int
 	newest  version
 	cited   []version // the versions its citations name, oldest first
-	results []*repin.Result
-	prose   []repin.ProseLine
+	results []Result
+	prose   []ProseLine
 }
 
 type repo struct {
@@ -55,19 +46,16 @@ type repo struct {
 	groups []*group
 	// history are the quotes the page keeps at an old release on purpose
 	// (its front matter's history), each checked at that release only.
-	history []*repin.Result
+	history []Result
 }
 
-// Run checks the citations and prints the report. It returns the exit
-// code, Held or Drifted; an error means no answer could be given (exit
-// Failed), and says why.
-func Run(o Options) (int, error) {
-	repos, err := check(o)
-	for _, r := range repos {
-		if r.clone != nil {
-			r.clone.close()
-		}
-	}
+// Drift checks a site's citations of each library against its newest
+// release, read from a local git clone, as -repin would move them, and
+// writes nothing: a release that made the page stale is known before a
+// reader who upgraded finds it. It prints the report and returns Held or
+// Drifted; an error means no answer could be given (exit Failed).
+func Drift(o DriftOptions) (int, error) {
+	repos, err := checkClones(o)
 	if err != nil {
 		if o.JSON {
 			writeJSON(o.Out, failure(err))
@@ -91,9 +79,9 @@ func Run(o Options) (int, error) {
 	return code, writeText(o.Out, repos, code, o.Pre)
 }
 
-// check reads each clone and looks for every citation's quote at the
-// newest release of its major version.
-func check(o Options) ([]*repo, error) {
+// checkClones opens each clone, builds the site, and looks for every
+// citation's quote at the newest release of its major version.
+func checkClones(o DriftOptions) ([]*repo, error) {
 	var repos []*repo
 	byName := map[string]*repo{}
 	for _, arg := range o.Clones {
@@ -107,12 +95,20 @@ func check(o Options) ([]*repo, error) {
 		r := &repo{name: name, dir: dir}
 		repos = append(repos, r)
 		byName[name] = r
+		var err error
+		if r.clone, err = openClone(r.dir); err != nil {
+			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
+		}
 	}
-	cites := map[string][]cite.Citation{}
+	s, err := o.Build()
+	if err != nil {
+		return repos, err
+	}
+	cites := map[string][]site.Citation{}
 	var ungiven []string
-	for _, c := range o.Citations {
+	for _, c := range s.Citations {
 		if byName[c.Repo] == nil && cites[c.Repo] == nil {
-			ungiven = append(ungiven, fmt.Sprintf("%s cites %s, and no -drift %s=GITDIR is given", c.At, c.Repo, c.Repo))
+			ungiven = append(ungiven, fmt.Sprintf("%s cites %s, and no -drift %s=GITDIR is given", c.At(), c.Repo, c.Repo))
 		}
 		cites[c.Repo] = append(cites[c.Repo], c)
 	}
@@ -125,15 +121,11 @@ func check(o Options) ([]*repo, error) {
 		if len(cites[r.name]) == 0 {
 			return repos, fmt.Errorf("-drift %s: no page in content/ cites %s", r.name, r.name)
 		}
-		var err error
-		if r.clone, err = openClone(r.dir); err != nil {
-			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
-		}
 		if err := r.check(cites[r.name], o.Pre); err != nil {
 			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
 		}
 		for _, g := range r.groups {
-			g.prose = repin.Prose(o.Files, o.Citations, g.older())
+			g.prose = Prose(s, g.older())
 		}
 	}
 	return repos, nil
@@ -141,16 +133,14 @@ func check(o Options) ([]*repo, error) {
 
 // check groups r's citations by the major version they cite and looks
 // for each quote at the newest release of that major version.
-func (r *repo) check(cites []cite.Citation, pre bool) error {
+func (r *repo) check(cites []site.Citation, pre bool) error {
 	tags, err := r.clone.tags()
 	if err != nil {
 		return err
 	}
-	byName := map[string]tag{}
 	var versions []version
-	for _, t := range tags {
-		byName[t.name] = t
-		if v, ok := parseVersion(t.name); ok {
+	for _, name := range slices.Sorted(maps.Keys(tags)) { // in one order, run after run
+		if v, ok := parseVersion(name); ok {
 			versions = append(versions, v)
 		}
 	}
@@ -158,10 +148,18 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 		return fmt.Errorf("%s has no release tags (none of %d reads as a version, such as v1.2.0 or 1.2.0): clone it whole, with its tags", r.dir, len(tags))
 	}
 	groups := map[int]*group{}
+	// The first place each version is cited, once however many cite it.
 	var lacking, unversioned []string
+	named := map[string]bool{}
+	place := func(list *[]string, c site.Citation) {
+		if !named[c.Version] {
+			named[c.Version] = true
+			*list = append(*list, fmt.Sprintf("%s (%s)", c.Version, c.At()))
+		}
+	}
 	for _, c := range cites {
-		if _, ok := byName[c.Version]; !ok {
-			lacking = append(lacking, fmt.Sprintf("%s (%s)", c.Version, c.At))
+		if _, ok := tags[c.Version]; !ok {
+			place(&lacking, c)
 			continue
 		}
 		if c.History {
@@ -169,7 +167,7 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 		}
 		v, ok := parseVersion(c.Version)
 		if !ok {
-			unversioned = append(unversioned, fmt.Sprintf("%s (%s)", c.Version, c.At))
+			place(&unversioned, c)
 			continue
 		}
 		g := groups[v.major()]
@@ -182,26 +180,26 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 		}
 	}
 	if len(lacking) > 0 {
-		return fmt.Errorf("%s lacks the tag the page cites: %s: fetch its tags (git -C %s fetch --tags) or fix the citation", r.dir, strings.Join(first(lacking), ", "), r.dir)
+		return fmt.Errorf("%s lacks the tag the page cites: %s: fetch its tags (git -C %s fetch --tags) or fix the citation", r.dir, strings.Join(lacking, ", "), r.dir)
 	}
 	if len(unversioned) > 0 {
-		return fmt.Errorf("the page cites %s, which does not read as a release version, so no release can be said to be newer: cite a release tag", strings.Join(first(unversioned), ", "))
+		return fmt.Errorf("the page cites %s, which does not read as a release version, so no release can be said to be newer: cite a release tag", strings.Join(unversioned, ", "))
 	}
 	for _, major := range slices.Sorted(maps.Keys(groups)) {
 		g := groups[major]
 		slices.SortFunc(g.cited, compare)
-		if g.newest, err = newestOf(versions, byName, g, pre); err != nil {
+		if g.newest, err = newestOf(versions, tags, g, pre); err != nil {
 			return err
 		}
 		r.groups = append(r.groups, g)
 	}
 	for _, c := range cites {
 		if c.History {
-			r.history = append(r.history, repin.Relocate(c, r.tree(c.Version), r.tree(c.Version)))
+			r.history = append(r.history, Relocate(c, r.tree(c.Version), r.tree(c.Version)))
 		} else {
 			v, _ := parseVersion(c.Version)
 			g := groups[v.major()]
-			g.results = append(g.results, repin.Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
+			g.results = append(g.results, Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
 		}
 		if r.clone.err != nil {
 			return r.clone.err
@@ -213,36 +211,21 @@ func (r *repo) check(cites []cite.Citation, pre bool) error {
 // historyBroken reports whether a quote kept as history does not hold
 // even at the release it quotes.
 func (r *repo) historyBroken() bool {
-	return slices.ContainsFunc(r.history, func(res *repin.Result) bool { return res.Kind != cite.Unchanged })
-}
-
-// first keeps the first place each version is cited: "v1.0.0
-// (content/index.md:3)" once, however many citations name it.
-func first(places []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, p := range places {
-		v, _, _ := strings.Cut(p, " ")
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.ContainsFunc(r.history, func(res Result) bool { return res.Kind != Unchanged })
 }
 
 // newestOf finds the newest release of g's major version, or the newest
 // version cited, if that is newer (a page may cite a prerelease). Two
 // tags may name one version ("1.15.0" and "v1.15.0", as the SDK has):
 // when both tag the same commit, one is taken.
-func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (version, error) {
+func newestOf(versions []version, tags map[string]string, g *group, pre bool) (version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
 		if v.major() == g.major && (pre || !v.prerelease()) {
 			candidates = append(candidates, v)
 		}
 	}
-	top := newest(candidates)
+	top := slices.MaxFunc(candidates, compare)
 	var same []version
 	for _, v := range candidates {
 		if compare(v, top) == 0 && !slices.ContainsFunc(same, func(x version) bool { return x.tag == v.tag }) {
@@ -250,8 +233,8 @@ func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (vers
 		}
 	}
 	for _, v := range same[1:] {
-		if tags[v.tag].object != tags[same[0].tag].object {
-			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag].object, tags[v.tag].object)
+		if tags[v.tag] != tags[same[0].tag] {
+			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag], tags[v.tag])
 		}
 	}
 	// Taken: the tag cited, else the one written as the first cited
@@ -279,8 +262,8 @@ func newestOf(versions []version, tags map[string]tag, g *group, pre bool) (vers
 }
 
 // tree reads the files of r's clone at a tag.
-func (r *repo) tree(tag string) cite.Tree {
-	return cite.Tree{Version: tag, Where: r.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
+func (r *repo) tree(tag string) Tree {
+	return Tree{Version: tag, Where: r.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
 		return r.clone.readFile(tag, path)
 	}}
 }
@@ -289,8 +272,8 @@ func (r *repo) tree(tag string) cite.Tree {
 // release: it changed, is gone, cannot be placed, or did not hold even
 // where the page cites it. A quote that only moved still holds.
 func (g *group) drifted() bool {
-	return slices.ContainsFunc(g.results, func(r *repin.Result) bool {
-		return r.Kind != cite.Moved && r.Kind != cite.Unchanged
+	return slices.ContainsFunc(g.results, func(r Result) bool {
+		return r.Kind != Moved && r.Kind != Unchanged
 	})
 }
 

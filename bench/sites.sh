@@ -1,0 +1,37 @@
+# Sourced by the benchmarks beside Hugo. sites DIR N makes, from this
+# repository's committed HEAD and bench/page.md, two sites of the same N
+# distinct pages: DIR/ours (the repository, its content replaced, with its
+# build at DIR/build) and DIR/hugo (bench/hugo/). Each page's code differs
+# by one comment line after each fence, so that neither tool can reuse one
+# page's highlighting for the next: real sites do not repeat their code.
+bench=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$bench/.." && pwd)
+HUGO=${HUGO:-hugo}
+
+sites() {
+  local dir=$1 n=$2 i
+  command -v "$HUGO" >/dev/null || { echo "no hugo: see docs/speed.md (or set HUGO)" >&2; return 1; }
+  mkdir -p "$dir/ours" && git -C "$repo" archive HEAD | tar -x -C "$dir/ours"
+  rm -f "$dir/ours"/content/*.md
+  (cd "$dir/ours" && go build -o "$dir/build" ./cmd/build)
+  cp -r "$bench/hugo" "$dir/hugo"
+  for i in $(seq -f '%04g' 1 "$n"); do
+    # Ours wants counter = false on a page without the counter.
+    page "$i" | sed '/^date = /a counter = false' >"$dir/ours/content/p$i.md"
+    page "$i" >"$dir/hugo/content/p$i.md"
+  done
+  sed 's/^title = .*/title = "Index"/; /^date = /a counter = false' "$bench/page.md" >"$dir/ours/content/index.md"
+}
+
+# page I is page.md with I at the end of its title and in a comment after
+# each fence opening.
+page() {
+  sed "s/^title = \"\\(.*\\)\"/title = \"\\1 $1\"/
+/^\`\`\`python/a # page $1" "$bench/page.md"
+}
+
+# median of the numbers on stdin, one a line.
+median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+
+# now_ms is the wall clock in milliseconds.
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }

@@ -1,0 +1,111 @@
+package quote
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+
+	"errref/internal/site"
+)
+
+// check checks c's quote against the lines c cites in t, which must be
+// at the version c cites: OK or Mismatch.
+func (t Tree) check(c site.Citation) Result {
+	bad := func(format string, args ...any) Result {
+		return Result{Citation: c, Kind: Mismatch, Why: c.Lines() + fmt.Sprintf(format, args...)}
+	}
+	lines, err := t.lines(c.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return bad(": no such file in %s", t.Where)
+	}
+	if err != nil {
+		return bad(": %v", err)
+	}
+	ps := parts(c.Quote)
+	if len(ps) == 0 {
+		return bad(": the quote is empty")
+	}
+	if c.End <= len(lines) && holds(lines[c.Start-1:c.End], ps) {
+		return Result{Citation: c, Kind: OK, Why: c.Lines()}
+	}
+	r := bad(" does not hold %q", short(c.Quote))
+	if c.End > len(lines) {
+		r = bad(" is past the end of the file (%d lines)", len(lines))
+	}
+	switch at := find(lines, ps, c.End-c.Start+1, c.Start); {
+	case at == 0:
+		r.Why += "; not found anywhere in the file"
+	case c.End == c.Start:
+		r.Why += fmt.Sprintf("; found at %d", at)
+	default:
+		r.Why += fmt.Sprintf("; found at %d-%d", at, at+c.End-c.Start)
+	}
+	return r
+}
+
+// check checks c against s, a copy that may be at another version.
+func (s Copy) check(c site.Citation) Result {
+	if v := s.versionOf(c.Spec); v != "" {
+		return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, v)}
+	}
+	return s.tree().check(c)
+}
+
+// Check checks every citation whose repository one of args (-check-sources
+// REPO[@VERSION]=DIR) names, in the site that build builds once the
+// arguments are read, and prints a line for each and a summary. It
+// reports whether all held. One repository may be given at several
+// versions (a page that quotes v1 and v2 of a library): each citation is
+// checked against the copy at its own version, and against the first
+// given when none is.
+func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, error) {
+	copies, err := parseCopies(args)
+	if err != nil {
+		return false, err
+	}
+	s, err := build()
+	if err != nil {
+		return false, err
+	}
+	cites := s.Citations
+	counts, unchecked := map[string]int{}, map[string]int{}
+	var out bytes.Buffer
+	for _, c := range cites {
+		given := copies[c.Repo]
+		if len(given) == 0 {
+			unchecked[c.Repo]++
+			continue
+		}
+		s := given[0]
+		if i := slices.IndexFunc(given, func(s Copy) bool { return s.versionOf(c.Spec) == "" }); i >= 0 {
+			s = given[i]
+		}
+		r := s.check(c)
+		counts[r.Kind]++
+		r.Report(&out)
+	}
+	fmt.Fprintf(&out, "%d ok, %d mismatched, %d at another version", counts[OK], counts[Mismatch], counts[VersionMismatch])
+	for _, repo := range slices.Sorted(maps.Keys(unchecked)) {
+		fmt.Fprintf(&out, "; %d of %s not checked (no source given)", unchecked[repo], repo)
+	}
+	out.WriteString("\n")
+	_, err = w.Write(out.Bytes())
+	return counts[Mismatch] == 0 && counts[VersionMismatch] == 0, err
+}
+
+// parseCopies reads -check-sources arguments, by repository.
+func parseCopies(args []string) (map[string][]Copy, error) {
+	copies := map[string][]Copy{}
+	for _, a := range args {
+		s, err := parseCopy("-check-sources", a, false)
+		if err != nil {
+			return nil, err
+		}
+		copies[s.Repo] = append(copies[s.Repo], s)
+	}
+	return copies, nil
+}

@@ -1,0 +1,162 @@
+package quote
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"errref/internal/site"
+)
+
+// Relocate finds c's quote in the file c cites at to's version, for -repin
+// and -drift alike. The quote must hold in from, at the version c cites
+// (else NotOK): the lines around it there tell one place from another.
+// Only c's own file is searched: code that moved to another file is Gone,
+// for a person to find.
+func Relocate(c site.Citation, from, to Tree) Result {
+	notOK := func(why string) Result { return Result{Citation: c, Version: to.Version, Kind: NotOK, Why: why} }
+	if r := from.check(c); r.Kind != OK {
+		return notOK(fmt.Sprintf("%s %s: %s", r.Kind, c.At(), r.Why))
+	}
+	old, err := from.lines(c.Path)
+	if err != nil {
+		return notOK(err.Error())
+	}
+	cur, err := to.lines(c.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Result{Citation: c, Version: to.Version, Kind: Gone}
+	}
+	if err != nil {
+		return notOK(err.Error())
+	}
+	return relocate(c, to.Version, old, cur)
+}
+
+// relocate moves c, whose quote holds in old, to version in cur.
+//
+// The quote is looked for as check reads it, on as many lines as it takes
+// in old; lines the page cites beyond those go with it.
+func relocate(c site.Citation, version string, old, cur []string) Result {
+	parts := parts(c.Quote)
+	a, b := tighten(old, parts, c.Start, c.End)
+	m := b - a + 1
+	lead, n := a-c.Start, c.End-c.Start+1
+
+	var places []int // first line of each tight span of m lines holding the quote
+	for s := 1; s+m-1 <= len(cur); s++ {
+		if tight(cur[s-1:s-1+m], parts) && s-lead >= 1 && s-lead+n-1 <= len(cur) {
+			places = append(places, s)
+		}
+	}
+	mv := Result{Citation: c, Version: version, Places: len(places)}
+	switch len(places) {
+	case 0:
+		mv.Kind = Changed
+		mv.Nearest, mv.Alike = nearest(old[c.Start-1:c.End], cur, c.Start)
+		if mv.Nearest > 0 {
+			mv.NearestEnd = mv.Nearest + min(n, len(cur)) - 1
+			mv.Diff = diff(old[c.Start-1:c.End], cur[mv.Nearest-1:mv.NearestEnd])
+		}
+		return mv
+	case 1:
+	default:
+		var k int
+		places, k = narrow(old, cur, a, b, places)
+		if len(places) > 1 {
+			mv.Kind = Ambiguous
+			for _, p := range places {
+				mv.Candidates = append(mv.Candidates, p-lead)
+			}
+			return mv
+		}
+		mv.Context = k
+	}
+	start := places[0] - lead
+	mv.To = c.Spec
+	mv.To.Version = version
+	mv.To.Start, mv.To.End = start, start+n-1
+	mv.Kind = Moved
+	if start == c.Start {
+		mv.Kind = Unchanged
+	}
+	mv.Around = sameAt(old, c.Start-1, cur, start-1) && sameAt(old, c.End+1, cur, start+n)
+	if !sameLines(old[c.Start-1:c.End], cur[start-1:start-1+n]) {
+		mv.Diff = diff(old[c.Start-1:c.End], cur[start-1:start-1+n])
+	}
+	return mv
+}
+
+// tighten narrows the lines first..last, which hold the parts, to the
+// fewest that still do.
+func tighten(lines, parts []string, first, last int) (int, int) {
+	for first < last && holds(lines[first:last], parts) {
+		first++
+	}
+	for last > first && holds(lines[first-1:last-1], parts) {
+		last--
+	}
+	return first, last
+}
+
+// tight reports whether span holds the parts and no shorter span within
+// it does: the quote starts on its first line and ends on its last.
+func tight(span, parts []string) bool {
+	if !holds(span, parts) {
+		return false
+	}
+	return len(span) == 1 || (!holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
+}
+
+// narrow tells apart the places (first lines, in cur, of a span of the
+// quote's lines) by what stands around them, as in old around a..b: first
+// the quote's lines themselves, whole, then one more line on each side at
+// a time, both sides the same as in old (or both past an end of the
+// file). It stops when one place is left, and returns it with the number
+// of lines of context that took, or when the next step would leave none,
+// and returns those that were left: the same text in the same
+// surroundings, which only a person can tell apart.
+func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
+	m := b - a + 1
+	same := func(s, k int) bool {
+		if k == 0 {
+			return sameLines(old[a-1:b], cur[s-1:s-1+m])
+		}
+		return sameAt(old, a-k, cur, s-k) && sameAt(old, b+k, cur, s+m-1+k)
+	}
+	for k := 0; k <= max(a-1, len(old)-b); k++ {
+		var left []int
+		for _, s := range places {
+			if same(s, k) {
+				left = append(left, s)
+			}
+		}
+		switch len(left) {
+		case 0:
+			return places, k
+		case 1:
+			return left, k
+		}
+		places = left
+	}
+	return places, 0
+}
+
+// sameAt compares line i of x with line j of y, where a line past either
+// end of its file is the same only as another such.
+func sameAt(x []string, i int, y []string, j int) bool {
+	xin, yin := i >= 1 && i <= len(x), j >= 1 && j <= len(y)
+	if !xin || !yin {
+		return xin == yin
+	}
+	return sameLine(x[i-1], y[j-1])
+}
+
+// sameLine ignores white space at the end of a line, and a CR before the
+// newline, which an editor may add or drop without touching the code.
+func sameLine(x, y string) bool {
+	return strings.TrimRight(x, " \t\r") == strings.TrimRight(y, " \t\r")
+}
+
+func sameLines(x, y []string) bool { return slices.EqualFunc(x, y, sameLine) }

@@ -1,0 +1,117 @@
+// Package quote checks a site's quotes of library source against a copy
+// of the library (-check-sources), moves them to another version of it
+// (-repin), and says whether its newest releases still hold them
+// (-drift). All three read a version through a Tree, find a quote the
+// same way, and report each citation with Result.Report.
+package quote
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"errref/internal/cite"
+	"errref/internal/site"
+)
+
+// A Tree is the files of one version of a repository, however they are
+// kept: a folder of files (a Copy), or a tag read from a git clone.
+type Tree struct {
+	Version string // the version the files are at, as a citation writes it
+	Where   string // names the copy in messages: "../sdk-v1.29.0"
+	// ReadFile reads a file by its slash path; for a file this version
+	// does not have, the error wraps fs.ErrNotExist.
+	ReadFile func(path string) ([]byte, error)
+}
+
+func (t Tree) lines(path string) ([]string, error) {
+	data, err := t.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"), nil
+}
+
+// A Copy is a local copy of one cited repository: a git checkout, whose
+// HEAD says its version, or a plain folder of files, whose version is the
+// one given with it, if any.
+type Copy struct {
+	Repo    string
+	Version string // declared with REPO@VERSION=DIR
+	Dir     string
+	clone   *clone // a git checkout, else nil
+	head    string // the commit of its HEAD
+}
+
+// parseCopy reads REPO=DIR or REPO@VERSION=DIR, the argument of flag; a
+// target (-repin) must give its version, which is written into the page.
+func parseCopy(flag, arg string, target bool) (Copy, error) {
+	spec, dir, ok := strings.Cut(arg, "=")
+	s := Copy{Dir: dir}
+	s.Repo, s.Version, _ = strings.Cut(spec, "@")
+	switch {
+	case target && (!ok || s.Repo == "" || s.Version == "" || dir == ""):
+		return Copy{}, fmt.Errorf("%s %q: write REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk@v1.30.0=../sdk-v1.30.0", flag, arg)
+	case !ok || spec == "" || dir == "":
+		return Copy{}, fmt.Errorf("%s %q: write REPO=DIR or REPO@VERSION=DIR, for example modelcontextprotocol/python-sdk=../python-sdk", flag, arg)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return Copy{}, fmt.Errorf("%s %s: %s is not a folder", flag, s.Repo, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		return s, nil
+	}
+	var err error
+	if s.clone, err = openClone(dir); err == nil {
+		s.head, err = s.clone.commit("HEAD")
+	}
+	if err != nil {
+		return Copy{}, fmt.Errorf("%s %s: %v", flag, s.Repo, err)
+	}
+	if c, _ := s.clone.commit(s.Version); s.Version != "" && c != s.head {
+		return Copy{}, fmt.Errorf("%s %s@%s: %s is checked out at %.12s, not at %s", flag, s.Repo, s.Version, dir, s.head, s.Version)
+	}
+	return s, nil
+}
+
+// versionOf says which version of the code s holds, for c: "" when it is
+// the cited one (a plain folder given without a version holds every
+// version), else what differs.
+func (s Copy) versionOf(c cite.Spec) string {
+	switch {
+	case s.clone != nil:
+		commit, err := s.clone.commit(c.Version)
+		if err != nil {
+			return fmt.Sprintf("%s is at %.12s, and %s is not a version it knows", s.Dir, s.head, c.Version)
+		}
+		if commit != s.head {
+			return fmt.Sprintf("%s is at %.12s, not at %s (%.12s)", s.Dir, s.head, c.Version, commit)
+		}
+	case s.Version != "" && s.Version != c.Version:
+		return fmt.Sprintf("%s holds %s", s.Dir, s.Version)
+	}
+	return ""
+}
+
+// tree reads the files of s's folder, never outside it.
+func (s Copy) tree() Tree {
+	return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(path string) ([]byte, error) {
+		root, err := os.OpenRoot(s.Dir)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		return root.ReadFile(path)
+	}}
+}
+
+// files are the site's page files as the build read them, by slash path:
+// what a rewrite checks the disk against, and where prose is looked for.
+func files(s *site.Site) map[string][]byte {
+	m := map[string][]byte{}
+	for _, p := range s.Pages {
+		m[p.File] = p.Raw()
+	}
+	return m
+}

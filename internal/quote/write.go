@@ -1,0 +1,147 @@
+package quote
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// edit returns the files with the specs of the moved and unchanged
+// citations rewritten, and every other byte as it was.
+func edit(files map[string][]byte, results []Result) map[string][]byte {
+	byFile := map[string][]Result{}
+	for _, r := range results {
+		if r.held() {
+			byFile[r.Citation.File] = append(byFile[r.Citation.File], r)
+		}
+	}
+	out := map[string][]byte{}
+	for name, rs := range byFile {
+		slices.SortFunc(rs, func(x, y Result) int { return x.Citation.Span[0] - y.Citation.Span[0] })
+		data := files[name]
+		var b bytes.Buffer
+		last := 0
+		for _, r := range rs {
+			b.Write(data[last:r.Citation.Span[0]])
+			b.WriteString(r.To.String())
+			last = r.Citation.Span[1]
+		}
+		b.Write(data[last:])
+		out[name] = b.Bytes()
+	}
+	return out
+}
+
+// writeDiff prints the change to one file as a unified diff without
+// context: a spec never holds a newline, so each line changed is one line
+// before and one after.
+func writeDiff(w io.Writer, name string, old, cur []byte) {
+	ol, cl := strings.Split(string(old), "\n"), strings.Split(string(cur), "\n")
+	fmt.Fprintf(w, "--- %s\n+++ %s\n", name, name)
+	for i := 0; i < len(ol); {
+		if ol[i] == cl[i] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(ol) && ol[j] != cl[j] {
+			j++
+		}
+		if j-i == 1 {
+			fmt.Fprintf(w, "@@ -%d +%d @@\n", i+1, i+1)
+		} else {
+			fmt.Fprintf(w, "@@ -%d,%d +%d,%d @@\n", i+1, j-i, i+1, j-i)
+		}
+		fmt.Fprintf(w, "-%s\n+%s\n", strings.Join(ol[i:j], "\n-"), strings.Join(cl[i:j], "\n+"))
+		i = j
+	}
+}
+
+// beforeRename runs just before each file is renamed into place; a test
+// changes the file there, as an editor could.
+var beforeRename = func(path string) {}
+
+// write puts each edited file in place of the one read, atomically: a
+// temporary file in the same folder, renamed over it. A file that is not
+// on disk as the build read it is not written, and nothing is while any
+// is not: the edits were made to the text read, and writing them over a
+// newer one would lose the author's work.
+func write(root string, read, edited map[string][]byte) error {
+	names := slices.Sorted(maps.Keys(edited))
+	for _, name := range names {
+		if err := unchanged(root, name, read[name]); err != nil {
+			return fmt.Errorf("%w: nothing written", err)
+		}
+	}
+	var done []string
+	for _, name := range names {
+		if err := rewrite(root, name, read[name], edited[name]); err != nil {
+			msg := fmt.Sprintf("%v: %s not written", err, name)
+			if len(done) > 0 {
+				msg += "; already written: " + strings.Join(done, ", ")
+			}
+			return errors.New(msg)
+		}
+		done = append(done, name)
+	}
+	return nil
+}
+
+// rewrite writes data to a temporary file beside name, with its mode, and
+// renames it over name if that is still what was read.
+func rewrite(root, name string, read, data []byte) error {
+	path := filepath.Join(root, filepath.FromSlash(name))
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".repin-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), fi.Mode().Perm())
+	}
+	if err != nil {
+		return err
+	}
+	beforeRename(path)
+	if err := unchanged(root, name, read); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// unchanged reports an error if name is not on disk as it was read, or
+// is not a regular file: renaming over a link would replace it.
+func unchanged(root, name string, read []byte) error {
+	path := filepath.Join(root, filepath.FromSlash(name))
+	switch fi, err := os.Lstat(path); {
+	case err != nil:
+		return fmt.Errorf("%s: %w", name, err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s: not a regular file (a link?): renaming over it would replace it; edit it by hand", name)
+	}
+	now, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if !bytes.Equal(now, read) {
+		return fmt.Errorf("%s changed since the build read it: run the command again on the file as it is now", name)
+	}
+	return nil
+}
