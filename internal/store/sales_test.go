@@ -65,9 +65,10 @@ func TestSalesTakenOnce(t *testing.T) {
 	})
 }
 
-// TestNoBuyerInTheStore: after a Gumroad export is taken, none of its
-// buyers' names, emails, addresses, countries, license keys, payment IDs
-// or purchase IDs is anywhere in the store: not in SQLite's files (the
+// TestNoBuyerInTheStore: after a Gumroad export and an explorer's
+// transfers are taken, none of the buyers' names, emails, addresses,
+// countries, license keys, payment IDs or purchase IDs, no sender's
+// address or transaction hash, is anywhere in the store: not in SQLite's files (the
 // database, its WAL), not in a pg_dump of the schema.
 func TestNoBuyerInTheStore(t *testing.T) {
 	recs, csv := gumroadFixture(t)
@@ -78,9 +79,19 @@ func TestNoBuyerInTheStore(t *testing.T) {
 	if len(secrets) != 45 {
 		t.Fatalf("%d values to look for, want 45", len(secrets))
 	}
+	// And a Base explorer's transfers: no sender's address, no transaction hash.
+	transfers, err := os.ReadFile("../sales/testdata/blockscout-transfers.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, site, err := sales.Read("blockscout-transfers.csv", bytes.NewReader(transfers), sales.Options{Wallet: "0x52908400098527886E0F7030069857D2E4169EE7", Product: "guide"})
+	if err != nil || len(site) != 2 {
+		t.Fatalf("%d transfers, %v", len(site), err)
+	}
+	secrets = append(secrets, "0xSenderAAAA", "0xSenderBBBB", strings.Repeat("a1", 32), strings.Repeat("b2", 32))
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
-		if _, err := s.KeepSales(context.Background(), recs); err != nil {
+		if _, err := s.KeepSales(context.Background(), append(recs, site...)); err != nil {
 			t.Fatal(err)
 		}
 		var dump []byte
