@@ -88,9 +88,11 @@ func gumroadSale(row []string, cols map[string]int) (Record, error) {
 }
 
 // gumroadTime reads the purchase's time as Ruby's Time#to_s writes it
-// ("2026-03-01 14:05:09 UTC" or "... +0000").
+// ("2026-03-01 14:05:09 UTC" or "... +0000"). A zone named otherwise
+// (PST) is refused: Go would read an abbreviation it does not know as
+// UTC, a silent shift of the day.
 func gumroadTime(s string) (time.Time, error) {
-	for _, layout := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 MST", time.RFC3339, time.DateTime} {
+	for _, layout := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 UTC", time.RFC3339} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, nil
 		}

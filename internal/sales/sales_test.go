@@ -30,6 +30,12 @@ func TestGumroadExport(t *testing.T) {
 	if kind != "Gumroad sales export" {
 		t.Errorf("recognised as %q", kind)
 	}
+	// Ruby's Time#to_s writes an offset where the zone is not UTC.
+	b, _ := os.ReadFile("testdata/gumroad-5-sales.csv")
+	_, shifted, err := Read("f.csv", strings.NewReader(strings.Replace(string(b), "2026-03-02 00:00:01 UTC", "2026-03-01 19:00:01 -0500", 1)), Options{})
+	if err != nil || shifted[2].Day != "2026-03-02" {
+		t.Errorf("a time at -0500: %+v, %v; want the UTC day 2026-03-02", shifted, err)
+	}
 	want := []struct {
 		day   string
 		cents int64
@@ -96,6 +102,7 @@ func TestRefused(t *testing.T) {
 		{"no totals", strings.Join(lines[:3], ""), Options{}, "no Totals row"},
 		{"after totals", string(gumroad) + lines[1], Options{}, ":8: a row after the Totals row of line 7"},
 		{"bad amount", strings.Replace(string(gumroad), ",4.5,", ",4.505,", 1), Options{}, `:4: Partial Refund ($) "4.505": more than two decimals`},
+		{"a zone by name", strings.Replace(string(gumroad), "2026-03-01 09:15:00 UTC", "2026-03-01 09:15:00 PST", 1), Options{}, `:2: Purchase Time (UTC timezone) "2026-03-01 09:15:00 PST"`},
 		{"no wallet", "TxHash,UnixTimestamp,ToAddress,TokenContractAddress,TokenDecimals,TokensTransferred\n", Options{Product: "p"}, "set wallet_address in site.toml"},
 		{"no product", "TxHash,UnixTimestamp,ToAddress,TokenContractAddress,TokenDecimals,TokensTransferred\n", Options{Wallet: wallet}, "give -product"},
 	} {
