@@ -96,10 +96,13 @@ func TestNoBuyerInTheStore(t *testing.T) {
 		}
 		var dump []byte
 		if s.postgres {
-			schema := dsn[strings.LastIndex(dsn, "search_path=")+len("search_path="):]
-			base := strings.TrimSuffix(strings.TrimSuffix(dsn, "search_path="+schema), "?")
-			base = strings.TrimSuffix(base, "&")
-			out, err := exec.Command("pg_dump", "--data-only", "--schema="+schema, base).CombinedOutput()
+			// The test's schema, or with TEST_DATABASE_PER_TEST its own
+			// database, whole.
+			args := []string{"--data-only", dsn}
+			if base, schema, ok := strings.Cut(dsn, "search_path="); ok {
+				args = []string{"--data-only", "--schema=" + schema, strings.TrimRight(base, "?&")}
+			}
+			out, err := exec.Command("pg_dump", args...).CombinedOutput()
 			if err != nil {
 				t.Fatalf("pg_dump (apt install postgresql-client): %v: %s", err, out)
 			}
