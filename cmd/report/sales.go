@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -17,12 +18,13 @@ type salesImport struct {
 // read reads the export's sales, and says what it found, kept and left.
 func (in salesImport) read(root string) []sales.Record {
 	o := sales.Options{Wallet: in.wallet, Product: in.product}
+	// site.toml matters only to a transfers export without -wallet.
+	var settingsErr error
 	if o.Wallet == "" {
-		s, err := settings.Load(os.DirFS(root), os.Getenv)
-		if err != nil {
-			fail(fmt.Errorf("-import-sales: reading the wallet address: %w", err))
+		var s settings.Settings
+		if s, settingsErr = settings.Load(os.DirFS(root), os.Getenv); settingsErr == nil {
+			o.Wallet = s.Wallet
 		}
-		o.Wallet = s.Wallet
 	}
 	f, err := os.Open(in.file)
 	if err != nil {
@@ -30,6 +32,9 @@ func (in salesImport) read(root string) []sales.Record {
 	}
 	defer f.Close()
 	kind, recs, err := sales.Read(in.file, f, o)
+	if errors.Is(err, sales.ErrNoWallet) && settingsErr != nil {
+		fail(fmt.Errorf("-import-sales: reading the wallet address: %w", settingsErr))
+	}
 	if err != nil {
 		fail(err)
 	}

@@ -162,10 +162,12 @@ func TestEachClickWithItsPage(t *testing.T) {
 func TestAGuideOnItsPagesRow(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "content"), 0o755)
+	// index.md and b.md take site.toml's guide: two pages, so neither row.
+	os.WriteFile(filepath.Join(dir, "site.toml"), []byte("guide = \"Other guide\"\n"), 0o644)
 	for name, fm := range map[string]string{
 		"pay.md":   "guide = \"The McpError field guide\"\nurl = \"/buy/\"",
-		"index.md": "guide = \"Other guide\"",
-		"b.md":     "guide = \"Other guide\"",
+		"index.md": "",
+		"b.md":     "",
 	} {
 		os.WriteFile(filepath.Join(dir, "content", name), []byte("+++\ntitle = \"x\"\n"+fm+"\n+++\nText.\n"), 0o644)
 	}

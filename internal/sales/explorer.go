@@ -24,12 +24,15 @@ import (
 // transfers count.
 const USDC = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"
 
+// ErrNoWallet is the error of a transfers export read without a wallet.
+var ErrNoWallet = errors.New("a token transfers export needs the wallet they were paid to: set wallet_address in site.toml (or SITE_WALLET_ADDRESS), or give -wallet")
+
 var explorerColumns = []string{"TxHash", "UnixTimestamp", "ToAddress", "TokenContractAddress", "TokenDecimals", "TokensTransferred"}
 
 func readExplorer(name string, cr *csv.Reader, cols map[string]int, o Options) ([]Record, error) {
 	wallet := strings.ToLower(strings.TrimSpace(o.Wallet))
 	if wallet == "" {
-		return nil, fmt.Errorf("%s: a token transfers export needs the wallet they were paid to: set wallet_address in site.toml (or SITE_WALLET_ADDRESS), or give -wallet", name)
+		return nil, fmt.Errorf("%s: %w", name, ErrNoWallet)
 	}
 	if o.Product == "" {
 		return nil, fmt.Errorf("%s: a transfer names no product: give -product with the guide the wallet sells", name)
