@@ -3,7 +3,7 @@
 // over some days, shaped like real traffic (a weekly rhythm, a spike from
 // one link, six referrer hosts and a quarter with none, campaigns with and
 // without utm_term and utm_content, outreach codes, readers dropping off
-// at each step, clicks and checkouts, a last day cut short). A seeded
+// at each step, clicks and buy-link clicks, a last day cut short). A seeded
 // generator makes the same events on every run.
 package traffic
 
