@@ -1,6 +1,6 @@
 // Command report shows the reading funnel from the stored events: per
 // page, views, human candidates and engaged readers, against the period
-// before; site-wide clicks and checkouts; referrers, campaigns and
+// before; site-wide clicks, buy-link clicks and sales; referrers, campaigns and
 // outreach codes; engaged readers' time in view; and a day-by-day series.
 // It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else
 // the SQLite file events.db in the site folder (or -db, or
@@ -12,6 +12,7 @@
 //	go run ./cmd/report -html report.html    (-html - writes the page to stdout)
 //	go run ./cmd/report -path /pay/ -ref news.ycombinator.com
 //	go run ./cmd/report -import events.jsonl  take the function's log lines into the store
+//	go run ./cmd/report -import-sales Sales.csv  take a Gumroad export's sales, counts only
 //	go run ./cmd/report -migrate              bring the store's schema up to this release
 package main
 
@@ -37,12 +38,16 @@ func main() {
 	asJSON := flag.Bool("json", false, "write JSON, for scripts")
 	htmlFile := flag.String("html", "", "write a self-contained HTML page with charts to this file; - writes it to standard output")
 	var f report.Filter
-	flag.StringVar(&f.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks and checkouts, which carry no path, are left out)")
+	flag.StringVar(&f.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks, buy-link clicks and sales, which carry no path, are left out)")
 	flag.StringVar(&f.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com")
 	flag.StringVar(&f.Campaign, "campaign", "", "only the reading events of this utm_campaign")
 	flag.StringVar(&f.Outreach, "outreach", "", "only the reading events of this outreach code")
 	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, netlify logs --function event --json, or a journal), each once; - reads standard input")
 	migrate := flag.Bool("migrate", false, "bring the store's schema up to this release, creating it if need be, and stop")
+	var in salesImport
+	flag.StringVar(&in.file, "import-sales", "", "store the sales of Gumroad's sales export (CSV) or of a Base explorer's token transfers export (CSV), counts only, each sale once, and stop")
+	flag.StringVar(&in.wallet, "wallet", "", "with -import-sales of transfers: the wallet paid in USDC (default: wallet_address in site.toml, or SITE_WALLET_ADDRESS)")
+	flag.StringVar(&in.product, "product", "", "with -import-sales of transfers: the product the wallet's payments buy")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0)))
@@ -56,11 +61,17 @@ func main() {
 	}
 	// Where, and how: read-only unless a step needs to write (see store.go).
 	ctx := context.Background()
-	st, done := openStore(ctx, *db, *root, *importFile, *migrate)
+	st, done := openStore(ctx, *db, *root, *importFile, *migrate, in)
 	if done {
 		return
 	}
 	defer st.Close()
+	if empty, err := st.Empty(ctx); err != nil {
+		fail(err)
+	} else if empty {
+		fmt.Println(noEvents(report.Quote(st.String())))
+		return
+	}
 
 	days, err := report.ParseSince(*since)
 	if err != nil {
@@ -78,6 +89,16 @@ func main() {
 	if err != nil {
 		fail(timedOut(ctx, err))
 	}
+	pages, err := clickPages(*root)
+	if err != nil {
+		fail(err)
+	}
+	r.SetClickPages(pages)
+	guides, err := pageGuides(*root)
+	if err != nil {
+		fail(err)
+	}
+	r.SetGuides(guides)
 	switch {
 	case *htmlFile == "-":
 		err = report.HTML(os.Stdout, r)

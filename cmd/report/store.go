@@ -28,7 +28,7 @@ const maxDays = 36_500
 // -import write (and may create the store) and are done here; a report
 // reads, read-only, after taking the preview's journal into a SQLite
 // store. It reports whether the command is done.
-func openStore(ctx context.Context, db, root, importFile string, migrate bool) (*store.Store, bool) {
+func openStore(ctx context.Context, db, root, importFile string, migrate bool, in salesImport) (*store.Store, bool) {
 	dsn, from, err := store.Locate(os.Getenv, filepath.Join(root, "events.db"))
 	if db != "" {
 		dsn, from, err = db, "-db", nil
@@ -47,10 +47,25 @@ func openStore(ctx context.Context, db, root, importFile string, migrate bool) (
 		defer st.Close()
 		importLog(ctx, st, importFile)
 		return nil, true
+	case in.file != "":
+		recs := in.read(root)
+		st := open(ctx, dsn, from, store.Options{Create: true})
+		defer st.Close()
+		res, err := st.KeepSales(ctx, recs)
+		if err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "imported into %s: %d sales added, %d changed since an earlier import, %d taken before\n",
+			report.Quote(st.String()), res.Added, res.Changed, res.Again)
+		return nil, true
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	st, err := openForReport(ctx, dsn, from, filepath.Join(root, "events.jsonl"))
+	if errors.Is(err, errNoEvents) {
+		fmt.Println(noEvents(report.Quote(dsn)))
+		return nil, true
+	}
 	if err != nil {
 		fail(err)
 	}
@@ -89,6 +104,9 @@ func importLog(ctx context.Context, st *store.Store, file string) {
 // for that: a store a setting names (-db, SITE_EVENTS_DB) must exist, so
 // that a mistyped name is an error, not a new store the journal fills.
 func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store, error) {
+	if from == "" && !store.IsPostgres(dsn) && !exists(dsn) && !exists(journal) {
+		return nil, errNoEvents
+	}
 	if !store.IsPostgres(dsn) {
 		if _, err := os.Stat(journal); err == nil {
 			if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
@@ -106,6 +124,19 @@ func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store
 		return nil, named(timedOut(ctx, err), from)
 	}
 	return st, nil
+}
+
+// errNoEvents is a fresh site's: no store and no journal beside it yet.
+var errNoEvents = errors.New("no events yet")
+
+// noEvents says what to do when nothing was recorded yet.
+func noEvents(where string) string {
+	return fmt.Sprintf("No events yet in %s: nothing has been recorded. Start the preview (go run ./cmd/build -serve) and open a page, which the report then takes from events.jsonl; or take the function's log with go run ./cmd/report -import FILE, or the storefront's sales with -import-sales FILE.", where)
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // takeJournal imports the journal's new lines into the store at dsn, each

@@ -90,7 +90,7 @@ func TestTheReportTakesThePreviewsJournal(t *testing.T) {
 	if !strings.Contains(errs, "report: "+filepath.Join(".", "events.db")) || !strings.Contains(errs, "to "+today+" (UTC days)") {
 		t.Errorf("stderr does not name the store and the period: %q", errs)
 	}
-	if !strings.Contains(out, "checkout site") || !strings.Contains(out, "/a/") {
+	if !strings.Contains(out, "buy-link clicks site") || !strings.Contains(out, "/a/") {
 		t.Errorf("stdout:\n%s", out)
 	}
 	code, _, errs = runReport(t, dir, nil, "-since", "7d")

@@ -37,10 +37,10 @@ type Meta struct {
 	// Guide names the guide the page offers ({{< offer >}}); a page
 	// without one shows no offer.
 	Guide string `toml:"guide"`
-	// OlderCounter says that earlier versions of this page ran the older
-	// counter (llab_attr, Vercel's script): the notice says so on this
-	// page only.
-	OlderCounter bool `toml:"older_counter"`
+	// OlderVersions says that earlier versions of the page ran an older
+	// counter (the llab_attr entry, Vercel's script): the notice says so
+	// on that page only, since a new page has no such past.
+	OlderVersions bool `toml:"older_versions"`
 
 	URLLine     int `toml:"-"` // the line of the file that sets url, for errors
 	HistoryLine int `toml:"-"` // the line that sets history
@@ -53,7 +53,7 @@ type Meta struct {
 var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 
 // Keys are the front-matter keys a page may set.
-var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "library", "tags", "related", "guide", "older_counter"}
+var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide"}
 
 // releaseRE is a release of a repository, as a citation names it.
 var releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)

@@ -134,7 +134,7 @@ func TestParseErrors(t *testing.T) {
 		{"not TOML", "+++\n" + keys + "noindex = = true\n+++\n", "p.md:4:", []string{"front matter is not valid TOML"}},
 		{"not a date", "+++\n" + keys + "date = \"yesterday\"\n+++\n", "p.md:4:", []string{"not valid TOML", `"yesterday"`}},
 		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"front matter", "incompatible types"}},
-		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex, history"}},
+		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex, history, older_versions"}},
 		{"missing description", "+++\ntitle = \"T\"\nnoindex = true\n+++\n", "p.md:4:", []string{`lacks the required key "description"`, "required: title, description"}},
 		{"missing title", "+++\ndescription = \"D\"\n+++\n", "p.md:3:", []string{`lacks the required key "title"`}},
 		{"empty title", "+++\ndescription = \"D\"\ntitle = \"  \"\n+++\n", "p.md:3:", []string{"title and description must not be empty"}},

@@ -42,8 +42,8 @@ func TestRender(t *testing.T) {
 		name string
 		src  string
 		set  func(*Options) // changes to settings(), or nil
-		want []string        // each in the HTML
-		not  []string        // none in the HTML
+		want []string       // each in the HTML
+		not  []string       // none in the HTML
 	}{
 		{
 			name: "heading with its anchor",
@@ -233,8 +233,8 @@ func TestRenderErrors(t *testing.T) {
 		name  string
 		src   string
 		set   func(*Options) // changes to settings(), or nil
-		line  int             // of the file: first is the src's first line
-		words []string        // in the error
+		line  int            // of the file: first is the src's first line
+		words []string       // in the error
 	}{
 		{"an h1", "Intro.\n\n# Title\n", nil, 12, []string{"a page has one h1", "## headings"}},
 		{"label= without copy=", "Text.\n\n```text label=\"Copy (records a click)\"\nx\n```\n", nil, 12, []string{"label= names the copy control's text", "copy=NAME"}},

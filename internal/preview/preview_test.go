@@ -20,6 +20,7 @@ import (
 	"errref/internal/report"
 	"errref/internal/site"
 	"errref/internal/store"
+	"errref/internal/tally"
 )
 
 // start copies the generator's fixture site into a temp folder and serves
@@ -478,7 +479,7 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	if body != want.String() {
 		t.Errorf("/_preview/report is not the report's page:\n%s", body)
 	}
-	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">checkout gumroad</td><td>1</td>`} {
+	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">buy-link clicks gumroad</td><td>1</td>`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the report lacks %q", want)
 		}
@@ -549,7 +550,7 @@ func TestAnEventNothingKeptIs503(t *testing.T) {
 // journalAt reads the preview's journal as the report does.
 type journalAt string
 
-func (p journalAt) Counts(_ context.Context, from, to string) ([]store.Count, error) {
+func (p journalAt) Counts(_ context.Context, from, to string) ([]tally.Count, error) {
 	return store.JournalCounts(string(p), from, to)
 }
 

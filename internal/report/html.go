@@ -27,12 +27,19 @@ func HTML(w io.Writer, r Report) error {
 		if t.View == 0 {
 			return 0
 		}
-		return float64(int(float64(n)/float64(t.View)*10000+0.5)) / 10
+		// Sales come from another source than views and may outnumber them.
+		return min(float64(int(float64(n)/float64(t.View)*10000+0.5))/10, 1000)
 	}
 	steps := []step{
 		{Name: "views", N: t.View, Before: r.Previous.Total.View, Width: width(t.View), Class: "s0"},
 		{Name: "human candidates", N: t.HumanCandidate, Before: r.Previous.Total.HumanCandidate, Width: width(t.HumanCandidate), Class: "s1", Rate: pct(t.ToHumanCandidate), RateFor: "of views"},
 		{Name: "engaged", N: t.Engaged, Before: r.Previous.Total.Engaged, Width: width(t.Engaged), Class: "s2", Rate: pct(t.ToEngaged), RateFor: "of human candidates"},
+	}
+	if r.SiteWide != nil && r.SiteWide.Sales != nil {
+		all := r.SiteWide.Sales.Channels[len(r.SiteWide.Sales.Channels)-1]
+		steps = append(steps,
+			step{Name: "buy-link clicks", N: all.BuyLinkClicks, Before: all.PreviousBuyLinkClicks, Width: width(all.BuyLinkClicks), Class: "s2", Rate: pct(r.SiteWide.BuyLinkClicksPerEngaged), RateFor: "of engaged"},
+			step{Name: "sales (" + Money(all.RevenueCents) + ")", N: all.Sales, Before: all.PreviousSales, Width: width(all.Sales), Class: "s2", Rate: pct(all.SalesPerBuyLinkClick), RateFor: "of buy-link clicks"})
 	}
 	charts := []chart{{Name: "views", Class: "s0"}, {Name: "human candidates", Class: "s1"}, {Name: "engaged", Class: "s2"}}
 	for i := range charts {
@@ -55,35 +62,37 @@ func HTML(w io.Writer, r Report) error {
 	days := len(r.Days)
 	return htmlTmpl().Execute(w, struct {
 		Report
-		CSS       template.CSS
-		CSP       string
-		Steps     []step
-		Charts    []chart
-		NDays     int
-		FirstDay  string
-		LastDay   string
-		Filter    string
-		Sections  []section
-		Visible   string
-		Scrolled  string
-		Notes     [3]string
-		Partial   string
-		DaysShown int
+		CSS                    template.CSS
+		CSP                    string
+		Steps                  []step
+		Charts                 []chart
+		NDays                  int
+		FirstDay               string
+		LastDay                string
+		Filter                 string
+		Sections               []section
+		Visible                string
+		Scrolled               string
+		Notes                  [3]string
+		SalesNote, NoSalesNote string
+		Partial                string
+		DaysShown              int
 	}{
-		Report:   r,
-		CSS:      template.CSS(css),
-		CSP:      "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
-		Steps:    steps,
-		Charts:   charts,
-		NDays:    days,
-		FirstDay: r.Days[0].Day,
-		LastDay:  r.Days[days-1].Day,
-		Filter:   filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
-		Sections: sections(r, func(s string) string { return s }),
-		Visible:  visibleLine(r.Visible),
-		Scrolled: fmt.Sprintf("%s of human candidates and %s of engaged readers had scrolled when the event was sent (a view is sent at load, before anyone can scroll).", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged)),
-		Notes:    [3]string{countsNote, noFilterNote, filteredNote},
-		Partial:  partialMarker,
+		Report:    r,
+		CSS:       template.CSS(css),
+		CSP:       "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
+		Steps:     steps,
+		Charts:    charts,
+		NDays:     days,
+		FirstDay:  r.Days[0].Day,
+		LastDay:   r.Days[days-1].Day,
+		Filter:    filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
+		Sections:  sections(r, func(s string) string { return s }),
+		Visible:   visibleLine(r.Visible),
+		Scrolled:  fmt.Sprintf("%s of human candidates and %s of engaged readers had scrolled when the event was sent (a view is sent at load, before anyone can scroll).", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged)),
+		Notes:     [3]string{countsNote, noFilterNote, filteredNote},
+		SalesNote: salesNote, NoSalesNote: noSalesNote,
+		Partial: partialMarker,
 	})
 }
 
@@ -127,7 +136,11 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 			parts := strings.SplitAfter(h, ".")
 			return parts
 		},
-		"checkout": func(m map[string]int, k string) int { return m[k] },
+		"at":        func(m map[string]int, k string) int { return m[k] },
+		"money":     func(c *int64) string { return Money(*c) },
+		"money64":   Money,
+		"clickPage": clickPage,
+		"deref":     func(n *int) int { return *n },
 	}).Parse(pageHTML))
 })
 

@@ -14,7 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"errref/internal/browsertest"
-	"errref/internal/store"
+	"errref/internal/tally"
 	"errref/internal/traffic"
 )
 
@@ -25,8 +25,8 @@ func month(t testing.TB) []byte {
 	end := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
 	counts := traffic.Counts(traffic.Make(traffic.Month(end)))
 	counts = append(counts,
-		store.Count{Day: "2026-03-20", Name: "view", Path: "/", Source: "x", Campaign: hostile, N: 3},
-		store.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: "a-rather-long-host-name-for-a-phone.example-mirror.org", N: 2})
+		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Source: "x", Campaign: hostile, N: 3},
+		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: "a-rather-long-host-name-for-a-phone.example-mirror.org", N: 2})
 	var b bytes.Buffer
 	if err := HTML(&b, build(t, counts, Query{From: "2026-03-02", To: "2026-03-31", Today: "2026-03-31"})); err != nil {
 		t.Fatal(err)

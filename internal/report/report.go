@@ -1,14 +1,15 @@
-// Package report turns stored events into the reading funnel: per page,
-// views, human candidates and engaged readers, with the rate from each
-// step to the next and the change from the period before; site-wide
-// clicks and checkouts; where readers came from; how long engaged readers
-// had the page in view; and a day-by-day series. It writes a terminal
-// table, JSON for scripts, or a self-contained HTML page.
+// Package report turns stored events and the storefront's sales into the
+// funnel: per page, views, human candidates and engaged readers, with the
+// rate from each step to the next and the change from the period before;
+// site-wide, clicks, buy-link clicks and sales with their revenue, per
+// channel; where readers came from; how long engaged readers had the page
+// in view; and a day-by-day series. It writes a terminal table, JSON for
+// scripts, or a self-contained HTML page.
 //
-// The counter keeps no identifier, so a funnel here is a ratio of event
-// counts, not a count of people who went from one step to the next; and
-// clicks and checkouts carry no path, referrer, campaign or outreach code,
-// so they are counted for the whole site and never under a filter.
+// The counter keeps no identifier, so a funnel here is a ratio of counts,
+// not a count of people who went from one step to the next; and clicks,
+// buy-link clicks and sales carry no path, referrer, campaign or outreach
+// code, so they are counted for the whole site and never under a filter.
 package report
 
 import (
@@ -21,17 +22,23 @@ import (
 	"time"
 
 	"errref/internal/event"
-	"errref/internal/store"
+	"errref/internal/tally"
 )
 
 // A CountReader is where a report reads its counts: *store.Store, or the
 // preview's own store.
 type CountReader interface {
-	Counts(ctx context.Context, from, to string) ([]store.Count, error) // UTC days, both included
+	Counts(ctx context.Context, from, to string) ([]tally.Count, error) // UTC days, both included
+}
+
+// A SalesReader is a CountReader that also keeps the storefront's sales:
+// *store.Store. The preview's journal holds none.
+type SalesReader interface {
+	Sales(ctx context.Context, from, to string) ([]tally.Sale, error) // kept sales, UTC days, both included
 }
 
 // Filter narrows a report to the reading events that match every field
-// set. Clicks and checkouts carry none of these fields, so a report under
+// set. Clicks, buy-link clicks and sales carry none of these fields, so a report under
 // any filter leaves them out rather than show the site's.
 type Filter struct {
 	Path     string `json:"path,omitempty"`
@@ -43,7 +50,7 @@ type Filter struct {
 // Set reports whether f narrows anything.
 func (f Filter) Set() bool { return f != Filter{} }
 
-func (f Filter) match(c *store.Count) bool {
+func (f Filter) match(c *tally.Count) bool {
 	return (f.Path == "" || c.Path == f.Path) && (f.Ref == "" || c.Ref == f.Ref) &&
 		(f.Campaign == "" || c.Campaign == f.Campaign) && (f.Outreach == "" || c.Outreach == f.Outreach)
 }
@@ -96,7 +103,18 @@ func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	return Build(counts, q)
+	r, err := Build(counts, q)
+	if err != nil {
+		return r, err
+	}
+	if sr, ok := src.(SalesReader); ok && r.SiteWide != nil {
+		sales, err := sr.Sales(ctx, from, q.To)
+		if err != nil {
+			return Report{}, err
+		}
+		r.addSales(sales)
+	}
+	return r, nil
 }
 
 // Steps counts the reading events of one group.
@@ -132,7 +150,7 @@ type Funnel struct {
 	ScrolledShare    *float64 `json:"scrolled_share_of_human_candidates,omitempty"`
 }
 
-func (f *Funnel) add(c *store.Count) {
+func (f *Funnel) add(c *tally.Count) {
 	f.Steps.add(c.Name, c.N)
 	if c.Scrolled {
 		switch c.Name {
@@ -155,6 +173,11 @@ type PageRow struct {
 	Path string `json:"path"`
 	Funnel
 	Previous Steps `json:"previous"`
+	// Guide is the product the page sells, when no other page sells it,
+	// with its sales and revenue in the period through every channel.
+	Guide        string `json:"guide,omitempty"`
+	Sales        *int   `json:"sales,omitempty"`
+	RevenueCents *int64 `json:"revenue_cents,omitempty"`
 }
 
 // Row is one referrer host, campaign or outreach code, with its own
@@ -178,30 +201,51 @@ type Row struct {
 	Parts []Row `json:"by_term_and_content,omitempty"`
 }
 
-// Day is one UTC day's counts. Clicks and checkouts are absent under a
-// filter.
+// Day is one UTC day's counts. Clicks, buy-link clicks and sales are
+// absent under a filter; sales also where the store keeps none.
 type Day struct {
 	Day string `json:"day"`
 	Steps
-	Clicks   *int `json:"clicks,omitempty"`
-	Checkout *int `json:"checkout,omitempty"`
-	Partial  bool `json:"partial,omitempty"` // today: not over yet
+	Clicks        *int   `json:"clicks,omitempty"`
+	BuyLinkClicks *int   `json:"buy_link_clicks,omitempty"`
+	Sales         *int   `json:"sales,omitempty"`
+	RevenueCents  *int64 `json:"revenue_cents,omitempty"`
+	Partial       bool   `json:"partial,omitempty"` // today: not over yet
 }
 
-// SiteWide is what the counter sends without a path: clicks by name and
-// checkouts by word, in the period and the one before.
+// SiteWide is what the counter sends without a path, clicks by name and
+// buy-link clicks by channel (the checkout event), and the storefront's
+// sales by channel, in the period and the one before.
 type SiteWide struct {
-	Clicks           map[string]int `json:"clicks"`
-	Checkout         map[string]int `json:"checkout"`
-	PreviousClicks   map[string]int `json:"previous_clicks"`
-	PreviousCheckout map[string]int `json:"previous_checkout"`
-	// Checkouts per engaged reader, both site-wide. Absent without an
-	// engaged event.
-	CheckoutsPerEngaged *float64 `json:"checkouts_per_engaged,omitempty"`
+	Clicks                map[string]int `json:"clicks"`
+	BuyLinkClicks         map[string]int `json:"buy_link_clicks"`
+	PreviousClicks        map[string]int `json:"previous_clicks"`
+	PreviousBuyLinkClicks map[string]int `json:"previous_buy_link_clicks"`
+	// Buy-link clicks per engaged reader, both site-wide. Absent without
+	// an engaged event.
+	BuyLinkClicksPerEngaged *float64 `json:"buy_link_clicks_per_engaged,omitempty"`
+	// Sales is nil where the store keeps no sales (the preview's journal).
+	Sales *Sales `json:"sales,omitempty"`
+	// ClickPages names, for each click, the content files whose pages
+	// have its control; nil where the report was not given the site.
+	ClickPages map[string][]string `json:"click_pages,omitempty"`
+}
+
+// SetClickPages records which pages have each click's control, read from
+// the site: a click event carries only its name. Under a filter, where no
+// click is shown, it does nothing.
+func (r *Report) SetClickPages(pages map[string][]string) {
+	if r.SiteWide == nil {
+		return
+	}
+	r.SiteWide.ClickPages = map[string][]string{}
+	for name := range r.SiteWide.Clicks {
+		r.SiteWide.ClickPages[name] = pages[name]
+	}
 }
 
 // Visible is how long engaged readers had the page in view when the
-// counter sent engaged, read from the roll-up's buckets (store.VisibleBucket:
+// counter sent engaged, read from the roll-up's buckets (tally.VisibleBucket:
 // two significant figures of whole seconds), so each figure is a bucket's
 // lower bound: "about".
 type Visible struct {
@@ -228,8 +272,8 @@ type Report struct {
 	Previous   PreviousPeriod `json:"previous"`
 	Total      Funnel         `json:"total"`
 	Pages      []PageRow      `json:"pages"`
-	// Nil under a filter: clicks and checkouts carry no path, referrer,
-	// campaign or outreach code, so they cannot be narrowed.
+	// Nil under a filter: clicks, buy-link clicks and sales carry no path,
+	// referrer, campaign or outreach code, so they cannot be narrowed.
 	SiteWide  *SiteWide `json:"site_wide"`
 	Visible   *Visible  `json:"visible,omitempty"` // absent without a timed engaged event
 	Refs      []Row     `json:"refs"`
@@ -254,9 +298,9 @@ type termKey struct {
 	term, content string
 }
 
-// Build adds up counts, which store.Counts gave for q's period and the one
+// Build adds up counts, which tally.Counts gave for q's period and the one
 // before it; counts outside both are ignored.
-func Build(counts []store.Count, q Query) (Report, error) {
+func Build(counts []tally.Count, q Query) (Report, error) {
 	start, end, err := q.days()
 	if err != nil {
 		return Report{}, err
@@ -265,8 +309,8 @@ func Build(counts []store.Count, q Query) (Report, error) {
 	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}}
 	filtered := q.Filter.Set()
 	if !filtered {
-		r.SiteWide = &SiteWide{Clicks: map[string]int{}, Checkout: map[string]int{"gumroad": 0, "site": 0},
-			PreviousClicks: map[string]int{}, PreviousCheckout: map[string]int{"gumroad": 0, "site": 0}}
+		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{"gumroad": 0, "site": 0},
+			PreviousClicks: map[string]int{}, PreviousBuyLinkClicks: map[string]int{"gumroad": 0, "site": 0}}
 	}
 	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
@@ -279,7 +323,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 		r.Days[i].Day = start.AddDate(0, 0, i).Format(time.DateOnly)
 		day[r.Days[i].Day] = &r.Days[i]
 		if !filtered {
-			r.Days[i].Clicks, r.Days[i].Checkout = new(int), new(int)
+			r.Days[i].Clicks, r.Days[i].BuyLinkClicks = new(int), new(int)
 		}
 	}
 	var d *Day // the day of the last reading count
@@ -294,14 +338,14 @@ func Build(counts []store.Count, q Query) (Report, error) {
 			if filtered {
 				continue
 			}
-			clicks, checkout := r.SiteWide.PreviousClicks, r.SiteWide.PreviousCheckout
+			clicks, buy := r.SiteWide.PreviousClicks, r.SiteWide.PreviousBuyLinkClicks
 			if current {
-				clicks, checkout = r.SiteWide.Clicks, r.SiteWide.Checkout
+				clicks, buy = r.SiteWide.Clicks, r.SiteWide.BuyLinkClicks
 			}
 			if c.Name == event.Checkout {
-				checkout[c.Checkout] += c.N
+				buy[c.Checkout] += c.N
 				if current {
-					*day[c.Day].Checkout += c.N
+					*day[c.Day].BuyLinkClicks += c.N
 				}
 			} else {
 				clicks[c.Name] += c.N
@@ -348,7 +392,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 	})
 	r.Total.rates()
 	if r.SiteWide != nil {
-		r.SiteWide.CheckoutsPerEngaged = rate(r.SiteWide.Checkout["gumroad"]+r.SiteWide.Checkout["site"], r.Total.Engaged)
+		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks["gumroad"]+r.SiteWide.BuyLinkClicks["site"], r.Total.Engaged)
 	}
 	r.Visible = quartiles(visible)
 	r.Refs = rows(refs, func(k string) Row { return Row{Ref: k, None: k == ""} })
@@ -393,7 +437,7 @@ func Build(counts []store.Count, q Query) (Report, error) {
 	return r, nil
 }
 
-func addTo[K comparable](m map[K]*Steps, k K, c *store.Count) {
+func addTo[K comparable](m map[K]*Steps, k K, c *tally.Count) {
 	s := m[k]
 	if s == nil {
 		s = &Steps{}

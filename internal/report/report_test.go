@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -14,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"errref/internal/store"
+	"errref/internal/tally"
 	"errref/internal/traffic"
 )
 
@@ -26,7 +27,7 @@ const hostile = `<script>document.title="pwned";window.pwned=1</script>`
 // click, checkouts, a referrer, a campaign whose value is markup and whose
 // events split by utm_term, an outreach code, engaged times, the period
 // before, and a row outside both periods.
-var counts = []store.Count{
+var counts = []tally.Count{
 	{Day: "2026-02-24", Name: "view", Path: "/", N: 1000}, // outside both periods
 	{Day: "2026-02-25", Name: "view", Path: "/", N: 20},
 	{Day: "2026-02-26", Name: "human-candidate", Path: "/", Scrolled: true, N: 8},
@@ -53,6 +54,24 @@ var counts = []store.Count{
 
 var query = Query{From: "2026-03-01", To: "2026-03-04", Today: "2026-03-04"}
 
+// sales are kept sales: one before the period, three in it through
+// Gumroad over two days, one through the site, of two products.
+var sales = []tally.Sale{
+	{Day: "2026-02-27", Channel: "gumroad", Product: "guide", N: 1, Cents: 1900},
+	{Day: "2026-03-02", Channel: "gumroad", Product: "guide", N: 2, Cents: 3350},
+	{Day: "2026-03-03", Channel: "gumroad", Product: "<b>other</b>", N: 1, Cents: 900},
+	{Day: "2026-03-04", Channel: "site", Product: "guide", N: 1, Cents: 1900},
+	{Day: "2026-03-09", Channel: "site", Product: "guide", N: 1, Cents: 1900}, // after the period
+}
+
+// withSales is a CountReader that keeps sales, as *store.Store does.
+type withSales struct{ counts []tally.Count }
+
+func (w withSales) Counts(context.Context, string, string) ([]tally.Count, error) {
+	return w.counts, nil
+}
+func (w withSales) Sales(context.Context, string, string) ([]tally.Sale, error) { return sales, nil }
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	p := filepath.Join("testdata", name)
@@ -71,7 +90,7 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func build(t testing.TB, counts []store.Count, q Query) Report {
+func build(t testing.TB, counts []tally.Count, q Query) Report {
 	t.Helper()
 	r, err := Build(counts, q)
 	if err != nil {
@@ -81,7 +100,10 @@ func build(t testing.TB, counts []store.Count, q Query) Report {
 }
 
 func TestTextJSONAndHTML(t *testing.T) {
-	r := build(t, counts, query)
+	r, err := Load(context.Background(), withSales{counts}, query)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var text, js bytes.Buffer
 	if err := Text(&text, r); err != nil {
 		t.Fatal(err)
@@ -116,10 +138,34 @@ func TestTextJSONAndHTML(t *testing.T) {
 		t.Errorf("a page read only before is listed with 0 now: %+v", got)
 	}
 	s := r.SiteWide
-	if s.Clicks["copy-sketch"] != 6 || s.PreviousClicks["copy-sketch"] != 4 || s.Checkout["gumroad"] != 2 || s.PreviousCheckout["gumroad"] != 1 || *s.CheckoutsPerEngaged != 1 {
+	if s.Clicks["copy-sketch"] != 6 || s.PreviousClicks["copy-sketch"] != 4 || s.BuyLinkClicks["gumroad"] != 2 || s.PreviousBuyLinkClicks["gumroad"] != 1 || *s.BuyLinkClicksPerEngaged != 1 {
 		t.Errorf("site-wide %+v", *s)
 	}
-	if r.PartialDay != "2026-03-04" || !r.Days[3].Partial || r.Days[2].Partial || *r.Days[2].Checkout != 2 || *r.Days[1].Clicks != 6 {
+	// The funnel's end: buy-link clicks (3: 2 gumroad, 1 site), then
+	// sales and revenue by channel and day, against the period before.
+	want := []Channel{
+		{Channel: "gumroad", BuyLinkClicks: 2, Sales: 3, RevenueCents: 4250, PreviousBuyLinkClicks: 1, PreviousSales: 1, PreviousRevenueCents: 1900},
+		{Channel: "site", BuyLinkClicks: 1, Sales: 1, RevenueCents: 1900},
+		{Channel: "all", BuyLinkClicks: 3, Sales: 4, RevenueCents: 6150, PreviousBuyLinkClicks: 1, PreviousSales: 1, PreviousRevenueCents: 1900},
+	}
+	for i, c := range s.Sales.Channels {
+		c.SalesPerBuyLinkClick = nil
+		if c != want[i] {
+			t.Errorf("channel %d: %+v, want %+v", i, c, want[i])
+		}
+	}
+	if *s.Sales.Channels[0].SalesPerBuyLinkClick != 1.5 || *r.Days[1].Sales != 2 || *r.Days[1].RevenueCents != 3350 || *r.Days[3].Sales != 1 || *r.Days[0].Sales != 0 {
+		t.Errorf("sales per buy-link click %v, days %+v", *s.Sales.Channels[0].SalesPerBuyLinkClick, r.Days)
+	}
+	if len(s.Sales.Products) != 3 || s.Sales.Products[0] != (ProductSale{Product: "guide", Channel: "gumroad", Sales: 2, RevenueCents: 3350}) {
+		t.Errorf("products %+v", s.Sales.Products)
+	}
+	for name, out := range map[string][]byte{"text": text.Bytes(), "JSON": js.Bytes(), "HTML": page.Bytes()} {
+		if bytes.Contains(bytes.ToLower(out), []byte("checkout")) {
+			t.Errorf("the %s says checkout: buy-link clicks are clicks, not sales", name)
+		}
+	}
+	if r.PartialDay != "2026-03-04" || !r.Days[3].Partial || r.Days[2].Partial || *r.Days[2].BuyLinkClicks != 2 || *r.Days[1].Clicks != 6 {
 		t.Errorf("days %+v", r.Days)
 	}
 	// The referrer rows add up to the total: the no-referrer row is one.
@@ -174,7 +220,7 @@ func TestFilter(t *testing.T) {
 		sum := 0
 		for _, d := range r.Days {
 			sum += d.View
-			if tc.f.Set() && (d.Clicks != nil || d.Checkout != nil) {
+			if tc.f.Set() && (d.Clicks != nil || d.BuyLinkClicks != nil) {
 				t.Errorf("%+v: day %s shows the site's clicks under a filter", tc.f, d.Day)
 			}
 		}
@@ -201,8 +247,8 @@ func TestFilter(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, out := range map[string]string{"table": text.String(), "page": page.String()} {
-			if tc.f.Set() && (!strings.Contains(out, "left out under a filter") || strings.Contains(out, "checkout gumroad")) {
-				t.Errorf("%+v: the %s does not say clicks and checkouts are left out, or shows them", tc.f, name)
+			if tc.f.Set() && (!strings.Contains(out, "left out under a filter") || strings.Contains(out, "buy-link clicks gumroad")) {
+				t.Errorf("%+v: the %s does not say clicks, buy-link clicks and sales are left out, or shows them", tc.f, name)
 			}
 		}
 	}
@@ -384,15 +430,15 @@ func TestPeriod(t *testing.T) {
 // would hold: 20 pages, a long tail of 200 referrer hosts, 10 campaigns
 // with terms, 4 outreach codes, engaged events spread over 100 buckets.
 // Build's cost follows the rows, not the events they count.
-func wide(perDay int) []store.Count {
+func wide(perDay int) []tally.Count {
 	r := rand.New(rand.NewPCG(1, 2))
 	start := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	names := []string{"view", "view", "view", "human-candidate", "human-candidate", "engaged", "copy-sketch", "checkout"}
-	var out []store.Count
+	var out []tally.Count
 	for d := range 60 {
 		day := start.AddDate(0, 0, d).Format(time.DateOnly)
 		for range perDay {
-			c := store.Count{Day: day, Name: names[r.IntN(len(names))], N: 1 + r.IntN(50)}
+			c := tally.Count{Day: day, Name: names[r.IntN(len(names))], N: 1 + r.IntN(50)}
 			switch c.Name {
 			case "checkout":
 				c.Checkout = []string{"gumroad", "site"}[r.IntN(2)]
@@ -411,7 +457,7 @@ func wide(perDay int) []store.Count {
 				}
 				c.Scrolled = c.Name != "view" && r.IntN(3) > 0
 				if c.Name == "engaged" {
-					c.VisibleS = store.VisibleBucket(int64(90_000 + r.IntN(900_000)))
+					c.VisibleS = tally.VisibleBucket(int64(90_000 + r.IntN(900_000)))
 				}
 			}
 			out = append(out, c)

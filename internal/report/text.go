@@ -49,19 +49,31 @@ func Text(w io.Writer, r Report) error {
 		tb.row("none")
 	}
 	tb.write(w)
+	tb = nil
+	for _, pg := range r.Pages {
+		if pg.Guide != "" {
+			tb.row(Quote(pg.Path), Quote(pg.Guide), num(*pg.Sales), Money(*pg.RevenueCents))
+		}
+	}
+	if len(tb) > 0 {
+		fmt.Fprintf(w, "\nGuides sold, on the page that sells each (all channels):\n")
+		tb = append(table{{"path", "guide", "sales", "revenue"}}, tb...)
+		tb.write(w)
+	}
 
 	if s := r.SiteWide; s != nil {
 		fmt.Fprintf(w, "\nSite-wide. %s\n", noFilterNote)
 		tb = nil
 		tb.row("", "this period", "before", "change")
 		for _, n := range sortedKeys(s.Clicks) {
-			tb.row("click "+Quote(n), num(s.Clicks[n]), num(s.PreviousClicks[n]), change(s.Clicks[n], s.PreviousClicks[n]))
+			tb.row("click "+Quote(n)+clickPage(s, n), num(s.Clicks[n]), num(s.PreviousClicks[n]), change(s.Clicks[n], s.PreviousClicks[n]))
 		}
-		for _, n := range sortedKeys(s.Checkout) {
-			tb.row("checkout "+Quote(n), num(s.Checkout[n]), num(s.PreviousCheckout[n]), change(s.Checkout[n], s.PreviousCheckout[n]))
+		for _, n := range sortedKeys(s.BuyLinkClicks) {
+			tb.row("buy-link clicks "+Quote(n), num(s.BuyLinkClicks[n]), num(s.PreviousBuyLinkClicks[n]), change(s.BuyLinkClicks[n], s.PreviousBuyLinkClicks[n]))
 		}
-		tb.row("checkouts per engaged", ratio(s.CheckoutsPerEngaged))
+		tb.row("buy-link clicks per engaged", ratio(s.BuyLinkClicksPerEngaged))
 		tb.write(w)
+		textSales(w, r)
 	} else {
 		fmt.Fprintf(w, "\n%s\n", filteredNote)
 	}
@@ -83,9 +95,12 @@ func Text(w io.Writer, r Report) error {
 
 	fmt.Fprintf(w, "\nBy day (UTC):\n")
 	tb = nil
-	if r.SiteWide != nil {
-		tb.row("day", "views", "human candidates", "engaged", "clicks", "checkouts")
-	} else {
+	switch {
+	case r.SiteWide != nil && r.SiteWide.Sales != nil:
+		tb.row("day", "views", "human candidates", "engaged", "clicks", "buy-link clicks", "sales", "revenue")
+	case r.SiteWide != nil:
+		tb.row("day", "views", "human candidates", "engaged", "clicks", "buy-link clicks")
+	default:
 		tb.row("day", "views", "human candidates", "engaged")
 	}
 	for _, d := range r.Days {
@@ -95,11 +110,58 @@ func Text(w io.Writer, r Report) error {
 		}
 		cells := []string{day, num(d.View), num(d.HumanCandidate), num(d.Engaged)}
 		if d.Clicks != nil {
-			cells = append(cells, num(*d.Clicks), num(*d.Checkout))
+			cells = append(cells, num(*d.Clicks), num(*d.BuyLinkClicks))
+		}
+		if d.Sales != nil {
+			cells = append(cells, num(*d.Sales), Money(*d.RevenueCents))
 		}
 		tb.row(cells...)
 	}
 	return tb.write(w)
+}
+
+// textSales writes the funnel's end: buy-link clicks, sales and revenue
+// by channel, the whole funnel in a line, and the products sold.
+func textSales(w io.Writer, r Report) {
+	s := r.SiteWide.Sales
+	if s == nil {
+		fmt.Fprintf(w, "\n%s\n", noSalesNote)
+		return
+	}
+	fmt.Fprintf(w, "\nSales by channel (%s):\n", salesNote)
+	var tb table
+	tb.row("channel", "buy-link clicks", "sales", "sales per buy-link click", "revenue", "sales before", "change", "revenue before")
+	for _, c := range s.Channels {
+		tb.row(c.Channel, num(c.BuyLinkClicks), num(c.Sales), ratio(c.SalesPerBuyLinkClick), Money(c.RevenueCents),
+			num(c.PreviousSales), change(c.Sales, c.PreviousSales), Money(c.PreviousRevenueCents))
+	}
+	tb.write(w)
+	all := s.Channels[len(s.Channels)-1]
+	t := r.Total
+	fmt.Fprintf(w, "\n  views %s -> human candidates %s (%s) -> engaged %s (%s) -> buy-link clicks %s (%s) -> sales %s (%s); revenue %s\n",
+		num(t.View), num(t.HumanCandidate), pct(t.ToHumanCandidate), num(t.Engaged), pct(t.ToEngaged),
+		num(all.BuyLinkClicks), pct(r.SiteWide.BuyLinkClicksPerEngaged), num(all.Sales), pct(all.SalesPerBuyLinkClick), Money(all.RevenueCents))
+	if len(s.Products) > 0 {
+		fmt.Fprintf(w, "\nProducts sold:\n")
+		tb = nil
+		tb.row("product", "channel", "sales", "revenue")
+		for _, p := range s.Products {
+			tb.row(Quote(p.Product), p.Channel, num(p.Sales), Money(p.RevenueCents))
+		}
+		tb.write(w)
+	}
+}
+
+// clickPage names the page that has the click's control, when the report
+// was given the site.
+func clickPage(s *SiteWide, name string) string {
+	if s.ClickPages == nil {
+		return ""
+	}
+	if pages := s.ClickPages[name]; len(pages) > 0 {
+		return " on " + strings.Join(pages, ", ")
+	}
+	return " on no page now"
 }
 
 func indent(part bool) string {

@@ -7,7 +7,6 @@ package store
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -62,33 +61,15 @@ func (e *LineError) Unwrap() error { return e.Err }
 // store's or the reader's. Events are committed in batches.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	var res ImportResult
-	// Lines are read and checked here while the batch before is written,
-	// on another goroutine: each takes about half the time.
-	batches := make(chan []Item, 1)
-	written := make(chan error, 1)
-	go func() {
-		var err error
-		for batch := range batches {
-			if err != nil {
-				continue // drain: the reader stops at its next send
-			}
-			var n int
-			if n, err = s.Keep(ctx, batch); err == nil {
-				res.Added += n
-				res.Again += len(batch) - n
-			}
-		}
-		written <- err
-	}()
 	var batch []Item
-	failed := func() error {
-		select {
-		case err := <-written:
-			written <- err
-			return err
-		default:
-			return nil
+	flush := func() error {
+		n, err := s.Keep(ctx, batch)
+		res.Added += n
+		if err == nil {
+			res.Again += len(batch) - n
 		}
+		batch = batch[:0]
+		return err
 	}
 	err := eachLine(r, func(n int, line []byte, err error) error {
 		if err != nil {
@@ -109,18 +90,14 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 		}
 		batch = append(batch, it)
 		if len(batch) == importBatch {
-			batches <- batch
-			batch = make([]Item, 0, importBatch)
-			return failed()
+			return flush()
 		}
 		return nil
 	})
-	if len(batch) > 0 && err == nil {
-		batches <- batch
+	if err == nil && len(batch) > 0 {
+		err = flush()
 	}
-	close(batches)
-	werr := <-written
-	return res, cmp.Or(err, werr)
+	return res, err
 }
 
 // eachLine calls f with each non-empty line of r and its number, or with

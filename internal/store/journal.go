@@ -1,24 +1,16 @@
 // The preview's journal: a file of JSON lines that any number of
-// processes append batches to; how far a report has taken it; its counts,
-// read straight from the file; the command that removes a line a report
-// refuses.
+// processes append batches to, each batch whole.
 
 package store
 
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -160,107 +152,6 @@ func wholeLines(f io.ReaderAt, end int64) (int64, error) {
 	return 0, nil
 }
 
-// lineBefore is the hash of the whole line that ends at end (just after
-// its line break).
-func lineBefore(f io.ReaderAt, end int64) (string, error) {
-	start, err := wholeLines(f, end-1)
-	if err != nil {
-		return "", err
-	}
-	line := make([]byte, end-start)
-	if _, err := f.ReadAt(line, start); err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(line)
-	return hex.EncodeToString(sum[:]), nil
-}
-
-// TakeJournal imports the preview's journal at path into s: its whole
-// lines after those an earlier call took (the preview may be writing the
-// next one; the result's Cut says how long that line is so far). A
-// journal cut short or replaced since is read from its start again; each
-// line's key keeps the import exact either way. A refused line is named
-// by its number in the file, wherever the import started.
-func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ImportResult{}, err
-	}
-	end, err := wholeLines(f, fi.Size())
-	if err != nil {
-		return ImportResult{}, err
-	}
-	var pos int64
-	var last string
-	err = s.db.QueryRowContext(ctx, s.q(`SELECT pos, line FROM journal_taken WHERE path = ?`), abs).Scan(&pos, &last)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return ImportResult{}, fmt.Errorf("%s: %w", s.where, err)
-	}
-	if pos > end {
-		pos = 0
-	} else if pos > 0 {
-		if h, err := lineBefore(f, pos); err != nil || h != last {
-			pos = 0
-		}
-	}
-	cut := fi.Size() - end
-	if pos == end {
-		return ImportResult{Cut: cut}, nil
-	}
-	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
-	res.Cut = cut
-	if len(res.Refused) > 0 && pos > 0 {
-		// The import numbers lines from pos; the line to remove is named
-		// by its number in the file. Counted only now: a refusal is rare,
-		// and the lines before pos are read for it alone.
-		before, cerr := countLines(io.NewSectionReader(f, 0, pos))
-		if cerr != nil {
-			return res, fmt.Errorf("%s: %w", path, cerr)
-		}
-		for _, r := range res.Refused {
-			var le *LineError
-			if errors.As(r, &le) {
-				le.Line += before
-			}
-		}
-	}
-	if err != nil || len(res.Refused) > 0 {
-		return res, err
-	}
-	h, err := lineBefore(f, end)
-	if err != nil {
-		return res, err
-	}
-	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO journal_taken (path, pos, line) VALUES (?, ?, ?)
-		ON CONFLICT (path) DO UPDATE SET pos = excluded.pos, line = excluded.line`), abs, end, h)
-	return res, err
-}
-
-// countLines is how many line breaks r holds.
-func countLines(r io.Reader) (int, error) {
-	buf := make([]byte, 64*1024)
-	n := 0
-	for {
-		k, err := r.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
-}
-
 // String names the journal, for messages.
 func (j *Journal) String() string { return j.path }
 
@@ -307,78 +198,4 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 		return fail(err)
 	}
 	return len(items), nil
-}
-
-// Counts returns what Store.Counts would for the journal's events, grouped
-// here: the same rows, in the same order. A line the journal should not
-// hold is an error naming it.
-func (j *Journal) Counts(ctx context.Context, from, to string) ([]Count, error) {
-	return JournalCounts(j.path, from, to)
-}
-
-// JournalCounts is Counts of the journal at path. A journal that does not
-// exist holds no events.
-func JournalCounts(path, from, to string) ([]Count, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	groups := map[Count]int{}
-	err = eachLine(f, func(n int, line []byte, err error) error {
-		if err == nil {
-			var it Item
-			var kind lineKind
-			it, kind, err = parseLine(line)
-			if err == nil && kind == anEvent {
-				c := CountOf(it)
-				if c.Day >= from && c.Day <= to {
-					groups[c]++
-				}
-			}
-		}
-		if err != nil {
-			return fmt.Errorf("%s:%d: %v: stop the preview and remove the line (%s), which go run ./cmd/report refuses too", path, n, err, RemoveLines(path, []int{n}))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Count, 0, len(groups))
-	for c, n := range groups {
-		c.N = n
-		out = append(out, c)
-	}
-	SortCounts(out)
-	return out, nil
-}
-
-// RemoveLines is a command that removes the numbered lines of the file
-// at path, as GNU and BSD sed both read it (the old file is kept as
-// path.bak): what unblocks a report that refuses them. -import skips a
-// line it refuses, but the journal would still hold it.
-func RemoveLines(path string, lines []int) string {
-	var script []string
-	for _, n := range lines {
-		script = append(script, strconv.Itoa(n)+"d")
-	}
-	return "sed -i.bak '" + strings.Join(script, ";") + "' " + shellQuote(path)
-}
-
-// shellQuote is s as one word for a POSIX shell.
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r)) {
-			safe = false
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -109,11 +109,6 @@ func (r record) args(columns []string) []any {
 	return out
 }
 
-// insertSQL inserts one row of Columns, in their order.
-func insertSQL() string {
-	return `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES (?` + strings.Repeat(", ?", len(Columns)-1) + `)`
-}
-
 // Item is one event to keep: the event, the time it arrived and, for an
 // imported line, the line's key, so that it is taken once.
 type Item struct {
@@ -127,9 +122,9 @@ type Item struct {
 const rowsPerStatement = 2000
 
 // Keep stores items in one transaction, all or none. Items with a key an
-// earlier import took are left out; Keep returns how many it stored. On
-// PostgreSQL it makes a bounded number of round trips: two statements for
-// each 2,000 items at most.
+// earlier import took are left out; Keep returns how many it stored. It
+// sends two statements for each 2,000 items at most, which bounds the
+// round trips to PostgreSQL.
 func (s *Store) Keep(ctx context.Context, items []Item) (int, error) {
 	n, err := s.keep(ctx, items)
 	if err != nil {
@@ -144,9 +139,6 @@ func (s *Store) keep(ctx context.Context, items []Item) (int, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
-	if !s.postgres {
-		return keepSQLite(ctx, tx, items)
-	}
 	stored := 0
 	for chunk := range slices.Chunk(items, rowsPerStatement) {
 		if chunk, err = s.newLines(ctx, tx, chunk); err != nil {
@@ -169,40 +161,6 @@ func (s *Store) keep(ctx context.Context, items []Item) (int, error) {
 			return 0, err
 		}
 		stored += len(chunk)
-	}
-	return stored, tx.Commit()
-}
-
-// keepSQLite stores items with two statements prepared once a batch:
-// in process, a row a call costs less than parsing a 2,000-row statement.
-func keepSQLite(ctx context.Context, tx *sql.Tx, items []Item) (int, error) {
-	ins, err := tx.PrepareContext(ctx, insertSQL())
-	if err != nil {
-		return 0, err
-	}
-	defer ins.Close()
-	var key *sql.Stmt
-	stored := 0
-	for _, it := range items {
-		if it.Key != "" {
-			if key == nil {
-				if key, err = tx.PrepareContext(ctx, `INSERT INTO imported (line) VALUES (?) ON CONFLICT (line) DO NOTHING`); err != nil {
-					return 0, err
-				}
-				defer key.Close()
-			}
-			res, err := key.ExecContext(ctx, it.Key)
-			if err != nil {
-				return 0, err
-			}
-			if n, err := res.RowsAffected(); err != nil || n == 0 {
-				continue // taken before
-			}
-		}
-		if _, err := ins.ExecContext(ctx, recordOf(it.Event, it.At).args(Columns)...); err != nil {
-			return 0, err
-		}
-		stored++
 	}
 	return stored, tx.Commit()
 }

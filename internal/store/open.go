@@ -139,12 +139,8 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	// One connection for writing: SQLite serialises writes anyway, and a
-	// queue in the pool is cheaper than busy retries. A reader reads with
-	// as many as Counts splits its days into.
+	// One connection: SQLite serialises writes anyway, and a queue in the
+	// pool is cheaper than busy retries.
 	db.SetMaxOpenConns(1)
-	if readOnly {
-		db.SetMaxOpenConns(readers)
-	}
 	return db, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"errref/internal/tally"
 	"fmt"
 	"net/url"
 	"os"
@@ -98,7 +99,7 @@ func TestReadsAReadOnlyFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := sum(cs, func(Count) bool { return true }); n != len(seed) {
+		if n := sum(cs, func(tally.Count) bool { return true }); n != len(seed) {
 			t.Fatalf("read %d events, want %d", n, len(seed))
 		}
 		if _, err := st.db.Exec(`INSERT INTO events (ts, day, name) VALUES (0, '2026-03-02', 'x')`); err == nil {
@@ -165,7 +166,7 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	var schema string
 	admin.QueryRow(`SELECT current_schema()`).Scan(&schema)
 	writer := role(t, admin, schema, "w", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations TO %[2]s; GRANT INSERT ON %[1]s.events TO %[2]s")
-	reader := role(t, admin, schema, "r", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations, %[1]s.rollup TO %[2]s")
+	reader := role(t, admin, schema, "r", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations, %[1]s.rollup, %[1]s.sales TO %[2]s")
 	ctx := context.Background()
 
 	var errs strings.Builder
@@ -190,12 +191,32 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the reader role: %v", err)
 	}
-	if n := sum(cs, func(Count) bool { return true }); n != len(mixed())+1 {
+	if n := sum(cs, func(tally.Count) bool { return true }); n != len(mixed())+1 {
 		t.Errorf("the reader counts %d events, want %d", n, len(mixed())+1)
 	}
 	if err := r.Insert(ctx, event.Event{Name: "x"}, at); err == nil {
 		t.Error("the reader role wrote")
 	}
+	// Sales: the reader reads them, and neither the reader nor the
+	// writer can add or read one.
+	recs, _ := gumroadFixture(t)
+	if _, err := r.Sales(ctx, "2026-03-01", "2026-03-31"); err != nil {
+		t.Errorf("the reader role, sales: %v", err)
+	}
+	if _, err := r.KeepSales(ctx, recs); err == nil {
+		t.Error("the reader role stored sales")
+	}
+	w, err = Open(ctx, writer, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.KeepSales(ctx, recs); err == nil {
+		t.Error("the writer role stored sales")
+	}
+	if _, err := w.Sales(ctx, "2026-03-01", "2026-03-31"); err == nil {
+		t.Error("the writer role read sales")
+	}
+	w.Close()
 
 	// A store behind this release: the writer cannot migrate it.
 	if _, err := admin.Exec(`DELETE FROM schema_migrations WHERE version = $1`, Latest); err != nil {

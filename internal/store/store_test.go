@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errref/internal/tally"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -165,6 +166,9 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 			"imported":          {"line"},                // the hash of an imported log line, to take it once
 			"journal_taken":     {"path", "pos", "line"}, // how far the report took the preview's journal
 			"schema_migrations": {"version", "applied_at"},
+			// A sale: the hash of its ID, its UTC day, channel, product,
+			// amount and whether it was kept; nothing of its buyer.
+			"sales": {"key", "day", "channel", "product", "cents", "kept"},
 		}
 		if fmt.Sprint(tables) != fmt.Sprint(want) {
 			t.Errorf("tables and columns:\n%v\nwant:\n%v", tables, want)
@@ -201,7 +205,7 @@ func seeded(t *testing.T, dsn string) *Store {
 	return s
 }
 
-func sum(cs []Count, keep func(Count) bool) int {
+func sum(cs []tally.Count, keep func(tally.Count) bool) int {
 	n := 0
 	for _, c := range cs {
 		if keep(c) {
@@ -231,7 +235,7 @@ func TestCountsAreExactAndDaysAreUTC(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := sum(cs, func(c Count) bool { return c.Name == tc.name }); got != tc.want {
+			if got := sum(cs, func(c tally.Count) bool { return c.Name == tc.name }); got != tc.want {
 				t.Errorf("%s..%s: %d %s, want %d", tc.from, tc.to, got, tc.name, tc.want)
 			}
 		}
@@ -244,7 +248,7 @@ func TestCountsAreExactAndDaysAreUTC(t *testing.T) {
 				t.Errorf("a checkout without its word: %+v", c)
 			}
 		}
-		if got := sum(cs, func(c Count) bool { return c.Ref == "news.ycombinator.com" }); got != 2 {
+		if got := sum(cs, func(c tally.Count) bool { return c.Ref == "news.ycombinator.com" }); got != 2 {
 			t.Errorf("%d events from news.ycombinator.com, want 2", got)
 		}
 		rollupAgrees(t, s, "2026-03-01", "2026-03-03")
@@ -317,7 +321,7 @@ func TestCountsOrder(t *testing.T) {
 
 // countEvents is Counts from the raw events, for a test to hold the
 // roll-up to.
-func (s *Store) countEvents(ctx context.Context, from, to string) ([]Count, error) {
+func (s *Store) countEvents(ctx context.Context, from, to string) ([]tally.Count, error) {
 	return s.counts(ctx, `SELECT `+rollupCols()+`, COUNT(*) AS n FROM events WHERE day >= ? AND day <= ?
 		GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13`, from, to)
 }
@@ -388,8 +392,8 @@ func TestMigrationThreeRepairsTheGap(t *testing.T) {
 		s.Close()
 		s = open(t, dsn)
 		rollupAgrees(t, s, "2026-03-01", "2026-03-03")
-		if cs, _ := s.Counts(ctx, "2026-03-01", "2026-03-03"); sum(cs, func(Count) bool { return true }) != len(seed) {
-			t.Errorf("the roll-up counts %d events, want %d", sum(cs, func(Count) bool { return true }), len(seed))
+		if cs, _ := s.Counts(ctx, "2026-03-01", "2026-03-03"); sum(cs, func(tally.Count) bool { return true }) != len(seed) {
+			t.Errorf("the roll-up counts %d events, want %d", sum(cs, func(tally.Count) bool { return true }), len(seed))
 		}
 	})
 }
@@ -429,7 +433,7 @@ func TestEveryWriterIsCountedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []Count{{Day: "2026-03-02", Name: "engaged", Path: "/", Term: "x", Content: "y", Scrolled: true, VisibleS: 120, N: len(writers) + 1}}
+		want := []tally.Count{{Day: "2026-03-02", Name: "engaged", Path: "/", Term: "x", Content: "y", Scrolled: true, VisibleS: 120, N: len(writers) + 1}}
 		if fmt.Sprint(cs) != fmt.Sprint(want) {
 			t.Errorf("counts:\n%+v\nwant:\n%+v", cs, want)
 		}
@@ -484,8 +488,8 @@ func TestVisibleBucket(t *testing.T) {
 		{0, 0}, {999, 0}, {95_400, 95}, {99_999, 99}, {100_000, 100}, {149_000, 140},
 		{999_999, 990}, {1_000_000, 1000}, {1_299_000, 1200}, {12_345_000, 12000},
 	} {
-		if got := VisibleBucket(tc.ms); got != tc.want {
-			t.Errorf("VisibleBucket(%d) = %d, want %d", tc.ms, got, tc.want)
+		if got := tally.VisibleBucket(tc.ms); got != tc.want {
+			t.Errorf("tally.VisibleBucket(%d) = %d, want %d", tc.ms, got, tc.want)
 		}
 	}
 }
@@ -508,95 +512,43 @@ func TestTheTriggerBucketsAsGoDoes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		groups := map[Count]int{}
+		groups := map[tally.Count]int{}
 		for _, it := range items {
 			groups[CountOf(it)]++
 		}
-		var want []Count
+		var want []tally.Count
 		for c, n := range groups {
 			c.N = n
 			want = append(want, c)
 		}
-		SortCounts(want)
+		tally.SortCounts(want)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("the roll-up:\n%v\nGo:\n%v", got, want)
 		}
 	})
 }
 
-func TestSplitDays(t *testing.T) {
+// TestCountOfIsTheTriggersKey: for each event, the key CountOf makes in
+// Go (the journal's counts) is the roll-up row the trigger makes from the
+// stored row, field by field. Each field holds a value no other holds, so
+// an event field stored in another's column, or read into another's
+// Count field, is a difference here.
+func TestCountOfIsTheTriggersKey(t *testing.T) {
+	all := map[string]string{"utm_source": "src", "utm_medium": "med", "utm_campaign": "camp", "utm_term": "term", "utm_content": "content"}
 	for _, tc := range []struct {
-		from, to string
-		n        int
-		want     [][2]string
+		name string
+		e    event.Event
 	}{
-		{"2026-03-01", "2026-03-01", 2, [][2]string{{"2026-03-01", "2026-03-01"}}},
-		{"2026-03-01", "2026-03-02", 2, [][2]string{{"2026-03-01", "2026-03-01"}, {"2026-03-02", "2026-03-02"}}},
-		{"2026-02-27", "2026-03-03", 2, [][2]string{{"2026-02-27", "2026-02-28"}, {"2026-03-01", "2026-03-03"}}},
-		{"2026-01-31", "2026-03-31", 3, [][2]string{{"2026-01-31", "2026-02-19"}, {"2026-02-20", "2026-03-11"}, {"2026-03-12", "2026-03-31"}}},
+		{"every field", event.Event{Name: "engaged", Path: "/p", Ref: "ref.example", VisibleMS: ptr[int64](95_400), Scrolled: ptr(true), Campaign: all, Outreach: ptr("out")}},
+		{"bucketed time", event.Event{Name: "engaged", Path: "/p", VisibleMS: ptr[int64](1_234_567), Scrolled: ptr(false)}},
+		{"time only on engaged", event.Event{Name: "view", Path: "/q", VisibleMS: ptr[int64](5_000), Campaign: map[string]string{"utm_term": "t"}}},
+		{"no field", event.Event{Name: "human-candidate", Path: "/"}},
+		{"checkout", event.Event{Name: "checkout", Checkout: "site"}},
+		{"click", event.Event{Name: "copy-sketch"}},
 	} {
-		got, err := splitDays(tc.from, tc.to, tc.n)
-		if err != nil || !slices.Equal(got, tc.want) {
-			t.Errorf("splitDays(%s, %s, %d) = %v, %v; want %v", tc.from, tc.to, tc.n, got, err, tc.want)
-		}
-	}
-}
-
-// TestReadOnlyCountsReadInParts: a read-only SQLite store reads its days
-// in parts side by side; the rows are those of one read, in its order.
-func TestReadOnlyCountsReadInParts(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.db")
-	w := open(t, path)
-	var items []Item
-	start := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	for i := range 3000 {
-		e := event.Event{Name: []string{"view", "human-candidate", "engaged", "copy-sketch"}[i%4]}
-		if e.Name != "copy-sketch" {
-			e.Path, e.VisibleMS, e.Scrolled = []string{"/", "/pay/"}[i%2], ptr(int64(i*97)), ptr(i%3 == 0)
-		}
-		items = append(items, Item{Event: e, At: start.Add(time.Duration(i) * 17 * time.Minute)})
-	}
-	if _, err := w.Keep(context.Background(), items); err != nil {
-		t.Fatal(err)
-	}
-	want, err := w.Counts(context.Background(), "2026-03-01", "2026-04-10")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	r, err := Open(context.Background(), path, Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	got, err := r.Counts(context.Background(), "2026-03-01", "2026-04-10")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(want) < 100 || !slices.Equal(got, want) {
-		t.Errorf("read-only Counts: %d rows, want the %d of one read, equal and in order", len(got), len(want))
-	}
-}
-
-// TestCountOfReadsEachColumnByName: each field of an event lands in the
-// Count field of its name, in CountOf and in the trigger, whatever the
-// order of Columns: a count read from the row by position would shift
-// when a column is added or moved.
-func TestCountOfReadsEachColumnByName(t *testing.T) {
-	it := Item{At: at, Event: event.Event{Name: "engaged", Path: "/p", Ref: "ref.example", VisibleMS: ptr[int64](95_400), Scrolled: ptr(true),
-		Campaign: map[string]string{"utm_source": "src", "utm_medium": "med", "utm_campaign": "camp", "utm_term": "term", "utm_content": "content"},
-		Outreach: ptr("out"), Checkout: "site"}}
-	want := Count{Day: "2026-03-02", Name: "engaged", Path: "/p", Ref: "ref.example", Source: "src", Medium: "med", Campaign: "camp",
-		Term: "term", Content: "content", Outreach: "out", Checkout: "site", Scrolled: true, VisibleS: 95}
-	shipped := slices.Clone(Columns)
-	t.Cleanup(func() { Columns = shipped })
-	reversed := slices.Clone(shipped)
-	slices.Reverse(reversed)
-	for _, order := range [][]string{shipped, reversed, append(slices.Clone(shipped[5:]), shipped[:5]...)} {
-		Columns = order
-		if got := CountOf(it); got != want {
-			t.Errorf("columns %v: CountOf = %+v, want %+v", order, got, want)
-		}
+		it := Item{At: at, Event: tc.e}
+		want := CountOf(it)
+		want.N = 1
 		each(t, func(t *testing.T, dsn string) {
 			s := open(t, dsn)
 			if _, err := s.Keep(context.Background(), []Item{it}); err != nil {
@@ -606,10 +558,8 @@ func TestCountOfReadsEachColumnByName(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			once := want
-			once.N = 1
-			if len(got) != 1 || got[0] != once {
-				t.Errorf("columns %v: the roll-up holds %+v, want %+v", order, got, once)
+			if len(got) != 1 || got[0] != want {
+				t.Errorf("%s: the roll-up holds %+v, CountOf says %+v", tc.name, got, want)
 			}
 		})
 	}

@@ -3,7 +3,7 @@
 // over some days, shaped like real traffic (a weekly rhythm, a spike from
 // one link, six referrer hosts and a quarter with none, campaigns with and
 // without utm_term and utm_content, outreach codes, readers dropping off
-// at each step, clicks and checkouts, a last day cut short). A seeded
+// at each step, clicks and buy-link clicks, a last day cut short). A seeded
 // generator makes the same events on every run.
 package traffic
 
@@ -15,6 +15,7 @@ import (
 
 	"errref/internal/event"
 	"errref/internal/store"
+	"errref/internal/tally"
 )
 
 // Event is one event and the server's time it arrived.
@@ -168,16 +169,16 @@ func reader(r *rand.Rand, at time.Time, spike bool) []Event {
 
 // Counts adds events up as the store's roll-up does: one Count for each
 // day and set of fields, engaged events by their visible-time bucket.
-func Counts(events []Event) []store.Count {
-	m := map[store.Count]int{}
+func Counts(events []Event) []tally.Count {
+	m := map[tally.Count]int{}
 	for _, e := range events {
 		m[store.CountOf(store.Item{Event: e.Event, At: e.At})]++
 	}
-	out := make([]store.Count, 0, len(m))
+	out := make([]tally.Count, 0, len(m))
 	for k, n := range m {
 		k.N = n
 		out = append(out, k)
 	}
-	store.SortCounts(out)
+	tally.SortCounts(out)
 	return out
 }

@@ -24,7 +24,7 @@ import (
 
 	"errref/internal/needs"
 	"errref/internal/report"
-	"errref/internal/store"
+	"errref/internal/tally"
 	"errref/internal/traffic"
 )
 
@@ -86,8 +86,8 @@ func run(dir string) error {
 func month() ([]byte, error) {
 	end := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
 	counts := append(traffic.Counts(traffic.Make(traffic.Month(end))),
-		store.Count{Day: "2026-03-20", Name: "view", Path: "/", Source: "x", Campaign: `<script>document.title="pwned"</script>`, N: 3},
-		store.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: "a-rather-long-host-name-for-a-phone.example-mirror.org", N: 2})
+		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Source: "x", Campaign: `<script>document.title="pwned"</script>`, N: 3},
+		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: "a-rather-long-host-name-for-a-phone.example-mirror.org", N: 2})
 	r, err := report.Build(counts, report.Query{From: "2026-03-02", To: "2026-03-31", Today: "2026-03-31"})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,135 @@
+// The funnel's last step: the storefront's sales, by channel and product,
+// beside the buy-link clicks that lead to them.
+
+package report
+
+import (
+	"cmp"
+	"slices"
+
+	"errref/internal/tally"
+)
+
+// Sales are the storefront's kept sales (neither fully refunded nor lost
+// in a dispute), site-wide: an export carries no page, referrer, campaign
+// or outreach code.
+type Sales struct {
+	Channels []Channel     `json:"channels"` // gumroad, site, then both
+	Products []ProductSale `json:"products"`
+}
+
+// Channel is one channel's last steps: buy-link clicks, sales and their
+// revenue, against the period before.
+type Channel struct {
+	Channel               string   `json:"channel"` // gumroad, site, or "all"
+	BuyLinkClicks         int      `json:"buy_link_clicks"`
+	Sales                 int      `json:"sales"`
+	RevenueCents          int64    `json:"revenue_cents"`
+	PreviousBuyLinkClicks int      `json:"previous_buy_link_clicks"`
+	PreviousSales         int      `json:"previous_sales"`
+	PreviousRevenueCents  int64    `json:"previous_revenue_cents"`
+	SalesPerBuyLinkClick  *float64 `json:"sales_per_buy_link_click,omitempty"` // absent without a buy-link click
+}
+
+// ProductSale is one product's sales through one channel in the period.
+type ProductSale struct {
+	Product      string `json:"product"`
+	Channel      string `json:"channel"`
+	Sales        int    `json:"sales"`
+	RevenueCents int64  `json:"revenue_cents"`
+}
+
+// channels are the checkout event's words, the channels a sale comes by.
+var channels = []string{"gumroad", "site"}
+
+// addSales adds sales, of the period and the one before, to r's
+// site-wide counts and days. r.SiteWide must be set.
+func (r *Report) addSales(sales []tally.Sale) {
+	w := r.SiteWide
+	by := map[string]*Channel{}
+	all := &Channel{Channel: "all"}
+	for _, ch := range channels {
+		by[ch] = &Channel{Channel: ch, BuyLinkClicks: w.BuyLinkClicks[ch], PreviousBuyLinkClicks: w.PreviousBuyLinkClicks[ch]}
+		all.BuyLinkClicks += w.BuyLinkClicks[ch]
+		all.PreviousBuyLinkClicks += w.PreviousBuyLinkClicks[ch]
+	}
+	day := map[string]*Day{}
+	for i := range r.Days {
+		d := &r.Days[i]
+		d.Sales, d.RevenueCents = new(int), new(int64)
+		day[d.Day] = d
+	}
+	products := map[[2]string]*ProductSale{}
+	for _, s := range sales {
+		c := by[s.Channel]
+		if c == nil {
+			continue // the table's check allows no other
+		}
+		if s.Day < r.From || s.Day > r.To {
+			if s.Day >= r.Previous.From && s.Day <= r.Previous.To {
+				c.PreviousSales += s.N
+				c.PreviousRevenueCents += s.Cents
+				all.PreviousSales += s.N
+				all.PreviousRevenueCents += s.Cents
+			}
+			continue
+		}
+		c.Sales += s.N
+		c.RevenueCents += s.Cents
+		all.Sales += s.N
+		all.RevenueCents += s.Cents
+		*day[s.Day].Sales += s.N
+		*day[s.Day].RevenueCents += s.Cents
+		k := [2]string{s.Product, s.Channel}
+		if products[k] == nil {
+			products[k] = &ProductSale{Product: s.Product, Channel: s.Channel}
+		}
+		products[k].Sales += s.N
+		products[k].RevenueCents += s.Cents
+	}
+	out := &Sales{Products: []ProductSale{}}
+	for _, ch := range channels {
+		out.Channels = append(out.Channels, *by[ch])
+	}
+	out.Channels = append(out.Channels, *all)
+	for i := range out.Channels {
+		c := &out.Channels[i]
+		c.SalesPerBuyLinkClick = rate(c.Sales, c.BuyLinkClicks)
+	}
+	for _, p := range products {
+		out.Products = append(out.Products, *p)
+	}
+	slices.SortFunc(out.Products, func(a, b ProductSale) int {
+		return cmp.Or(b.Sales-a.Sales, cmp.Compare(a.Product, b.Product), cmp.Compare(a.Channel, b.Channel))
+	})
+	w.Sales = out
+}
+
+// SetGuides puts each product's sales on the row of the page whose guide
+// it is, from guides (a page's URL path to its guide), where no other
+// page names the same guide: then the sales are that page's. Without
+// sales (under a filter, or from the preview's journal) it does nothing.
+func (r *Report) SetGuides(guides map[string]string) {
+	if r.SiteWide == nil || r.SiteWide.Sales == nil {
+		return
+	}
+	pages := map[string][]string{}
+	for path, g := range guides {
+		pages[g] = append(pages[g], path)
+	}
+	for i := range r.Pages {
+		p := &r.Pages[i]
+		g := guides[p.Path]
+		if g == "" || len(pages[g]) != 1 {
+			continue
+		}
+		n, cents := 0, int64(0)
+		for _, s := range r.SiteWide.Sales.Products {
+			if s.Product == g {
+				n += s.Sales
+				cents += s.RevenueCents
+			}
+		}
+		p.Guide, p.Sales, p.RevenueCents = g, &n, &cents
+	}
+}

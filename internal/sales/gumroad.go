@@ -1,0 +1,122 @@
+// Gumroad's sales export: the CSV the dashboard writes, its columns those
+// of Exports::PurchaseExportService::PURCHASE_FIELDS in antiwork/gumroad
+// (app/services/exports/purchase_export_service.rb at 02e2df6), then a
+// custom field a column, and a last row whose first cell is "Totals".
+
+package sales
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// gumroadColumns are the columns a sale is read from: the rest (the
+// buyer's name, emails, address, country, license key, ...) are not read.
+var gumroadColumns = []string{"Purchase ID", "Item Name", "Purchase Time (UTC timezone)", "Sale Price ($)",
+	"Partial Refund ($)", "Fully Refunded?", "Disputed?", "Dispute Won?"}
+
+func readGumroad(name string, cr *csv.Reader, cols map[string]int) ([]Record, error) {
+	var out []Record
+	totals := 0
+	for {
+		row, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if totals > 0 {
+			return nil, fmt.Errorf("%s:%d: a row after the Totals row of line %d: the Totals row is the export's last", name, line, totals)
+		}
+		if field(row, cols, "Purchase ID") == "Totals" {
+			totals = line
+			continue
+		}
+		rec, err := gumroadSale(row, cols)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		out = append(out, rec)
+	}
+	if totals == 0 {
+		return nil, fmt.Errorf("%s: no Totals row at the end: the export was cut short? Download it again", name)
+	}
+	return out, nil
+}
+
+func gumroadSale(row []string, cols map[string]int) (Record, error) {
+	id := field(row, cols, "Purchase ID")
+	if id == "" {
+		return Record{}, errors.New("no Purchase ID")
+	}
+	product := field(row, cols, "Item Name")
+	if product == "" {
+		return Record{}, errors.New("no Item Name")
+	}
+	at, err := gumroadTime(field(row, cols, "Purchase Time (UTC timezone)"))
+	if err != nil {
+		return Record{}, err
+	}
+	price, err := cents("Sale Price ($)", field(row, cols, "Sale Price ($)"))
+	if err != nil {
+		return Record{}, err
+	}
+	refund, err := cents("Partial Refund ($)", field(row, cols, "Partial Refund ($)"))
+	if err != nil {
+		return Record{}, err
+	}
+	flags := map[string]bool{}
+	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?"} {
+		switch v := field(row, cols, c); v {
+		case "1":
+			flags[c] = true
+		case "0", "":
+		default:
+			return Record{}, fmt.Errorf("%s is %q: want 0 or 1", c, v)
+		}
+	}
+	kept := !flags["Fully Refunded?"] && !(flags["Disputed?"] && !flags["Dispute Won?"])
+	return Record{Key: key("gumroad", id), Day: at.UTC().Format(time.DateOnly), Channel: "gumroad",
+		Product: product, Cents: price - refund, Kept: kept}, nil
+}
+
+// gumroadTime reads the purchase's time as Ruby's Time#to_s writes it
+// ("2026-03-01 14:05:09 UTC" or "... +0000"). A zone named otherwise
+// (PST) is refused: Go would read an abbreviation it does not know as
+// UTC, a silent shift of the day.
+func gumroadTime(s string) (time.Time, error) {
+	for _, layout := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 UTC", time.RFC3339} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("Purchase Time (UTC timezone) %q: want a time such as 2026-03-01 14:05:09 UTC", s)
+}
+
+// cents reads an amount in dollars, such as 19 or 19.5 or 19.00, exactly.
+func cents(column, s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) > 2 {
+		if strings.Trim(frac[2:], "0") != "" {
+			return 0, fmt.Errorf("%s %q: more than two decimals", column, s)
+		}
+		frac = frac[:2]
+	}
+	frac += strings.Repeat("0", 2-len(frac))
+	w, err1 := strconv.ParseInt(whole, 10, 64)
+	f, err2 := strconv.ParseInt(frac, 10, 64)
+	if err1 != nil || err2 != nil || w < 0 || f < 0 {
+		return 0, fmt.Errorf("%s %q: want an amount such as 19.00", column, s)
+	}
+	return w*100 + f, nil
+}

@@ -1,0 +1,114 @@
+// Package sales reads the storefront's exports of sales, recognised by
+// their header, into what the store keeps of each: a key that takes it
+// once, its UTC day, channel, product, amount in cents and whether it was
+// kept. A buyer's name, email, address, country, license key, the
+// purchase ID and a sender's wallet address are read past and never
+// returned.
+package sales
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Record is one sale as the store keeps it.
+type Record struct {
+	Key     string // SHA-256 of the channel and the purchase ID or transaction hash
+	Day     string // UTC, YYYY-MM-DD
+	Channel string // gumroad or site
+	Product string
+	Cents   int64 // after a partial refund
+	Kept    bool  // neither fully refunded nor lost in a dispute
+}
+
+// Options are what an export does not say itself.
+type Options struct {
+	// Wallet is the address USDC is paid to on Base (site.toml's
+	// wallet_address): only transfers to it count.
+	Wallet string
+	// Product names what a transfer paid for: a chain transfer names none.
+	Product string
+}
+
+// Read recognises an export by its header and returns its sales. A file
+// that is neither export is refused, naming the header found and those
+// expected.
+func Read(name string, r io.Reader, o Options) (kind string, recs []Record, err error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return "", nil, err
+	}
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a spreadsheet's byte-order mark
+	cr := csv.NewReader(bytes.NewReader(b))
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return "", nil, fmt.Errorf("%s: empty: want %s", name, expected())
+	}
+	if err != nil {
+		first, _, _ := bytes.Cut(b, []byte("\n"))
+		header = []string{string(first)}
+	}
+	switch {
+	case has(header, gumroadColumns):
+		recs, err = readGumroad(name, cr, index(header))
+		return "Gumroad sales export", recs, err
+	case has(header, explorerColumns):
+		recs, err = readExplorer(name, cr, index(header), o)
+		return "block explorer token transfers", recs, err
+	}
+	found := strings.Join(header, ",")
+	if len(found) > 200 {
+		found = found[:200] + "…"
+	}
+	return "", nil, fmt.Errorf("%s:1: the header %q is neither export: want %s", name, found, expected())
+}
+
+func expected() string {
+	return fmt.Sprintf("Gumroad's sales export (columns %s, ...) or a Base explorer's token transfers export (columns %s, ...)",
+		strings.Join(gumroadColumns, ","), strings.Join(explorerColumns, ","))
+}
+
+func has(header, want []string) bool {
+	i := index(header)
+	for _, w := range want {
+		if _, ok := i[w]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// index maps each column's name to its position; the first of a name
+// that appears twice.
+func index(header []string) map[string]int {
+	m := map[string]int{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		if _, ok := m[h]; !ok {
+			m[h] = i
+		}
+	}
+	return m
+}
+
+// key is the import key of a sale: the hash of its channel and ID, so
+// the ID itself is never stored.
+func key(channel, id string) string {
+	sum := sha256.Sum256([]byte(channel + "\n" + id))
+	return hex.EncodeToString(sum[:])
+}
+
+// field is row's cell of column, or "" when the row is short.
+func field(row []string, cols map[string]int, column string) string {
+	if i, ok := cols[column]; ok && i < len(row) {
+		return strings.TrimSpace(row[i])
+	}
+	return ""
+}

@@ -1,0 +1,73 @@
+// Package tally holds the counts a store gives and a report adds up: how
+// many events of one kind a day holds, and the sales a day kept. The store
+// writes them and the report reads them; neither needs the other.
+package tally
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// Count is how many events of one kind a day holds: those that agree on
+// every field below. The report adds them up in whichever way it needs.
+type Count struct {
+	Day, Name, Path, Ref                              string
+	Source, Medium, Campaign, Term, Content, Outreach string
+	Checkout                                          string
+	Scrolled                                          bool
+	VisibleS                                          int // engaged events only: see VisibleBucket; 0 for every other event
+	N                                                 int
+}
+
+// VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds
+// to two significant figures (95 s, 140 s, 1,200 s), so that a median and quartiles
+// read from the roll-up are within 10% of the raw figure while the roll-up stays small.
+func VisibleBucket(ms int64) int {
+	s := int(ms / 1000)
+	switch {
+	case s < 100:
+		return s
+	case s < 1000:
+		return s / 10 * 10
+	case s < 10000:
+		return s / 100 * 100
+	}
+	return s / 1000 * 1000
+}
+
+// SortCounts puts counts in the order of their fields, compared as bytes:
+// the same in every backend, whatever the database's collation.
+func SortCounts(cs []Count) {
+	slices.SortFunc(cs, func(a, b Count) int {
+		return cmp.Or(
+			strings.Compare(a.Day, b.Day), strings.Compare(a.Name, b.Name),
+			strings.Compare(a.Path, b.Path), strings.Compare(a.Ref, b.Ref),
+			strings.Compare(a.Source, b.Source), strings.Compare(a.Medium, b.Medium),
+			strings.Compare(a.Campaign, b.Campaign), strings.Compare(a.Term, b.Term),
+			strings.Compare(a.Content, b.Content), strings.Compare(a.Outreach, b.Outreach),
+			strings.Compare(a.Checkout, b.Checkout), boolCmp(a.Scrolled, b.Scrolled),
+			cmp.Compare(a.VisibleS, b.VisibleS))
+	})
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// Sale is what a day kept of the storefront's sales of one product
+// through one channel: how many, and their amount in cents after partial
+// refunds. Nothing in it tells one buyer from another.
+type Sale struct {
+	Day     string `json:"day"`
+	Channel string `json:"channel"` // gumroad or site, the checkout event's words
+	Product string `json:"product"`
+	N       int    `json:"sales"`
+	Cents   int64  `json:"cents"`
+}
