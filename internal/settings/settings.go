@@ -37,8 +37,8 @@ type Settings struct {
 	// when content/index.md does not write it.
 	Title       string `toml:"title"`
 	Description string `toml:"description"`
-	// Guide is the default guide a page's front matter may name with
-	// guide = "NAME"; the offer shows only on such a page.
+	// Guide is the guide a page offers ({{< offer >}}) when its front
+	// matter names none: the product's name as the storefront has it.
 	Guide string `toml:"guide"`
 }
 
@@ -52,6 +52,7 @@ var env = []struct {
 	{"SITE_STOREFRONT_URL", func(s *Settings) *string { return &s.Storefront }},
 	{"SITE_WALLET_ADDRESS", func(s *Settings) *string { return &s.Wallet }},
 	{"SITE_PAYMENT_CONTACT", func(s *Settings) *string { return &s.PaymentContact }},
+	{"SITE_GUIDE", func(s *Settings) *string { return &s.Guide }},
 }
 
 var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)

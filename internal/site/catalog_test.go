@@ -108,3 +108,79 @@ func TestEveryMarkdownFileIsPublishedOrRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckedAgainst: the checked line names, per repository in the order
+// first quoted, the newest release of each major version, leaving out
+// releases quoted as history.
+func TestCheckedAgainst(t *testing.T) {
+	c := func(repo, version string, history bool) Citation {
+		var m Citation
+		m.Repo, m.Version, m.History = repo, version, history
+		return m
+	}
+	for _, tc := range []struct {
+		name  string
+		cites []Citation
+		want  string
+	}{
+		{"nothing cited", nil, ""},
+		{"one release", []Citation{c("a/x", "v1.2.0", false)}, "a/x v1.2.0"},
+		{"the newest per major, by number", []Citation{c("a/x", "v1.9.0", false), c("a/x", "v1.10.0", false), c("a/x", "v2.0.0", false), c("b/y", "0.28.1", false)}, "a/x v1.10.0 and v2.0.0; b/y 0.28.1"},
+		{"history left out", []Citation{c("a/x", "v1.5.0", true), c("a/x", "v1.4.0", false)}, "a/x v1.4.0"},
+		{"only history", []Citation{c("a/x", "v1.5.0", true)}, ""},
+	} {
+		var got []string
+		for _, ch := range checkedAgainst(tc.cites) {
+			got = append(got, ch.Repo+" "+ch.Versions)
+		}
+		if g := strings.Join(got, "; "); g != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, g, tc.want)
+		}
+	}
+}
+
+// TestAPageStatesOnlyItsOwnFacts: a page that cites nothing has no
+// checked line, and the offer is the page's own: without a guide named by
+// the page or site.toml, the build warns and -publish refuses at the
+// page's line; a guide the page names is the one shown.
+func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
+	root := homeSite(t)
+	for _, name := range []string{"checked", "offer"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "templates", "partials", name+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, root, "templates/partials/"+name+".html", string(src))
+	}
+	writeFile(t, root, "content/zz/sample.md", errorPage("Sample", "")+"\n{{< checked >}}\n")
+	writeFile(t, root, "content/zz/offers.md", errorPage("Offers", "")+"\n{{< offer >}}\n")
+	env := map[string]string{
+		"URL":                  "https://errors.lilulab.net",
+		"SITE_CONTACT":         "lilu@lilulab.net",
+		"SITE_STOREFRONT_URL":  "https://lilulab.gumroad.com/l/guide",
+		"SITE_WALLET_ADDRESS":  "0x52908400098527886E0F7030069857D2E4169EE7",
+		"SITE_PAYMENT_CONTACT": "orders@lilulab.net",
+	}
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := string(s.Files["zz/sample/index.html"]); strings.Contains(page, "class=checked") || strings.Contains(page, "Checked on") {
+		t.Errorf("a page that cites nothing has a checked line:\n%s", page)
+	}
+	if !strings.Contains(strings.Join(s.Warnings, "\n"), "content/zz/offers.md:13: {{< offer >}} names no guide") {
+		t.Errorf("no warning of the offer without a guide: %q", s.Warnings)
+	}
+	_, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
+	if err == nil || !strings.Contains(err.Error(), "content/zz/offers.md:13: {{< offer >}} names no guide") {
+		t.Errorf("-publish with an offer and no guide: %v", err)
+	}
+	edit(t, root, "content/zz/offers.md", "updated = ", "guide = \"Offers, the guide\"\nupdated = ")
+	s, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := string(s.Files["zz/offers/index.html"]); !strings.Contains(page, "<cite>Offers, the guide</cite>") {
+		t.Error("the page's guide is not the one its offer names")
+	}
+}

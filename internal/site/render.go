@@ -23,6 +23,7 @@ import (
 
 	"errref/internal/htmlcheck"
 	"errref/internal/markdown"
+	"errref/internal/settings"
 )
 
 // minifier is shared by every page; minify.M is safe for concurrent use.
@@ -60,7 +61,7 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 			return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 		}
 	}
-	r := &renderer{site: s, tmpl: tmpl, assets: assets}
+	r := &renderer{site: s, tmpl: tmpl, assets: assets, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
 	var renders atomic.Int64
 	var wg sync.WaitGroup
@@ -137,8 +138,9 @@ func joinOnce(errs []error) error {
 
 // renderer renders one page at a time, any number at once.
 type renderer struct {
-	stop   atomic.Bool // the build has given up: renders stop at their next write
-	site   *Site
+	stop    atomic.Bool // the build has given up: renders stop at their next write
+	publish bool        // refuse what a published page may not show
+	site    *Site
 	tmpl   *templates
 	assets map[string]string // static name -> served path
 }
@@ -151,6 +153,22 @@ type Data struct {
 	Canonical string // absolute URL, or empty without a base URL
 	Counter   bool   // the page loads /measure.js
 	JSONLD    any    // structured data, or nil
+	// Checked lists the releases the page's quotes are checked against,
+	// the newest per repository and major version; empty on a page that
+	// cites nothing.
+	Checked []Checked
+	Guide   string // the guide the page offers: its guide, or site.toml's
+	ids     map[string]int
+}
+
+// HasID reports whether the page's body makes the id (a heading's): a
+// partial links to a section of the page only when it is there.
+func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
+
+// Checked is a repository and the releases of it a page's quotes show.
+type Checked struct {
+	Repo     string // encode/httpx
+	Versions string // "v1.29.0 and v2.0.0"
 }
 
 func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
@@ -181,6 +199,11 @@ func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 		d.JSONLD = ld
 	}
 	t := r.tmpl.set
+	d.Guide = cmp.Or(p.Meta.Guide, set.Guide)
+	// Partials run after the body, when the page's citations are known:
+	// the body holds a mark for each, which cannot be in Markdown's
+	// output (goldmark turns a NUL into U+FFFD).
+	var partials []string
 	res, err := markdown.Render(p.src, p.first, markdown.Options{
 		Contact:        set.Contact,
 		Wallet:         set.Wallet,
@@ -192,15 +215,33 @@ func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 			if t.Lookup(name) == nil {
 				return nil, fmt.Errorf("no partial %q: add %s/partials/%s.html", name, TemplateDir, name)
 			}
-			var b bytes.Buffer
-			err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d)
-			return b.Bytes(), err
+			partials = append(partials, name)
+			return partialMark(len(partials) - 1), nil
 		},
 	})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
 	}
-	p.Body = template.HTML(res.HTML)
+	cites := r.citations(p, res.Citations)
+	d.Checked = checkedAgainst(cites)
+	d.ids = res.IDs
+	var warns []string
+	body := res.HTML
+	for i, name := range partials {
+		if name == "offer" && d.Guide == "" {
+			msg := fmt.Sprintf("%s:%d: {{< offer >}} names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, lineOf(p.raw, "{{< offer"), settings.File)
+			if r.publish {
+				return nil, nil, nil, fmt.Errorf("%s", msg)
+			}
+			warns = append(warns, msg+": the offer shows a placeholder; -publish refuses to build")
+		}
+		var b bytes.Buffer
+		if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d); err != nil {
+			return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.File}
+		}
+		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
+	}
+	p.Body = template.HTML(body)
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
@@ -225,17 +266,8 @@ func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: minify: %v", p.File, err)
 	}
-	var warns []string
 	for _, w := range res.Warnings {
 		warns = append(warns, p.File+":"+strings.TrimPrefix(w, "line "))
-	}
-	cites := make([]Citation, len(res.Citations))
-	front := len(p.raw) - len(p.src) // the body is the end of the file
-	for i, c := range res.Citations {
-		if c.Span != [2]int{} {
-			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
-		}
-		cites[i] = Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)}
 	}
 	// A release named as history that nothing quotes is a typo, and would
 	// leave the quote it meant checked against the newest release.
@@ -246,6 +278,22 @@ func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 	}
 	return out, cites, warns, nil
 }
+
+// citations places the page's citations in its file.
+func (r *renderer) citations(p *Page, in []markdown.Citation) []Citation {
+	cites := make([]Citation, len(in))
+	front := len(p.raw) - len(p.src) // the body is the end of the file
+	for i, c := range in {
+		if c.Span != [2]int{} {
+			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
+		}
+		cites[i] = Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)}
+	}
+	return cites
+}
+
+// partialMark stands in the body for the i-th partial until it runs.
+func partialMark(i int) []byte { return fmt.Appendf(nil, "\x00partial %d\x00", i) }
 
 // loads lists the files p needs to render: its critical path.
 func (r *renderer) loads(p *Page) []string {
