@@ -141,8 +141,8 @@ type renderer struct {
 	stop    atomic.Bool // the build has given up: renders stop at their next write
 	publish bool        // refuse what a published page may not show
 	site    *Site
-	tmpl   *templates
-	assets map[string]string // static name -> served path
+	tmpl    *templates
+	assets  map[string]string // static name -> served path
 }
 
 // Data is what templates see.
