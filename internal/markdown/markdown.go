@@ -284,8 +284,46 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
 			return ast.WalkStop, fmt.Errorf("line %d: a page has one h1, its title from the front matter: write sections as ## headings", r.line(n))
 		}
+		// A mark stands alone in its paragraph, where it renders; one
+		// anywhere else would be published as its own text.
+		if n.Type() == ast.TypeBlock && n.FirstChild() != nil && n.FirstChild().Type() == ast.TypeInline {
+			if _, alone := n.(*ast.Paragraph); alone && includeRE.MatchString(strings.TrimSpace(string(n.Lines().Value(r.src)))) {
+				return ast.WalkSkipChildren, nil
+			}
+			if m := strayMarkRE.FindString(outsideCode(n, r.src)); m != "" {
+				return ast.WalkStop, fmt.Errorf("line %d: %s is not alone in its paragraph, so it would be published as text: put it on a line of its own, with a blank line before and after", r.line(n), m)
+			}
+			return ast.WalkSkipChildren, nil
+		}
 		return ast.WalkContinue, nil
 	})
+}
+
+// strayMarkRE finds a mark, {{< NAME >}}, in running text.
+var strayMarkRE = regexp.MustCompile(`\{\{<.*?>\}\}|\{\{<`)
+
+// outsideCode is the text of n's inline children, code spans left out.
+func outsideCode(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.CodeSpan:
+			b.WriteByte(' ')
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
 }
 
 func plainText(n ast.Node, src []byte) string {

@@ -160,9 +160,9 @@ func TestRender(t *testing.T) {
 			not:  []string{"{{<"},
 		},
 		{
-			name: "a partial's mark inside a sentence is text",
-			src:  "Write {{< offer >}} alone.\n",
-			want: []string{"<p>Write {{&lt; offer &gt;}} alone.</p>"},
+			name: "a mark quoted as code is text",
+			src:  "Write `{{< offer >}}` alone.\n",
+			want: []string{"<p>Write <code>{{&lt; offer &gt;}}</code> alone.</p>"},
 			not:  []string{"OFFER"},
 		},
 		{
@@ -237,6 +237,11 @@ func TestRenderErrors(t *testing.T) {
 		words []string       // in the error
 	}{
 		{"an h1", "Intro.\n\n# Title\n", nil, 12, []string{"a page has one h1", "## headings"}},
+		{"a mark inside a sentence", "Intro.\n\nSee {{< offer >}} below.\n", nil, 12, []string{"{{< offer >}} is not alone in its paragraph", "a line of its own"}},
+		{"a mark on a paragraph's second line", "Intro.\n\nSee\n{{< offer >}}\n", nil, 12, []string{"{{< offer >}} is not alone in its paragraph"}},
+		{"a mark in a list item", "Intro.\n\n- a\n- {{< marker >}}\n", nil, 13, []string{"{{< marker >}} is not alone in its paragraph"}},
+		{"a mark in a table cell", "| a |\n|---|\n| {{< offer >}} |\n", nil, 12, []string{"{{< offer >}} is not alone"}},
+		{"a mark in a heading", "## The {{< offer >}}\n", nil, 10, []string{"{{< offer >}} is not alone"}},
 		{"label= without copy=", "Text.\n\n```text label=\"Copy (records a click)\"\nx\n```\n", nil, 12, []string{"label= names the copy control's text", "copy=NAME"}},
 		{"copy= without the counter", "```python copy=copy-x\nx = 1\n```\n", func(s *Options) { s.Counter = false }, 10, []string{"copy=copy-x: a copy control needs the counter", "counter = false"}},
 		{"unknown fence attribute", "\n```python lang=go\nx\n```\n", nil, 11, []string{`unknown fence attribute "lang"`, "cite, copy and label"}},
