@@ -1,6 +1,7 @@
 // Package benchsite writes sites of many pages: a site folder's templates,
 // static files, counter and settings, with n distinct pages made from its
-// home page (the real site's for benchmarks, a fixture's for tests). Each
+// home page (a fixture's, for tests) or first error page (the real
+// site's, for benchmarks, in 20 sections), beside its other pages. Each
 // page has its own title and a comment line opening each Python block, so
 // that no page's highlighting can be reused for another, as on a real
 // site.
@@ -10,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -32,19 +35,54 @@ func Make(dst, src string, n int) error {
 	if err := os.WriteFile(filepath.Join(dst, "site.toml"), settings, 0o644); err != nil {
 		return err
 	}
-	home, err := os.ReadFile(filepath.Join(src, "content", "index.md"))
+	// The page to copy: the home page a fixture writes, or else the
+	// first error page, whose copies then go into 20 sections as a real
+	// catalog's would.
+	content := filepath.Join(src, "content")
+	from, sections := filepath.Join(content, "index.md"), false
+	if _, err := os.Stat(from); err != nil {
+		pages, _ := filepath.Glob(filepath.Join(content, "*", "*.md"))
+		sort.Strings(pages)
+		if len(pages) == 0 {
+			return fmt.Errorf("%s: neither index.md nor an error page (SECTION/NAME.md) to copy", content)
+		}
+		from, sections = pages[0], true
+	}
+	home, err := os.ReadFile(from)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(dst, "content"), 0o755); err != nil {
 		return err
 	}
+	// The site's other pages (/pay/, /404.html), which pages link to.
+	others, _ := filepath.Glob(filepath.Join(content, "*.md"))
+	for _, o := range others {
+		if filepath.Base(o) == "index.md" {
+			continue
+		}
+		data, err := os.ReadFile(o)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, "content", filepath.Base(o)), data, 0o644); err != nil {
+			return err
+		}
+	}
 	for i := range n {
 		page := strings.Replace(string(home), `title = "`, fmt.Sprintf(`title = "%04d `, i), 1)
 		page = strings.ReplaceAll(page, "```python\n", fmt.Sprintf("```python\n# page %04d\n", i))
+		// A click name is one page's: each copy gets its own.
+		page = copyRE.ReplaceAllString(page, fmt.Sprintf("${1}-p%04d", i))
 		name := fmt.Sprintf("p%04d.md", i)
-		if i == 0 {
+		switch {
+		case sections:
+			name = filepath.Join(fmt.Sprintf("s%02d", i%20), name)
+		case i == 0:
 			name = "index.md"
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, "content", name)), 0o755); err != nil {
+			return err
 		}
 		if err := os.WriteFile(filepath.Join(dst, "content", name), []byte(page), 0o644); err != nil {
 			return err
@@ -52,3 +90,6 @@ func Make(dst, src string, n int) error {
 	}
 	return nil
 }
+
+// copyRE is a click name in a fence's info string.
+var copyRE = regexp.MustCompile(`(copy=[A-Za-z0-9_-]+)`)

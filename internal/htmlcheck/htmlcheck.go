@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -51,6 +52,12 @@ type Findings struct {
 	Counter  bool // loads /measure.js
 	Markers  int
 	Problems []Problem
+	// IDs are the ids the page makes, and Links the targets of its <a
+	// href> that leave the page for another on the same site (a path,
+	// absolute or relative, with or without #id), as written: what the
+	// caller checks against the other pages.
+	IDs   map[string]bool
+	Links []string
 }
 
 type element struct {
@@ -63,6 +70,7 @@ type element struct {
 func Check(doc []byte) Findings {
 	var p Findings
 	ids := map[string]bool{}
+	p.IDs = ids
 	var frags []string
 	var open *element   // the element whose start tag is being read
 	var button *element // the click control whose text is being read
@@ -161,6 +169,8 @@ func checkElement(p *Findings, e *element, ids map[string]bool, frags *[]string,
 	}
 	if href, ok := a["href"]; ok && strings.HasPrefix(href, "#") {
 		*frags = append(*frags, strings.TrimPrefix(href, "#"))
+	} else if ok && e.name == "a" && sameSite(href) {
+		p.Links = append(p.Links, href)
 	}
 	for k, v := range a {
 		if strings.HasPrefix(k, "on") {
@@ -214,6 +224,13 @@ func checkElement(p *Findings, e *element, ids map[string]bool, frags *[]string,
 			add(word, "the checkout word %q must be gumroad or site", word)
 		}
 	}
+}
+
+// sameSite reports whether href leads to another page of this site: no
+// scheme (http:, mailto:) and no host (//host/).
+func sameSite(href string) bool {
+	u, err := url.Parse(strings.TrimSpace(href))
+	return err == nil && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(strings.TrimSpace(href), "//") && href != ""
 }
 
 func has(a map[string]string, k string) bool { _, ok := a[k]; return ok }

@@ -184,3 +184,34 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 		t.Error("the page's guide is not the one its offer names")
 	}
 }
+
+// TestLinksToOtherPagesAreChecked: a link to another page, absolute or
+// relative, with or without an id, must lead to a page or file the build
+// makes, and to an id that page makes; else the build fails at the line.
+func TestLinksToOtherPagesAreChecked(t *testing.T) {
+	for _, tc := range []struct {
+		link, want string // want "" builds
+	}{
+		{"/zz/target/", ""},
+		{"/zz/target/#more", ""},
+		{"../target/#more", ""},
+		{"/zz/target", ""},
+		{"/pay/", ""},
+		{"/", ""},
+		{"/no-such-page/", `content/zz/source.md:8: the link "/no-such-page/" leads to /no-such-page/, where the build makes no page`},
+		{"/zz/target/#no-such-id", `content/zz/source.md:8: the link "/zz/target/#no-such-id" names #no-such-id, which /zz/target/ (content/zz/target.md) does not make`},
+		{"../nowhere/", `content/zz/source.md:8: the link "../nowhere/" leads to /zz/nowhere/`},
+		{"/#no-such-id", `names #no-such-id, which / (templates/home.html) does not make`},
+	} {
+		root := homeSite(t)
+		writeFile(t, root, "content/zz/target.md", errorPage("Target", "")+"\n## More\n\nText.\n")
+		writeFile(t, root, "content/zz/source.md", "+++\ntitle = \"Source\"\ndescription = \"d\"\ncounter = false\n+++\n\nIntro.\nSee [the target]("+tc.link+").\n")
+		_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.link, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.link, err, tc.want)
+		}
+	}
+}

@@ -39,7 +39,10 @@ func (s *Site) index(assets map[string]string) error {
 	for _, p := range s.Pages {
 		from[p.Out] = fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
 	}
-	return checkCase(s.Files, from)
+	if err := checkCase(s.Files, from); err != nil {
+		return err
+	}
+	return s.checkLinks()
 }
 
 // writtenLast are the files written after the pages.

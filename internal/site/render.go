@@ -43,7 +43,13 @@ type rendered struct {
 	HTML     []byte
 	Cites    []Citation
 	Warnings []string
+	IDs      map[string]bool // the ids the page makes
+	Links    []link          // its links to other pages of the site
 }
+
+// A link is an <a href> to another page of the site, and where it is
+// written.
+type link struct{ Href, At string }
 
 // render renders every page that o.Prev does not hold, as many at a time
 // as there are cores, within o.Timeout.
@@ -77,7 +83,7 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 			defer func() { <-busy }()
 			renders.Add(1)
 			var out rendered
-			out.HTML, out.Cites, out.Warnings, errs[i] = r.render(p)
+			out.HTML, out.Cites, out.Warnings, errs[i] = r.render(p, &out)
 			if errs[i] != nil {
 				return
 			}
@@ -171,7 +177,7 @@ type Checked struct {
 	Versions string // "v1.29.0 and v2.0.0"
 }
 
-func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
+func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string, error) {
 	set := r.site.Settings
 	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn()}
 	if set.BaseURL != "" && !p.Meta.NoIndex {
@@ -248,7 +254,12 @@ func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 		return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.File}
 	}
 	var problems []string
-	for _, pr := range htmlcheck.Check(b.Bytes()).Problems {
+	found := htmlcheck.Check(b.Bytes())
+	out.IDs = found.IDs
+	for _, href := range found.Links {
+		out.Links = append(out.Links, link{href, locate(p, r.tmpl.src, href)})
+	}
+	for _, pr := range found.Problems {
 		where := locate(p, r.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
 			// The page makes this id (a heading, a code block), and
@@ -262,7 +273,7 @@ func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 	if len(problems) > 0 {
 		return nil, nil, nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
 	}
-	out, err := minifier.Bytes("text/html", b.Bytes())
+	min, err := minifier.Bytes("text/html", b.Bytes())
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: minify: %v", p.File, err)
 	}
@@ -276,7 +287,7 @@ func (r *renderer) render(p *Page) ([]byte, []Citation, []string, error) {
 			return nil, nil, nil, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
 		}
 	}
-	return out, cites, warns, nil
+	return min, cites, warns, nil
 }
 
 // citations places the page's citations in its file.

@@ -1,0 +1,64 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+)
+
+// checkLinks resolves every link from a page to another page of the site
+// (/path/, /path/#id, relative) as a browser does, and refuses one that
+// leads to no file the build writes, or to an id the page it leads to
+// does not make. Each error names where the link is written.
+func (s *Site) checkLinks() error {
+	byOut := map[string]*Page{}
+	for _, p := range s.Pages {
+		byOut[p.Out] = p
+	}
+	var errs []string
+	for _, p := range s.Pages {
+		base := &url.URL{Path: p.URL}
+		for _, l := range p.out.Links {
+			ref, err := url.Parse(l.Href)
+			if err != nil {
+				errs = append(errs, fmt.Sprintf("%s: the link %q is not a URL: %v", l.At, l.Href, err))
+				continue
+			}
+			to := base.ResolveReference(ref)
+			name := servedFile(s.Files, to.Path)
+			if name == "" {
+				errs = append(errs, fmt.Sprintf("%s: the link %q leads to %s, where the build makes no page or file: fix the path (pages are /SECTION/NAME/)", l.At, l.Href, to.Path))
+				continue
+			}
+			if to.Fragment == "" {
+				continue
+			}
+			if target, ok := byOut[name]; ok && !target.out.IDs[to.Fragment] {
+				errs = append(errs, fmt.Sprintf("%s: the link %q names #%s, which %s (%s) does not make: link to one of its headings' ids", l.At, l.Href, to.Fragment, target.URL, target.File))
+			}
+		}
+	}
+	sort.Strings(errs)
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "\n"))
+	}
+	return nil
+}
+
+// servedFile is the file a static host serves for path, or "": /x/ is
+// x/index.html, /x is the file x, or x/index.html (Netlify adds the
+// slash).
+func servedFile(files map[string][]byte, path string) string {
+	name := strings.TrimPrefix(path, "/")
+	if name == "" || strings.HasSuffix(name, "/") {
+		name += "index.html"
+	}
+	for _, n := range []string{name, name + "/index.html"} {
+		if _, ok := files[n]; ok {
+			return n
+		}
+	}
+	return ""
+}
