@@ -58,6 +58,9 @@ type Findings struct {
 	// caller checks against the other pages.
 	IDs   map[string]bool
 	Links []string
+	// Clicks are the page's click names (data-measure-click): a click
+	// event carries its name alone, so the caller keeps each to one page.
+	Clicks []string
 }
 
 type element struct {
@@ -207,6 +210,7 @@ func checkElement(p *Findings, e *element, ids map[string]bool, frags *[]string,
 		p.Markers++
 	}
 	if name, ok := a["data-measure-click"]; ok {
+		p.Clicks = append(p.Clicks, name)
 		switch {
 		case e.name != "button" || a["type"] != "button":
 			add(name, "data-measure-click=%q belongs on a <button type=\"button\">", name)

@@ -215,3 +215,21 @@ func TestLinksToOtherPagesAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestAClickNameIsOnePages: two pages with the same copy=NAME fail the
+// build, naming both files and lines.
+func TestAClickNameIsOnePages(t *testing.T) {
+	root := homeSite(t)
+	block := "\n```python copy=copy-same\nx = 1\n```\n"
+	writeFile(t, root, "content/zz/a.md", errorPage("A", "")+block)
+	writeFile(t, root, "content/zz/b.md", errorPage("B", "")+"\nText.\n"+block)
+	_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	want := `content/zz/b.md:15: the click name "copy-same" is used at content/zz/a.md:13 too`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	edit(t, root, "content/zz/b.md", "copy=copy-same", "copy=copy-other")
+	if _, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv}); err != nil {
+		t.Errorf("two names: %v", err)
+	}
+}

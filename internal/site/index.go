@@ -42,6 +42,9 @@ func (s *Site) index(assets map[string]string) error {
 	if err := checkCase(s.Files, from); err != nil {
 		return err
 	}
+	if err := s.checkClicks(); err != nil {
+		return err
+	}
 	return s.checkLinks()
 }
 

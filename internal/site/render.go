@@ -45,6 +45,7 @@ type rendered struct {
 	Warnings []string
 	IDs      map[string]bool // the ids the page makes
 	Links    []link          // its links to other pages of the site
+	Clicks   []link          // its click names (Href holds the name)
 }
 
 // A link is an <a href> to another page of the site, and where it is
@@ -258,6 +259,9 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 	out.IDs = found.IDs
 	for _, href := range found.Links {
 		out.Links = append(out.Links, link{href, locate(p, r.tmpl.src, href)})
+	}
+	for _, name := range found.Clicks {
+		out.Clicks = append(out.Clicks, link{name, locate(p, r.tmpl.src, "copy="+name)})
 	}
 	for _, pr := range found.Problems {
 		where := locate(p, r.tmpl.src, pr.Needle)
