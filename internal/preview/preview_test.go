@@ -585,8 +585,8 @@ func TestWarningsArePrinted(t *testing.T) {
 		}
 		return b.Warnings
 	}
-	if got, w := printed(log.String()), want(); len(w) != 6 || !slices.Equal(got, w) {
-		t.Fatalf("the first build printed the warnings %q, want the build's %q (4 unset settings, a contact at a reserved domain, an offer without a guide)", got, w)
+	if got, w := printed(log.String()), want(); len(w) != 5 || !slices.Equal(got, w) {
+		t.Fatalf("the first build printed the warnings %q, want the build's %q (4 unset settings, a contact at a reserved domain)", got, w)
 	}
 	home404, err := os.ReadFile(filepath.Join(root, "content", "404.md"))
 	if err != nil {

@@ -154,6 +154,7 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 	}
 	writeFile(t, root, "content/zz/sample.md", errorPage("Sample", "")+"\n{{< checked >}}\n")
 	writeFile(t, root, "content/zz/offers.md", errorPage("Offers", "")+"\n{{< offer >}}\n")
+	edit(t, root, "site.toml", `guide = "Fixture guide"`, "")
 	env := map[string]string{
 		"URL":                  "https://errors.lilulab.net",
 		"SITE_CONTACT":         "lilu@lilulab.net",
