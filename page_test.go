@@ -6,6 +6,7 @@
 package errref_test
 
 import (
+	"flag"
 	"html"
 	"os"
 	"path/filepath"
@@ -39,6 +40,8 @@ var publishEnv = map[string]string{
 func text(s *site.Site, name string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(string(s.Files[name]), "<wbr>", "")), " ")
 }
+
+var updateDrift = flag.Bool("update-drift", false, "rewrite REPOS in .github/workflows/drift.yml from the pages' citations")
 
 // mcpError is the McpError page, whose wording the tests below hold.
 const mcpError = "mcp/mcperror/index.html"
@@ -342,25 +345,56 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 // repositories in its REPOS; one the page cites but the job lacks would
 // make every run fail with exit 2 instead of watching it.
 func TestDriftWatchesEveryCitedRepository(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(".github", "workflows", "drift.yml"))
+	file := filepath.Join(".github", "workflows", "drift.yml")
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	lines := strings.Split(string(data), "\n")
+	at := -1
 	var repos []string
-	for _, line := range strings.Split(string(data), "\n") {
+	for i, line := range lines {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "REPOS:"); ok {
-			repos = strings.Fields(v)
+			at, repos = i, strings.Fields(v)
 		}
 	}
-	if len(repos) == 0 {
+	if at < 0 {
 		t.Fatal("drift.yml sets no REPOS")
 	}
 	s := build(t, nil)
+	var cited []string
+	for _, c := range s.Citations {
+		if !slices.Contains(cited, c.Repo) {
+			cited = append(cited, c.Repo)
+		}
+	}
+	want := slices.Clone(cited)
+	slices.Sort(want)
+	have := slices.Clone(repos)
+	slices.Sort(have)
+	if slices.Equal(have, want) {
+		return
+	}
+	if *updateDrift {
+		indent := lines[at][:len(lines[at])-len(strings.TrimLeft(lines[at], " "))]
+		lines[at] = indent + "REPOS: " + strings.Join(cited, " ")
+		if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	for _, c := range s.Citations {
 		if !slices.Contains(repos, c.Repo) {
 			t.Errorf("%s cites %s, which drift.yml's REPOS lacks", c.At(), c.Repo)
+			repos = append(repos, c.Repo) // once
 		}
 	}
+	for _, r := range have {
+		if !slices.Contains(cited, r) {
+			t.Errorf("drift.yml's REPOS holds %s, which no page cites", r)
+		}
+	}
+	t.Errorf("update the list with: go test . -run TestDriftWatchesEveryCitedRepository -update-drift")
 }
 
 // TestExplainingPartIsShort: the McpError page's explaining part is
