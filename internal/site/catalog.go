@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"errref/internal/settings"
 )
@@ -101,6 +102,17 @@ func (s *Site) link() error {
 			if !seen[o] && sharesTag(p, o) {
 				seen[o] = true
 				p.Related = append(p.Related, o)
+			}
+		}
+	}
+	// The index changes when an error page does.
+	for _, p := range s.Pages {
+		if p.Home {
+			p.Meta.Updated = time.Time{}
+			for _, e := range cat.Pages {
+				if e.Meta.Updated.After(p.Meta.Updated) {
+					p.Meta.Updated = e.Meta.Updated
+				}
 			}
 		}
 	}

@@ -234,3 +234,37 @@ func TestAClickNameIsOnePages(t *testing.T) {
 		t.Errorf("two names: %v", err)
 	}
 }
+
+// TestSitemapAndBreadcrumbs: the sitemap dates each page by its updated
+// (the index by its newest error page), and each error page's JSON-LD
+// has its dateModified and a breadcrumb from the index.
+func TestSitemapAndBreadcrumbs(t *testing.T) {
+	root := homeSite(t)
+	writeFile(t, root, "content/zz/sample.md", errorPage("Sample", ""))
+	writeFile(t, root, "content/zz/later.md", strings.Replace(errorPage("Later", ""), "2026-12-01", "2026-12-03", 1))
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: func(k string) string {
+		return map[string]string{"URL": "https://errors.lilulab.net"}[k]
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sitemap := string(s.Files["sitemap.xml"])
+	for _, want := range []string{
+		"<loc>https://errors.lilulab.net/zz/sample/</loc>\n    <lastmod>2026-12-01</lastmod>",
+		"<loc>https://errors.lilulab.net/zz/later/</loc>\n    <lastmod>2026-12-03</lastmod>",
+		"<loc>https://errors.lilulab.net/</loc>\n    <lastmod>2026-12-03</lastmod>",
+	} {
+		if !strings.Contains(sitemap, want) {
+			t.Errorf("the sitemap lacks %q:\n%s", want, sitemap)
+		}
+	}
+	page := string(s.Files["zz/sample/index.html"])
+	for _, want := range []string{
+		`"dateModified":"2026-12-01"`,
+		`{"@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem","item":"https://errors.lilulab.net/","name":"Error reference","position":1},{"@type":"ListItem","name":"Sample","position":2}]}`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page's JSON-LD lacks %s", want)
+		}
+	}
+}

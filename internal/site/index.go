@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"path"
@@ -81,7 +82,8 @@ func (s *Site) writeSitemap() error {
 	robots := "User-agent: *\nAllow: /\n"
 	if base != "" {
 		type url struct {
-			Loc string `xml:"loc"`
+			Loc     string `xml:"loc"`
+			LastMod string `xml:"lastmod,omitempty"`
 		}
 		set := struct {
 			XMLName xml.Name `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
@@ -89,7 +91,11 @@ func (s *Site) writeSitemap() error {
 		}{}
 		for _, p := range s.Pages {
 			if !p.Meta.NoIndex {
-				set.URLs = append(set.URLs, url{base + p.URL})
+				u := url{Loc: base + p.URL}
+				if d := cmp.Or(p.Meta.Updated, p.Meta.Date); !d.IsZero() {
+					u.LastMod = d.Format("2006-01-02")
+				}
+				set.URLs = append(set.URLs, u)
 			}
 		}
 		out, err := xml.MarshalIndent(set, "", "  ")

@@ -203,7 +203,16 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 		if !p.Meta.Updated.IsZero() {
 			ld["dateModified"] = p.Meta.Updated.Format("2006-01-02")
 		}
+		if p.Home {
+			ld["@type"] = "CollectionPage"
+			ld["name"] = ld["headline"]
+			delete(ld, "headline")
+		}
 		d.JSONLD = ld
+		if crumbs := r.breadcrumb(p); crumbs != nil {
+			delete(ld, "@context")
+			d.JSONLD = map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
+		}
 	}
 	t := r.tmpl.set
 	d.Guide = cmp.Or(p.Meta.Guide, set.Guide)
@@ -292,6 +301,38 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 		}
 	}
 	return min, cites, warns, nil
+}
+
+// breadcrumb is the page's BreadcrumbList: the index, the section's own
+// page if it has one, the page. Its items are absolute URLs, so there is
+// none without a base URL, nor on the index itself.
+func (r *renderer) breadcrumb(p *Page) map[string]any {
+	base := r.site.Settings.BaseURL
+	if base == "" || p.URL == "/" {
+		return nil
+	}
+	type crumb struct{ name, url string }
+	trail := []crumb{{r.site.Settings.Title, "/"}}
+	for _, h := range r.site.Pages {
+		if h.URL == "/" {
+			trail[0].name = h.Meta.Title
+		}
+	}
+	for _, sec := range r.site.catalog.Sections {
+		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
+			trail = append(trail, crumb{sec.Page.Meta.Title, sec.Page.URL})
+		}
+	}
+	trail = append(trail, crumb{p.Meta.Title, p.URL})
+	var items []any
+	for i, c := range trail {
+		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.name}
+		if i < len(trail)-1 { // the last is the page itself, which needs no link
+			item["item"] = base + c.url
+		}
+		items = append(items, item)
+	}
+	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
 }
 
 // citations places the page's citations in its file.
