@@ -37,6 +37,9 @@ type Meta struct {
 	// Guide names the guide the page offers ({{< offer >}}); a page
 	// without one shows no offer.
 	Guide string `toml:"guide"`
+	// Aliases are the page's earlier paths, which answer with a 301 to
+	// it (Netlify's _redirects).
+	Aliases []string `toml:"aliases"`
 	// OlderVersions says that earlier versions of the page ran an older
 	// counter (the llab_attr entry, Vercel's script): the notice says so
 	// on that page only, since a new page has no such past.
@@ -44,6 +47,7 @@ type Meta struct {
 
 	URLLine     int `toml:"-"` // the line of the file that sets url, for errors
 	HistoryLine int `toml:"-"` // the line that sets history
+	AliasesLine int `toml:"-"` // the line that sets aliases
 }
 
 // urlRE is the clean set of paths a page may be published at: segments of
@@ -53,7 +57,7 @@ type Meta struct {
 var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 
 // Keys are the front-matter keys a page may set.
-var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide"}
+var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide", "aliases"}
 
 // releaseRE is a release of a repository, as a citation names it.
 var releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
@@ -114,6 +118,14 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	}
 	if md.IsDefined("url") && !urlRE.MatchString(meta.URL) {
 		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
+	}
+	if md.IsDefined("aliases") {
+		meta.AliasesLine = keyLine(fm, "aliases") + 1
+	}
+	for _, a := range meta.Aliases {
+		if !urlRE.MatchString(a) {
+			return meta, nil, 0, fmt.Errorf("%s:%d: alias %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/old-name/\"", path, meta.AliasesLine, a)
+		}
 	}
 	if md.IsDefined("history") {
 		meta.HistoryLine = keyLine(fm, "history") + 1

@@ -268,3 +268,32 @@ func TestSitemapAndBreadcrumbs(t *testing.T) {
 		}
 	}
 }
+
+// TestAliasesRedirect: a page's aliases become 301s in _redirects; an
+// alias that is a built page, or that two pages claim, fails the build.
+func TestAliasesRedirect(t *testing.T) {
+	for _, tc := range []struct {
+		aliases, other, want string // want: in _redirects, or in the error
+		fails                bool
+	}{
+		{`["/old/", "/older/name/"]`, "", "/old/ /zz/sample/ 301\n/older/name/ /zz/sample/ 301\n", false},
+		{`["/pay/"]`, "", `content/zz/sample.md:5: alias "/pay/" is public/pay/index.html, which the build writes`, true},
+		{`["/old/"]`, `["/old/"]`, `alias "/old/" is claimed by content/zz/other.md:5 too`, true},
+		{`["old"]`, "", `content/zz/sample.md:5: alias "old" must be a path`, true},
+	} {
+		root := homeSite(t)
+		writeFile(t, root, "content/zz/sample.md", errorPage("Sample", "aliases = "+tc.aliases+"\n"))
+		if tc.other != "" {
+			writeFile(t, root, "content/zz/other.md", errorPage("Other", "aliases = "+tc.other+"\n"))
+		}
+		s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+		switch {
+		case tc.fails && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", tc.aliases, err, tc.want)
+		case !tc.fails && err != nil:
+			t.Errorf("%s: %v", tc.aliases, err)
+		case !tc.fails && !strings.HasSuffix(string(s.Files["_redirects"]), tc.want):
+			t.Errorf("%s: _redirects is %q, want it to end %q", tc.aliases, s.Files["_redirects"], tc.want)
+		}
+	}
+}

@@ -29,10 +29,14 @@ func (s *Site) index(assets map[string]string) error {
 	if err := s.writeSitemap(); err != nil {
 		return err
 	}
+	if err := s.writeRedirects(); err != nil {
+		return err
+	}
 	from := map[string]string{
 		"measure.js":  MeasureDir + "/measure.js",
 		"sitemap.xml": "the build's sitemap",
 		"robots.txt":  "the build's robots.txt",
+		"_redirects":  "the build's _redirects",
 	}
 	for name, served := range assets {
 		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
@@ -50,7 +54,7 @@ func (s *Site) index(assets map[string]string) error {
 }
 
 // writtenLast are the files written after the pages.
-var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true}
+var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true, "_redirects": true}
 
 // claim checks that p's output path is free: no file the build writes
 // besides the pages is there already, no file on its way is one (a url of
