@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -620,5 +622,38 @@ func TestWarningsArePrinted(t *testing.T) {
 		if fixed := strings.Contains(log.String()[from:], "no warnings now"); fixed != (step.printed && step.count == 0) {
 			t.Errorf("%s: the preview printed:\n%s", step.name, log.String()[from:])
 		}
+	}
+}
+
+// TestDeletedPageTakesItsFolder: a page deleted while the preview runs
+// leaves no empty folder in the output, as a whole build would not.
+func TestDeletedPageTakesItsFolder(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	page := "+++\ntitle = \"A\"\ndescription = \"d\"\ncounter = false\n+++\n\nText.\n"
+	if err := os.MkdirAll(filepath.Join(root, "content", "zz"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	next(t, events) // the new folder
+	save(t, filepath.Join(root, "content", "zz", "a.md"), page)
+	for {
+		if e := next(t, events); e == "reload: \n" {
+			if code, _, _ := get(t, srv.URL+"/zz/a/"); code == 200 {
+				break
+			}
+		}
+	}
+	if err := os.Remove(filepath.Join(root, "content", "zz", "a.md")); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if e := next(t, events); e == "reload: \n" {
+			if code, _, _ := get(t, srv.URL+"/zz/a/"); code == 404 {
+				break
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "public", "zz")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("public/zz is still there (%v)", err)
 	}
 }

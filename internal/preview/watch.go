@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -114,6 +115,7 @@ func (s *Server) rebuild() {
 			// it whole.
 			s.last = nil
 		} else {
+			removeEmptyFolders(s.o.Out, s.last.Files, b.Files)
 			s.last = b
 		}
 	}
@@ -219,3 +221,19 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 // Watching is closed once Watch watches every folder of the site: a save
 // before that may go unseen.
 func (s *Server) Watching() <-chan struct{} { return s.watching }
+
+// removeEmptyFolders removes the folders that held only files of prev that
+// next lacks (a deleted page's public/NAME/), as a whole build would not
+// make them. os.Remove leaves a folder that holds anything.
+func removeEmptyFolders(out string, prev, next map[string][]byte) {
+	for name := range prev {
+		if _, ok := next[name]; ok {
+			continue
+		}
+		for dir := path.Dir(name); dir != "." && dir != "/"; dir = path.Dir(dir) {
+			if os.Remove(filepath.Join(out, filepath.FromSlash(dir))) != nil {
+				break
+			}
+		}
+	}
+}
