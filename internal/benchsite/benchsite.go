@@ -46,7 +46,18 @@ func Make(dst, src string, n int) error {
 		if len(pages) == 0 {
 			return fmt.Errorf("%s: neither index.md nor an error page (SECTION/NAME.md) to copy", content)
 		}
+		// The largest page, and the site's own pages beside the copies,
+		// which their links lead to.
 		from, sections = pages[0], true
+		size := int64(0)
+		for _, p := range pages {
+			if fi, err := os.Stat(p); err == nil && fi.Size() > size {
+				from, size = p, fi.Size()
+			}
+		}
+		if err := os.CopyFS(filepath.Join(dst, "content"), os.DirFS(content)); err != nil {
+			return err
+		}
 	}
 	home, err := os.ReadFile(from)
 	if err != nil {
@@ -58,7 +69,7 @@ func Make(dst, src string, n int) error {
 	// The site's other pages (/pay/, /404.html), which pages link to.
 	others, _ := filepath.Glob(filepath.Join(content, "*.md"))
 	for _, o := range others {
-		if filepath.Base(o) == "index.md" {
+		if filepath.Base(o) == "index.md" || sections {
 			continue
 		}
 		data, err := os.ReadFile(o)
