@@ -250,3 +250,30 @@ func TestUnderscoresShowUnderLinks(t *testing.T) {
 		t.Error("on no error page does an underlined link hold an underscore: the test looked at nothing")
 	}
 }
+
+// TestIndexFilters types into the index's filter: the box shows once the
+// script runs, and only the errors holding the text stay listed.
+func TestIndexFilters(t *testing.T) {
+	s := build(t, publishEnv)
+	srv := serve(t, s)
+	ctx := browsertest.New(t, browsertest.Options{})
+	look(t, ctx, srv.URL+"/", 375, "light")
+	pages := errorPages(s)
+	if len(pages) < 2 {
+		t.Skip("fewer than two error pages to tell apart")
+	}
+	want := pages[0]
+	if err := chromedp.Do(ctx, chromedp.WaitVisible("#filter")); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.SendKeys("#filter", want.Meta.Title)); err != nil {
+		t.Fatal(err)
+	}
+	shown, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("ul.errors li")].filter(li => !li.hidden).map(li => li.querySelector("a").getAttribute("href"))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shown) != 1 || shown[0] != want.URL {
+		t.Errorf("after typing %q the index shows %q, want only %s", want.Meta.Title, shown, want.URL)
+	}
+}

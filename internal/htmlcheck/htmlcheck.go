@@ -25,6 +25,10 @@ import (
 // CounterSrc is the one script a page may load.
 const CounterSrc = "/measure.js"
 
+// FilterSrc is the index's filter, the one other script the build makes;
+// the caller says which page may load it.
+const FilterSrc = "/filter.js"
+
 // Reserved names are the counter's own events; a click control may not use them.
 var Reserved = []string{event.View, event.HumanCandidate, event.Engaged, event.Checkout}
 
@@ -50,6 +54,7 @@ type Problem struct {
 // Findings is what the check learned of a page.
 type Findings struct {
 	Counter  bool // loads /measure.js
+	Filter   bool // loads /filter.js
 	Markers  int
 	Problems []Problem
 	// IDs are the ids the page makes, and Links the targets of its <a
@@ -198,6 +203,8 @@ func checkElement(p *Findings, e *element, ids map[string]bool, frags *[]string,
 				add(CounterSrc, "the page loads %s twice", CounterSrc)
 			}
 			p.Counter = true
+		case hasSrc && src == FilterSrc && deferred && a["type"] == "" && !has(a, "async"):
+			p.Filter = true
 		case !hasSrc && a["type"] == "application/ld+json":
 			// Structured data: a data block, never run.
 		default:

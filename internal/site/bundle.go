@@ -111,6 +111,18 @@ func (s *Site) bundleMeasure(site fs.FS) error {
 		return fmt.Errorf("%s/measure.js: %v", MeasureDir, err)
 	}
 	s.Files["measure.js"] = min
+	// The index's filter, beside the counter.
+	src, err = fs.ReadFile(site, MeasureDir+"/filter.js")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s/filter.js: %w", MeasureDir, err)
+	}
+	if min, err = minifier.Bytes("application/javascript", src); err != nil {
+		return fmt.Errorf("%s/filter.js: %v", MeasureDir, err)
+	}
+	s.Files["filter.js"] = min
 	return nil
 }
 

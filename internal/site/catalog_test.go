@@ -297,3 +297,24 @@ func TestAliasesRedirect(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyTheIndexLoadsTheFilter: the index may load /filter.js; an error
+// page that does fails the build, its counter being its only script.
+func TestOnlyTheIndexLoadsTheFilter(t *testing.T) {
+	root := homeSite(t)
+	writeFile(t, root, "measure/filter.js", "(function(){})();\n")
+	writeFile(t, root, "content/zz/sample.md", errorPage("Sample", ""))
+	edit(t, root, "templates/base.html", "</head>", "{{if .Home}}<script src=\"/filter.js\" defer></script>{{end}}</head>")
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(s.Files["index.html"]), "<script src=/filter.js defer>") || s.Files["filter.js"] == nil {
+		t.Error("the index does not load /filter.js, or the build does not make it")
+	}
+	edit(t, root, "templates/base.html", "{{if .Home}}<script", "{{if true}}<script")
+	_, err = Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err == nil || !strings.Contains(err.Error(), "loads /filter.js, which only the index of errors may") {
+		t.Errorf("an error page loading the filter: %v", err)
+	}
+}

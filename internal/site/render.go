@@ -265,6 +265,10 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 	}
 	var problems []string
 	found := htmlcheck.Check(b.Bytes())
+	if found.Filter && !p.Home {
+		// Error pages keep the counter as their only script.
+		return nil, nil, nil, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+	}
 	out.IDs = found.IDs
 	for _, href := range found.Links {
 		out.Links = append(out.Links, link{href, locate(p, r.tmpl.src, href)})
@@ -356,6 +360,9 @@ func (r *renderer) loads(p *Page) []string {
 	l := []string{strings.TrimPrefix(r.assets["style.css"], "/")}
 	if p.Meta.CounterOn() {
 		l = append(l, "measure.js")
+	}
+	if p.Home {
+		l = append(l, "filter.js")
 	}
 	return l
 }
