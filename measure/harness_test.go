@@ -34,6 +34,10 @@ import (
 
 const storefront = "https://storefront.invalid/l/guide"
 
+// counterPage is the error page the tests read: the McpError page, whose
+// marker, copy controls and buy links they use.
+const counterPage = "/mcp/mcperror/"
+
 var (
 	buildOnce sync.Once
 	built     *site.Site

@@ -21,13 +21,13 @@ var readingKeys = []string{"name", "path", "scrolled", "visible_ms"}
 
 func TestViewOnceWithExactlyTheContractKeys(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	v := h.waitFor("view")
 	h.settle()
 	if got := keys(v.Body); !reflect.DeepEqual(got, readingKeys) {
 		t.Errorf("view keys = %v, want %v", got, readingKeys)
 	}
-	if v.Body["path"] != "/" || v.Body["scrolled"] != false {
+	if v.Body["path"] != counterPage || v.Body["scrolled"] != false {
 		t.Errorf("view = %s", v.Raw)
 	}
 	if !v.Handled {
@@ -40,7 +40,7 @@ func TestViewOnceWithExactlyTheContractKeys(t *testing.T) {
 
 func TestRefIsTheReferrersHostOnly(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/", "http://news.ycombinator.com/item?id=42")
+	h.open(counterPage, "http://news.ycombinator.com/item?id=42")
 	if v := h.waitFor("view"); v.Body["ref"] != "news.ycombinator.com" {
 		t.Errorf("ref = %v, want news.ycombinator.com (%s)", v.Body["ref"], v.Raw)
 	}
@@ -48,7 +48,7 @@ func TestRefIsTheReferrersHostOnly(t *testing.T) {
 
 func TestRefAbsentForTheSameHost(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/", h.srv.URL+"/pay/")
+	h.open(counterPage, h.srv.URL+"/pay/")
 	if v := h.waitFor("view"); v.Body["ref"] != nil {
 		t.Errorf("ref = %v for a referrer on this host, want none", v.Body["ref"])
 	}
@@ -57,7 +57,7 @@ func TestRefAbsentForTheSameHost(t *testing.T) {
 func TestCampaignAndOutreachAreCutAndNeverWrittenIntoThePage(t *testing.T) {
 	h := newHarness(t, opts{})
 	long := strings.Repeat("x", 250)
-	h.open("/?utm_source=%3Cscript%3Ealert(1)%3C%2Fscript%3E&utm_medium=mail&utm_content="+long+"&oc="+long+"&other=1", "")
+	h.open(counterPage+"?utm_source=%3Cscript%3Ealert(1)%3C%2Fscript%3E&utm_medium=mail&utm_content="+long+"&oc="+long+"&other=1", "")
 	v := h.waitFor("view")
 	want := map[string]any{"utm_source": "<script>alert(1)</script>", "utm_medium": "mail", "utm_content": long[:200]}
 	if !reflect.DeepEqual(v.Body["campaign"], want) {
@@ -82,7 +82,7 @@ func TestCampaignAndOutreachAreCutAndNeverWrittenIntoThePage(t *testing.T) {
 // must not change what goes over the wire.
 func TestReadingEventKeysKeepTheirOrder(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/?oc=zz&utm_term=b&utm_source=a&utm_medium=", "http://news.example.org/a?b")
+	h.open(counterPage+"?oc=zz&utm_term=b&utm_source=a&utm_medium=", "http://news.example.org/a?b")
 	v := h.waitFor("view")
 	got, err := keyOrder(v.Raw)
 	if err != nil {
@@ -137,7 +137,7 @@ func TestNoCookieAndNoRefererHeaderEvenWithACookieSet(t *testing.T) {
 	if _, err := chromedp.Call(h.ctx, network.SetCookie, network.SetCookieParams{Name: "session", Value: "secret", URL: h.srv.URL + "/"}); err != nil {
 		t.Fatal(err)
 	}
-	h.open("/", "https://news.ycombinator.com/")
+	h.open(counterPage, "https://news.ycombinator.com/")
 	v := h.waitFor("view")
 	if c := v.Header.Get("Cookie"); c != "" {
 		t.Errorf("the event carried Cookie: %s", c)
@@ -170,7 +170,7 @@ func TestNoCookieOrStorageIsTouchedAndLlabAttrStays(t *testing.T) {
 	h.eval(`localStorage.setItem("llab_attr", '{"utm_source":"old"}'); 1`)
 	// The seeding above was in another document, with its own spy; this
 	// page's spy has counted from before the first script ran.
-	h.open("/?utm_source=x", "")
+	h.open(counterPage+"?utm_source=x", "")
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 100, 100)
 	h.advance(11000)
@@ -192,7 +192,7 @@ func TestNoRequestButMeasureJSAndTheEndpoint(t *testing.T) {
 		}
 	})
 	chromedp.Call(h.ctx, network.Enable, network.EnableParams{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 100, 100)
 	h.advance(11000)
@@ -205,7 +205,7 @@ func TestNoRequestButMeasureJSAndTheEndpoint(t *testing.T) {
 	}
 	for _, p := range h.paths {
 		switch {
-		case p == "/", p == "/measure.js", p == "/api/event", p == "/favicon.svg",
+		case p == counterPage, p == "/measure.js", p == "/api/event", p == "/favicon.svg",
 			strings.HasPrefix(p, "/style.") && strings.HasSuffix(p, ".css"):
 		default:
 			t.Errorf("the server got a request for %s", p)
@@ -215,7 +215,7 @@ func TestNoRequestButMeasureJSAndTheEndpoint(t *testing.T) {
 
 func TestHumanCandidateNeedsRealInputAndTenVisibleSeconds(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.pause()
 	h.advance(20000)
@@ -232,7 +232,7 @@ func TestHumanCandidateNeedsRealInputAndTenVisibleSeconds(t *testing.T) {
 
 func TestHumanCandidateNotAtNineAndAHalfSecondsYesAtTen(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
@@ -266,7 +266,7 @@ func TestHumanCandidateFromKeyPressAndWheel(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t, opts{})
-			h.open("/", "")
+			h.open(counterPage, "")
 			h.waitFor("view")
 			tc.input(h)
 			h.pause()
@@ -278,7 +278,7 @@ func TestHumanCandidateFromKeyPressAndWheel(t *testing.T) {
 
 func TestNoHumanCandidateUnderWebdriverEvenWithRealInput(t *testing.T) {
 	h := newHarness(t, opts{webdriver: true})
-	h.open("/", "")
+	h.open(counterPage, "")
 	if wd := h.eval(`navigator.webdriver`); wd != true {
 		t.Fatalf("navigator.webdriver = %v, want true in this test", wd)
 	}
@@ -329,7 +329,7 @@ func TestEngagedAtNinetySecondsWithTheMarkerReachedByAWheel(t *testing.T) {
 		t.Skip("slow: scrolls to the marker with real wheel turns; run without -short")
 	}
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
 	h.scrollToMarker()
@@ -353,7 +353,7 @@ func TestEngagedAtNinetySecondsWithTheMarkerReachedByAWheel(t *testing.T) {
 
 func TestNoEngagedWithoutTheMarker(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
 	h.wheel(300) // scrolled, but nowhere near the marker
@@ -369,7 +369,7 @@ func TestNoEngagedBeforeHumanCandidate(t *testing.T) {
 	// The marker is reached by a script scroll and 100 s pass, but no real
 	// input came: neither event may be sent.
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.pause()
 	h.eval(`document.querySelector("[data-measure-marker]").scrollIntoView(); 1`)
@@ -390,7 +390,7 @@ const hideable = `(() => {
 
 func TestHiddenTimeIsNotCounted_SimulatedVisibility(t *testing.T) {
 	h := newHarness(t, opts{preload: hideable})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
@@ -413,7 +413,7 @@ func TestHiddenPageSendsWhatIsDue_SimulatedVisibility(t *testing.T) {
 	// when the page turns hidden. Timers are held back by throttling the
 	// page's own setTimeout for this test.
 	h := newHarness(t, opts{preload: hideable + `window.setTimeout = () => 0;`})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
@@ -428,7 +428,7 @@ func TestEventsInOrderEachAtMostOnceAfterTenMoreMinutes(t *testing.T) {
 		t.Skip("slow: real wheel turns, then ten minutes of input in 60 steps; run without -short")
 	}
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
 	h.scrollToMarker()
@@ -450,11 +450,11 @@ func TestEventsInOrderEachAtMostOnceAfterTenMoreMinutes(t *testing.T) {
 
 func TestBackForwardRestoreSendsNothingAgain(t *testing.T) {
 	h := newHarness(t, opts{preload: `addEventListener("pageshow", e => { if (e.persisted) window.__restored = true; });`})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.open("/robots.txt", "")
 	h.eval(`history.back(); 1`)
-	h.loaded("/")
+	h.loaded(counterPage)
 	h.settle()
 	if h.eval(`window.__restored === true`) != true {
 		t.Fatal("Chromium did not restore the page from the back/forward cache, so this test cannot check it")
@@ -475,7 +475,7 @@ func TestCopyControlCopiesAndSendsItsNameOnlyOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	if text := h.eval(`document.querySelector("[data-measure-click]").textContent`).(string); !strings.Contains(text, "records a click") {
 		t.Fatalf("the copy control reads %q", text)
@@ -505,7 +505,7 @@ func TestCopyControlCopiesAndSendsItsNameOnlyOnce(t *testing.T) {
 
 func TestCheckoutOnceWithItsWordOnlyAndTheNavigationHappens(t *testing.T) {
 	h := newHarness(t, opts{})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	// A middle click first, as when a reader opens the listing in a new tab.
 	if err := chromedp.Do(h.ctx, chromedp.ScrollIntoView(`a[data-checkout="gumroad"]`)); err != nil {
@@ -531,7 +531,7 @@ func TestCheckoutOnceWithItsWordOnlyAndTheNavigationHappens(t *testing.T) {
 
 func TestEndpointFailingMeansNoPageErrorAndNoRetry(t *testing.T) {
 	h := newHarness(t, opts{fail: true})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
@@ -552,7 +552,7 @@ func TestTheRealReceiverRefusesAnotherOrigin(t *testing.T) {
 		w.Write([]byte("<!doctype html><title>x</title>"))
 	}))
 	defer other.Close()
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.waitFor("view")
 	if err := chromedp.Do(h.ctx, chromedp.Navigate(strings.Replace(other.URL, "127.0.0.1", "localhost", 1))); err != nil {
 		t.Fatal(err)
@@ -579,7 +579,7 @@ const prerender = `(() => {
 
 func TestPrerenderedPageSendsOnActivationAndCountsFromThere_SimulatedPrerender(t *testing.T) {
 	h := newHarness(t, opts{preload: prerender})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.pause()
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
 	h.advance(20000) // prerendered, not shown, for 20 s
@@ -610,7 +610,7 @@ func TestFetchThatThrowsSynchronouslyNeverReachesThePage(t *testing.T) {
 	// counter must swallow that on every path: the load listener (view),
 	// the timer (human-candidate, engaged) and the marker's observer.
 	h := newHarness(t, opts{preload: `window.__calls = 0; window.fetch = function () { window.__calls++; throw new TypeError("wrapped fetch refuses"); };`})
-	h.open("/", "")
+	h.open(counterPage, "")
 	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
 	// The marker is brought into view on the real clock, which draws the
 	// frames its observer runs on; while the clock is paused, Chromium may
