@@ -120,7 +120,7 @@ func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 // Steps counts the reading events of one group.
 type Steps struct {
 	View           int `json:"view"`
-	HumanCandidate int `json:"human-candidate"`
+	HumanCandidate int `json:"human_candidate"`
 	Engaged        int `json:"engaged"`
 }
 
