@@ -303,7 +303,12 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 var strayMarkRE = regexp.MustCompile(`\{\{<.*?>\}\}|\{\{<`)
 
 // outsideCode is the text of n's inline children, code spans left out.
-func outsideCode(n ast.Node, src []byte) string {
+func outsideCode(n ast.Node, src []byte) string { return inlineText(n, src, true) }
+
+// plainText is the text of n's inline children, code spans included.
+func plainText(n ast.Node, src []byte) string { return inlineText(n, src, false) }
+
+func inlineText(n ast.Node, src []byte, skipCode bool) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -311,28 +316,10 @@ func outsideCode(n ast.Node, src []byte) string {
 		}
 		switch t := c.(type) {
 		case *ast.CodeSpan:
-			b.WriteByte(' ')
-			return ast.WalkSkipChildren, nil
-		case *ast.Text:
-			b.Write(t.Segment.Value(src))
-			if t.SoftLineBreak() {
+			if skipCode {
 				b.WriteByte(' ')
+				return ast.WalkSkipChildren, nil
 			}
-		case *ast.String:
-			b.Write(t.Value)
-		}
-		return ast.WalkContinue, nil
-	})
-	return b.String()
-}
-
-func plainText(n ast.Node, src []byte) string {
-	var b strings.Builder
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		switch t := c.(type) {
 		case *ast.Text:
 			b.Write(t.Segment.Value(src))
 			if t.SoftLineBreak() {
