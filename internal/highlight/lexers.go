@@ -1,8 +1,11 @@
 package highlight
 
 import (
+	"bytes"
+	"encoding/xml"
+	"errors"
 	"fmt"
-	"reflect"
+	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -251,6 +254,8 @@ func find(lang string) (chroma.Lexer, error) {
 // its rules hand text to by name, is not a plain regex lexer (it
 // delegates, or remaps another), or holds Go code of its own (which may
 // call chroma's lexers directly), or picks a lexer by the text it reads.
+// Chroma's Marshal writes a lexer's rules as its XML lexers spell them,
+// and refuses Go code, so the rules are read from that.
 func reachable(l chroma.Lexer, seen map[string]bool) error {
 	name := l.Config().Name
 	if seen[name] {
@@ -261,19 +266,17 @@ func reachable(l chroma.Lexer, seen map[string]bool) error {
 	if !ok {
 		return fmt.Errorf("chroma's %s lexer is built from other lexers", name)
 	}
-	rules, err := rl.Rules()
-	if err != nil {
+	data, err := chroma.Marshal(rl)
+	if errors.Is(err, chroma.ErrNotSerialisable) {
+		return fmt.Errorf("chroma's %s lexer calls Go code of its own", name)
+	} else if err != nil {
 		return fmt.Errorf("chroma's %s lexer: %w", name, err)
 	}
-	var in rulesInside
-	in.walk(reflect.ValueOf(rules))
-	switch {
-	case in.code:
-		return fmt.Errorf("chroma's %s lexer calls Go code of its own", name)
-	case in.byText:
-		return fmt.Errorf("chroma's %s lexer picks other lexers by the text", name)
+	uses, err := handsTo(data)
+	if err != nil {
+		return fmt.Errorf("chroma's %s lexer %w", name, err)
 	}
-	for _, u := range in.uses {
+	for _, u := range uses {
 		sub := lexers.Get(u)
 		if sub == nil {
 			return fmt.Errorf("chroma's %s lexer uses %s, which chroma does not have", name, u)
@@ -285,43 +288,28 @@ func reachable(l chroma.Lexer, seen map[string]bool) error {
 	return nil
 }
 
-// rulesInside is what a lexer's rules hold besides patterns and token
-// types, as chroma's serialisable rules spell it.
-type rulesInside struct {
-	code   bool     // a function: Go code rather than data
-	byText bool     // UsingByGroup: a lexer named by the text lexed
-	uses   []string // Using: lexers named in the rules
-}
-
-const chromaPkg = "github.com/alecthomas/chroma/v2"
-
-func (in *rulesInside) walk(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Func:
-		in.code = in.code || !v.IsNil()
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			in.walk(v.Elem())
+// handsTo returns the lexers that a lexer's XML hands text to by name.
+func handsTo(data []byte) ([]string, error) {
+	var uses []string
+	d := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return uses, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("cannot be read back: %w", err)
 		}
-	case reflect.Struct:
-		if v.Type().PkgPath() == chromaPkg {
-			switch v.Type().Name() {
-			case "usingEmitter":
-				in.uses = append(in.uses, v.FieldByName("Lexer").String())
-			case "usingByGroup":
-				in.byText = true
+		if el, ok := tok.(xml.StartElement); ok {
+			switch el.Name.Local {
+			case "usingbygroup":
+				return nil, errors.New("picks other lexers by the text")
+			case "using":
+				for _, a := range el.Attr {
+					if a.Name.Local == "lexer" {
+						uses = append(uses, a.Value)
+					}
+				}
 			}
-		}
-		for i := range v.NumField() {
-			in.walk(v.Field(i))
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			in.walk(v.Index(i))
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			in.walk(it.Value())
 		}
 	}
 }
