@@ -1,15 +1,15 @@
 // The index's filter: as the reader types, it hides the errors whose
 // title, library and description do not hold the text, and a section
-// left empty. Without script the box stays hidden and every error shows.
+// left empty. The box is in the page from the start, so nothing moves
+// when this runs; without script, noscript.css hides it and every error
+// shows.
 (function () {
-  var box = document.getElementById("filter-box");
   var input = document.getElementById("filter");
-  if (!box || !input) {
+  if (!input) {
     return;
   }
   var sections = document.querySelectorAll("section.errors");
-  box.hidden = false;
-  input.addEventListener("input", function () {
+  function apply() {
     var q = input.value.toLowerCase();
     for (var i = 0; i < sections.length; i++) {
       var items = sections[i].querySelectorAll("li");
@@ -23,5 +23,8 @@
       }
       sections[i].hidden = shown === 0;
     }
-  });
+  }
+  input.addEventListener("input", apply);
+  // Text typed before this ran, or restored by the back button.
+  apply();
 })();

@@ -92,6 +92,7 @@ type opts struct {
 	webdriver bool
 	fail      bool
 	preload   string // script run in every document before the page's own
+	slow      string // a file served only after a network's delay
 }
 
 func newHarness(t *testing.T, o opts) *harness {
@@ -132,6 +133,9 @@ func newHarness(t *testing.T, o opts) *harness {
 		name := strings.TrimPrefix(r.URL.Path, "/")
 		if name == "" || strings.HasSuffix(name, "/") {
 			name += "index.html"
+		}
+		if name == o.slow {
+			time.Sleep(300 * time.Millisecond)
 		}
 		data, ok := fs[name]
 		if !ok {
