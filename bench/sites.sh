@@ -1,7 +1,8 @@
 # Sourced by the benchmarks beside Hugo. sites DIR N makes, from this
 # repository's committed HEAD and bench/page.md, two sites of the same N
-# distinct pages: DIR/ours (the repository, its content replaced, with its
-# build at DIR/build) and DIR/hugo (bench/hugo/). Each page's code differs
+# distinct pages in 20 sections (page I in section I mod 20): DIR/ours
+# (the repository, its content replaced, with its build at DIR/build) and
+# DIR/hugo (bench/hugo/). Each page's code differs
 # by one comment line after each fence, so that neither tool can reuse one
 # page's highlighting for the next: real sites do not repeat their code.
 bench=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -9,18 +10,20 @@ repo=$(cd "$bench/.." && pwd)
 HUGO=${HUGO:-hugo}
 
 sites() {
-  local dir=$1 n=$2 i
+  local dir=$1 n=$2 i s
   command -v "$HUGO" >/dev/null || { echo "no hugo: see docs/speed.md (or set HUGO)" >&2; return 1; }
   mkdir -p "$dir/ours" && git -C "$repo" archive HEAD | tar -x -C "$dir/ours"
-  rm -f "$dir/ours"/content/*.md
+  # Only the 404 page stays: the catalog links nothing to the others.
+  find "$dir/ours/content" -mindepth 1 ! -name 404.md -delete
   (cd "$dir/ours" && go build -o "$dir/build" ./cmd/build)
   cp -r "$bench/hugo" "$dir/hugo"
   for i in $(seq -f '%04g' 1 "$n"); do
+    s=s$(( 10#$i % 20 ))
+    mkdir -p "$dir/ours/content/$s" "$dir/hugo/content/$s"
     # Ours wants counter = false on a page without the counter.
-    page "$i" | sed '/^date = /a counter = false' >"$dir/ours/content/p$i.md"
-    page "$i" >"$dir/hugo/content/p$i.md"
+    page "$i" | sed '/^date = /a counter = false' >"$dir/ours/content/$s/p$i.md"
+    page "$i" >"$dir/hugo/content/$s/p$i.md"
   done
-  sed 's/^title = .*/title = "Index"/; /^date = /a counter = false' "$bench/page.md" >"$dir/ours/content/index.md"
 }
 
 # page I is page.md with I at the end of its title and in a comment after
