@@ -12,7 +12,6 @@
 package main
 
 import (
-	"runtime/pprof"
 	"context"
 	"flag"
 	"fmt"
@@ -50,11 +49,6 @@ type flags struct {
 }
 
 func main() {
-	if p := os.Getenv("CPUPROF"); p != "" {
-		f, _ := os.Create(p)
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
 	var f flags
 	flag.StringVar(&f.root, "root", ".", "the site folder, holding content/, templates/, static/ and measure/")
 	flag.StringVar(&f.out, "out", "public", "the output folder, replaced whole by each good build")

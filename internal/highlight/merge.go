@@ -248,14 +248,16 @@ func (m *merged) Mutate(s *chroma.LexerState) error {
 		return fmt.Errorf("merged rules: no match recorded at %d", pos)
 	}
 	r := m.rules[f.rule]
-	groups := []string{}
-	named := make(map[string]string)
-	for _, g := range f.match.Groups() {
-		named[g.Name] = g.String()
-		groups = append(groups, g.String())
+	gs := f.match.Groups()
+	groups := make([]string, len(gs))
+	for i, g := range gs {
+		groups[i] = g.String()
 	}
 	s.Groups = groups
-	s.NamedGroups = named
+	// Only Go code reads NamedGroups (ByGroupNames, Raku's lexer), and a
+	// lexer with Go code is never copied (lexers.go): a map a token
+	// would be a tenth of the build's time.
+	s.NamedGroups = nil
 	s.Set(taken{}, r)
 	if r.Mutator != nil {
 		return r.Mutator.Mutate(s)
