@@ -3,14 +3,18 @@ package report
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"errref/internal/browsertest"
@@ -138,6 +142,14 @@ const measure = `(() => {
 func TestHTMLInABrowser(t *testing.T) {
 	page := month(t)
 	url := serve(t, page)
+	if *shots != "" {
+		if err := os.MkdirAll(*shots, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(*shots, "month.html"), page, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	ctx := browsertest.New(t, browsertest.Options{})
 	for _, width := range []int64{375, 1280} {
 		backgrounds := map[bool]string{}
@@ -155,6 +167,11 @@ func TestHTMLInABrowser(t *testing.T) {
 			}
 			checkLayout(t, name, got)
 			backgrounds[dark] = got.Background
+			if *shots != "" {
+				if err := shoot(ctx, width, dark); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 		// Both themes render: the dark scheme gives the page a background
 		// of its own.
@@ -162,6 +179,32 @@ func TestHTMLInABrowser(t *testing.T) {
 			t.Errorf("%d px: the same background, %s, light and dark", width, backgrounds[false])
 		}
 	}
+}
+
+var shots = flag.String("shots", "", "with TestHTMLInABrowser, also write the page (month.html) and PNGs of it at each width and scheme into this folder, for a person to look at")
+
+// shoot writes the page in ctx as PNGs a screen high each, so that each is
+// readable at its size, with the day table open as after a click.
+func shoot(ctx context.Context, width int64, dark bool) error {
+	height, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("details").open = true, document.documentElement.scrollHeight`))
+	if err != nil {
+		return err
+	}
+	beyond := true
+	for i, y := 0, 0.0; y < height; i, y = i+1, y+900 {
+		shot, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Clip:                  &page.Viewport{X: 0, Y: y, Width: float64(width), Height: min(900, height-y), Scale: 1},
+			CaptureBeyondViewport: &beyond,
+		})
+		if err != nil {
+			return err
+		}
+		name := fmt.Sprintf("report-%d-dark-%v-%d.png", width, dark, i)
+		if err := os.WriteFile(filepath.Join(*shots, name), shot.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func checkLayout(t *testing.T, name string, got layout) {
