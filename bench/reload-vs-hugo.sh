@@ -18,6 +18,7 @@ pids+=($!)
 "$HUGO" server -s "$work/hugo" --port "$theirs" --bind 127.0.0.1 --disableFastRender=false --quiet >"$work/hugo.log" 2>&1 &
 pids+=($!)
 mid=$(printf %04d $(( n > 1 ? n / 2 : 1 )))
+sec=s$(( 10#$mid % 20 )) # its section (sites.sh)
 
 # up URL waits up to a minute for URL to answer.
 up() {
@@ -25,8 +26,8 @@ up() {
   echo "$1 never answered" >&2
   exit 1
 }
-up "http://127.0.0.1:$ours/p$mid/"
-up "http://127.0.0.1:$theirs/p$mid/"
+up "http://127.0.0.1:$ours/$sec/p$mid/"
+up "http://127.0.0.1:$theirs/$sec/p$mid/"
 sleep 2
 
 # edit FILE URL appends a new word to FILE and prints the milliseconds
@@ -40,9 +41,9 @@ edit() {
 }
 a=() b=()
 for _ in $(seq "$edits"); do
-  a+=("$(edit "$work/ours/content/p$mid.md" "http://127.0.0.1:$ours/p$mid/")")
+  a+=("$(edit "$work/ours/content/$sec/p$mid.md" "http://127.0.0.1:$ours/$sec/p$mid/")")
   sleep 0.5
-  b+=("$(edit "$work/hugo/content/p$mid.md" "http://127.0.0.1:$theirs/p$mid/")")
+  b+=("$(edit "$work/hugo/content/$sec/p$mid.md" "http://127.0.0.1:$theirs/$sec/p$mid/")")
   sleep 0.5
 done
 echo "save -> visible, one page of $n: ours median $(printf '%s\n' "${a[@]}" | median) ms (${a[*]}); hugo server median $(printf '%s\n' "${b[@]}" | median) ms (${b[*]})"
