@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"errref/internal/frontmatter"
 	"errref/internal/highlight"
@@ -119,13 +121,14 @@ func loadPages(site fs.FS, prev map[string]*Page, set settings.Settings) ([]*Pag
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s/: no pages: add %s/SECTION/NAME.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
 	}
+	srcs, readErrs := readAll(site, names)
 	var pages []*Page
 	byOut := map[string]*Page{}
 	home := false
-	for _, base := range names {
+	for i, base := range names {
 		rel := ContentDir + "/" + base
-		src, err := fs.ReadFile(site, rel)
-		if err != nil {
+		src := srcs[i]
+		if err := readErrs[i]; err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
 			continue
 		}
@@ -166,6 +169,25 @@ func loadPages(site fs.FS, prev map[string]*Page, set settings.Settings) ([]*Pag
 		pages = append(pages, p)
 	}
 	return pages, errors.Join(errs...)
+}
+
+// readAll reads content/NAME for each of names, side by side: read one
+// after another, a thousand pages took 25 to 40 ms, most of a rebuild in
+// the preview, which reads every file to find the one that changed.
+func readAll(site fs.FS, names []string) ([][]byte, []error) {
+	srcs := make([][]byte, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(16, len(names)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
+				srcs[i], errs[i] = fs.ReadFile(site, ContentDir+"/"+names[i])
+			}
+		})
+	}
+	wg.Wait()
+	return srcs, errs
 }
 
 // homeFile names the generated home page in errors and in the Prev map.
