@@ -54,8 +54,9 @@ type Server struct {
 	handler  http.Handler    // the routes behind the host check
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
-	building bool // a build runs
-	again    bool // a change came in while it ran: build once more
+	building bool            // a build runs
+	again    bool            // a change came in while it ran: build once more
+	changed  map[string]bool // the files saved since the last build took them (site.Options.Changed)
 	subs     map[chan string]bool
 	logMu    sync.Mutex
 	watching chan struct{} // closed once Watch watches every folder
@@ -68,7 +69,7 @@ func New(o Options) (*Server, error) {
 	if o.Debounce == 0 {
 		o.Debounce = 30 * time.Millisecond
 	}
-	s := &Server{o: o, subs: map[chan string]bool{}, watching: make(chan struct{})}
+	s := &Server{o: o, subs: map[chan string]bool{}, changed: map[string]bool{}, watching: make(chan struct{})}
 	var cfg struct {
 		Headers []headerRule `toml:"headers"`
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"errref/internal/benchsite"
 	"errref/internal/report"
 	"errref/internal/site"
 	"errref/internal/store"
@@ -30,11 +32,18 @@ import (
 func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Server, log *syncBuffer) {
 	t.Helper()
 	root = t.TempDir()
-	// The generator's fixture site, not this repository's page, with the
-	// repository's netlify.toml, whose headers the preview serves.
+	// The generator's fixture site, not this repository's page.
 	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "site", "testdata", "fixture"))); err != nil {
 		t.Fatal(err)
 	}
+	srv, log = startIn(t, root, opts...)
+	return root, srv, log
+}
+
+// startIn serves the site at root, with the repository's netlify.toml,
+// whose headers the preview serves.
+func startIn(t testing.TB, root string, opts ...func(*Options)) (srv *httptest.Server, log *syncBuffer) {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "netlify.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +76,7 @@ func start(t testing.TB, opts ...func(*Options)) (root string, srv *httptest.Ser
 	case <-watched:
 		t.Fatal("the watcher stopped before it watched the site")
 	}
-	return root, srv, log
+	return srv, log
 }
 
 type syncBuffer struct {
@@ -146,6 +155,38 @@ func save(t testing.TB, path, content string) {
 }
 
 const page404 = "+++\ntitle = \"Page not found\"\ndescription = \"x\"\nnoindex = true\ncounter = false\n+++\n\n"
+
+// TestSameSizeEditAtTheSameTimeIsShown: a save that keeps the file's size
+// and modification time (a one-letter fix under a clock that counts whole
+// seconds) is still shown: the watcher names the file it saw change, and
+// the build reads it again (site.Options.Changed).
+func TestSameSizeEditAtTheSameTimeIsShown(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	md := filepath.Join(root, "content", "404.md")
+	for i, text := range []string{"First edit.\n", "Fixed edit.\n"} {
+		var old os.FileInfo
+		if i > 0 {
+			fi, err := os.Stat(md)
+			if err != nil {
+				t.Fatal(err)
+			}
+			old = fi
+		}
+		save(t, md, page404+text)
+		if old != nil {
+			if err := os.Chtimes(md, old.ModTime(), old.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if e := next(t, events); e != "reload: \n" {
+			t.Fatalf("event = %q, want reload", e)
+		}
+		if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, strings.TrimSpace(text)) {
+			t.Errorf("%q is not served", strings.TrimSpace(text))
+		}
+	}
+}
 
 func TestEditReloadsBreakShowsErrorRepairRecovers(t *testing.T) {
 	root, srv, log := start(t)
@@ -288,18 +329,32 @@ func TestNonLoopbackAddressWarns(t *testing.T) {
 	}
 }
 
-// BenchmarkSaveToReload measures one edit, saved, to the reload event
-// that tells the browser to fetch the new page.
+// BenchmarkSaveToReload measures one edit of an error page, saved, to the
+// reload event that tells the browser to fetch the new page, on the real
+// site's pages copied n times (benchsite), as docs/speed.md reports.
 func BenchmarkSaveToReload(b *testing.B) {
-	root, srv, _ := start(b)
-	events := stream(b, srv)
-	md := filepath.Join(root, "content", "404.md")
-	i := 0
-	for b.Loop() {
-		i++
-		save(b, md, page404+"Edit "+strings.Repeat("x", i%7)+".\n")
-		for next(b, events) != "reload: \n" {
-		}
+	for _, n := range []int{1, 100, 1000} {
+		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
+			root := b.TempDir()
+			if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {
+				b.Fatal(err)
+			}
+			srv, _ := startIn(b, root)
+			events := stream(b, srv)
+			pages, _ := filepath.Glob(filepath.Join(root, "content", "s*", "*.md"))
+			md := pages[len(pages)/2]
+			orig, err := os.ReadFile(md)
+			if err != nil {
+				b.Fatal(err)
+			}
+			i := 0
+			for b.Loop() {
+				i++
+				save(b, md, string(orig)+"\nEdit "+strings.Repeat("x", i%7)+".\n")
+				for next(b, events) != "reload: \n" {
+				}
+			}
+		})
 	}
 }
 

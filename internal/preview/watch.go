@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path"
@@ -55,6 +56,11 @@ func (s *Server) Watch(ctx context.Context) error {
 			if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
 				continue // public/ and its swaps live here
 			}
+			if rel, err := filepath.Rel(s.o.Root, ev.Name); err == nil {
+				s.buildMu.Lock()
+				s.changed[filepath.ToSlash(rel)] = true
+				s.buildMu.Unlock()
+			}
 			// Editors write in bursts (a temp file, a rename): wait for quiet.
 			timer = time.After(s.o.Debounce)
 		case err := <-w.Errors:
@@ -100,7 +106,17 @@ func (s *Server) kick() {
 // changed (site.Options.Prev says which).
 func (s *Server) rebuild() {
 	start := time.Now()
-	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Timeout: s.o.Timeout})
+	s.buildMu.Lock()
+	changed := s.changed
+	s.changed = map[string]bool{}
+	s.buildMu.Unlock()
+	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Changed: changed, Timeout: s.o.Timeout})
+	if err != nil {
+		// Still changed since s.last, which the next build starts from.
+		s.buildMu.Lock()
+		maps.Copy(s.changed, changed)
+		s.buildMu.Unlock()
+	}
 	switch {
 	case err != nil:
 		// The output is as the last good build left it.

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +22,13 @@ func (s *Site) index(assets map[string]string) error {
 			return err
 		}
 	}
+	// Made once: a thousand copies of the McpError page hold some 60,000 citations, and growing
+	// the slice a page at a time was most of a rebuild's time here.
+	n := 0
+	for _, p := range s.Pages {
+		n += len(p.out.Cites)
+	}
+	s.Citations = slices.Grow(s.Citations, n)
 	for _, p := range s.Pages {
 		s.Files[p.Out] = p.out.HTML
 		s.Warnings = append(s.Warnings, p.out.Warnings...)

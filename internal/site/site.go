@@ -41,6 +41,12 @@ type Options struct {
 	// file is byte for byte the same, in a build whose settings, templates,
 	// static files and counter are the same, is taken from it as it was.
 	Prev *Site
+	// Changed names the files (content/x.md) known to have changed since
+	// Prev was built. A page file not named whose size and modification
+	// time are those Prev read is not read again: the preview's watcher
+	// names what it saw change, so a save that keeps both (a coarse
+	// clock, a same-size edit) is still read.
+	Changed map[string]bool
 	// Timeout bounds the rendering of the pages, where the templates run:
 	// a template that never ends ({{range 100000000000}}) is reported
 	// instead of hanging the build. DefaultTimeout when zero.
@@ -95,6 +101,7 @@ type Page struct {
 	Related    []*Page
 	library    string
 	raw        []byte // the file as read
+	stamp      stamp  // its size and modification time when read
 	src        []byte // its body, after the front matter
 	first      int
 	out        rendered
@@ -131,7 +138,7 @@ func Build(o Options) (*Site, error) {
 		return nil, err
 	}
 	s.inputs = s.fingerprint(tmpl.src)
-	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), s.Settings); err != nil {
+	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), o.Changed, s.Settings); err != nil {
 		return nil, err
 	}
 	if err := s.link(); err != nil {
