@@ -231,7 +231,7 @@ func TestPageSaysNoMoreThanTheCode(t *testing.T) {
 		{"audit 2, item 1: only the session sets no timeout", "By default nothing times out over stdio: the session sets no limit"},
 		{"audit 2, item 2: what Connection closed means is our reading", "at line 306 (our reading)"},
 		{"audit 2, item 3: a resumption GET can still raise at v2.0.0", "an error status now fails only its own request"},
-		{"audit 2, item 4: except* needs Python 3.11", "Python 3.11 or later; on 3.10, the <code>exceptiongroup</code> backport's <code>catch()</code>"},
+		{"audit 2, item 4: except* needs Python 3.11", "Python 3.11 or later, which <code>except*</code> needs"},
 		{"audit 2, item 5: v1 answers UrlElicitationRequiredError with an error", "already re-raised as a JSON-RPC error"},
 		{"audit 2, item 6: an MCPError becomes a JSON-RPC error too", "an <code>MCPError</code> keeps its code"},
 		{"audit 2, item 6: MCPServer still gives error results", "On <code>MCPServer</code>, only an <code>MCPError</code> does; others still come back as error results"},
