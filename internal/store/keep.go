@@ -44,69 +44,41 @@ func recordOf(e event.Event, at time.Time) record {
 		outreach: e.Outreach}
 }
 
-// value is the record's value for column, as the driver is given it.
-func (r record) value(column string) any {
+// args are the record's values for columns, in their order: NULL for an
+// empty path, ref or checkout and for a nil pointer, scrolled as 1 or 0.
+func (r record) args(columns []string) []any {
 	null := func(s string) any {
 		if s == "" {
 			return nil
 		}
 		return s
 	}
-	deref := func(p *string) any {
-		if p == nil {
-			return nil
-		}
-		return *p
+	var scrolled any
+	if r.scrolled != nil {
+		scrolled = map[bool]int{false: 0, true: 1}[*r.scrolled]
 	}
-	switch column {
-	case "ts":
-		return r.ts
-	case "day":
-		return r.day
-	case "name":
-		return r.name
-	case "path":
-		return null(r.path)
-	case "visible_ms":
-		if r.visibleMS == nil {
-			return nil
-		}
-		return *r.visibleMS
-	case "scrolled":
-		switch {
-		case r.scrolled == nil:
-			return nil
-		case *r.scrolled:
-			return 1
-		}
-		return 0
-	case "ref":
-		return null(r.ref)
-	case "utm_source":
-		return deref(r.utmSource)
-	case "utm_medium":
-		return deref(r.utmMedium)
-	case "utm_campaign":
-		return deref(r.utmCampaign)
-	case "utm_term":
-		return deref(r.utmTerm)
-	case "utm_content":
-		return deref(r.utmContent)
-	case "outreach":
-		return deref(r.outreach)
-	case "checkout":
-		return null(r.checkout)
-	}
-	panic("store: the events table has no column " + column) // a test reads every one of Columns
-}
-
-// args are the record's values for columns, in their order.
-func (r record) args(columns []string) []any {
+	v := map[string]any{"ts": r.ts, "day": r.day, "name": r.name, "path": null(r.path),
+		"visible_ms": deref(r.visibleMS), "scrolled": scrolled, "ref": null(r.ref),
+		"utm_source": deref(r.utmSource), "utm_medium": deref(r.utmMedium), "utm_campaign": deref(r.utmCampaign),
+		"utm_term": deref(r.utmTerm), "utm_content": deref(r.utmContent), "outreach": deref(r.outreach),
+		"checkout": null(r.checkout)}
 	out := make([]any, len(columns))
 	for i, c := range columns {
-		out[i] = r.value(c)
+		x, ok := v[c]
+		if !ok {
+			panic("store: the events table has no column " + c) // a test reads every one of Columns
+		}
+		out[i] = x
 	}
 	return out
+}
+
+// deref is *p, or nil (SQL's NULL) for a nil p.
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // Item is one event to keep: the event, the time it arrived and, for an
