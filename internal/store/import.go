@@ -35,8 +35,7 @@ type ImportResult struct {
 	Skipped int     // lines that hold no event
 	Refused []error // lines that hold a broken event, each a *LineError
 	// Cut is the length of a last line without its line break that
-	// TakeJournal left untaken (a preview writing it, or a crash): it is
-	// taken once whole. ImportLog reads such a line as any other.
+	// TakeJournal left untaken, to take once whole.
 	Cut int64
 }
 
@@ -51,14 +50,12 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 
 func (e *LineError) Unwrap() error { return e.Err }
 
-// ImportLog reads JSON lines, as the event function writes them to stdout
-// or as netlify logs --function event --json prints them (each line an
-// object whose "message" is the function's line), as the preview's journal
-// holds them, and stores each event that was not stored when it arrived,
-// once, however often it is run. Each event passes the receiver's own
-// validator again, on the raw bytes. A line refused is reported by its
-// number in Refused and the rest are still taken; the error is the
-// store's or the reader's. Events are committed in batches.
+// ImportLog stores, once however often it runs, each not-stored event of
+// JSON lines: the function's stdout, netlify logs --json (the line in
+// "message"), or the preview's journal. Each event passes the receiver's
+// validator again on its raw bytes. A refused line is reported by number
+// in Refused and the rest are taken; the error is the store's or the
+// reader's.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	var res ImportResult
 	var batch []Item
@@ -125,9 +122,8 @@ func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
 		if err != nil && err != io.EOF {
 			return err
 		}
-		// NUL bytes are not JSON's: a run of them is a hole, what a writer
-		// at a stale offset left in a file emptied under it, and must not
-		// hide the line written after it.
+		// NULs are a hole a writer at a stale offset left in a file
+		// emptied under it: they must not hide the line after.
 		switch line := bytes.Trim(long, " \t\r\n\x00"); {
 		case tooLong:
 			if ferr := f(n, nil, fmt.Errorf("over %d bytes: skipped", MaxLine)); ferr != nil {
@@ -209,9 +205,8 @@ func parsed(ts string, body []byte) (Item, lineKind, error) {
 	if err != nil {
 		return Item{}, 0, err
 	}
-	// The line's key is its time and its event as the receiver would
-	// write it: the same event from stdout and from the CLI's JSON is
-	// one line.
+	// The key is the event as the receiver writes it, so stdout and the
+	// CLI's JSON of one event are one line.
 	canon, _ := json.Marshal(e)
 	sum := sha256.Sum256(append([]byte(at.UTC().Format(time.RFC3339Nano)+"\n"), canon...))
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil

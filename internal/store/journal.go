@@ -14,21 +14,14 @@ import (
 	"sync"
 )
 
-// Journal is the preview's store: a file of JSON lines, one an event, in
-// the function's not-stored format, so that cmd/report takes it into
-// events.db as it takes the function's log (-import), and cmd/build need
-// not link SQLite. Each batch is written and synced to disk before its
-// events are acknowledged.
-//
-// Any number of processes may keep events in one journal (two previews of
-// one folder, a preview and the not-stored fallback of another): the file
-// is opened O_APPEND and each batch is one write of whole lines, so the
-// kernel puts every batch at the end as it is then, never at an offset a
-// writer remembered. Each batch also holds an advisory lock on the file
-// (where the system has one), under which a last line cut short by a
-// crash is removed before the batch goes after it. A journal emptied
-// (: > events.jsonl), replaced or removed under a running preview is
-// noticed before each batch: the batch goes to the file at the path.
+// Journal is the preview's store: JSON lines in the function's not-stored
+// format, which cmd/report takes as it takes the function's log, so
+// cmd/build need not link SQLite. Each batch is synced before it is
+// acknowledged. Any number of processes may share one journal: each batch
+// is one O_APPEND write of whole lines (never at a remembered offset),
+// under an advisory lock that lets a writer first remove a last line a
+// crash cut short. A journal emptied, replaced or removed under a running
+// preview is noticed before each batch, which goes to the file at the path.
 type Journal struct {
 	path string
 	mu   sync.Mutex
@@ -36,8 +29,8 @@ type Journal struct {
 }
 
 // OpenJournal opens the journal at path for appending, creating it. A last
-// line cut short, by a crash in the middle of a write, was never
-// acknowledged: it is removed, and fixed reports that it was.
+// line cut short by a crash was never acknowledged: it is removed, and
+// fixed reports that it was.
 func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 	f, err := openAppend(path)
 	if err != nil {
@@ -159,8 +152,7 @@ func (j *Journal) String() string { return j.path }
 func (j *Journal) Close() error { return j.f.Close() }
 
 // Keep appends items as one write and syncs the file. A write that fails
-// part way is cut off again, under the lock, so that the next line starts
-// on a line of its own.
+// part way is cut off again, under the lock.
 func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	b := jsonLines(items)
 	j.mu.Lock()
@@ -188,9 +180,7 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 		}
 		return 0, fmt.Errorf("%s: %w", j.path, err)
 	}
-	// One write: O_APPEND moves to the end as the kernel sees it, so a
-	// batch of another process, or a file emptied since, is never
-	// written over or after a hole.
+	// One O_APPEND write: never over another's batch, nor after a hole.
 	if _, err := j.f.Write(b); err != nil {
 		return fail(err)
 	}

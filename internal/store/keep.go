@@ -1,5 +1,4 @@
-// Keeping events: the rows an event becomes, and writing batches of them
-// in one transaction, each imported line once.
+// Keeping events: the rows an event becomes, a batch a transaction.
 
 package store
 
@@ -14,9 +13,7 @@ import (
 	"errref/internal/event"
 )
 
-// record is an event as a row of events holds it: each field is the
-// column of its name. path, ref and checkout are NULL when empty, the
-// pointers when nil.
+// record is an event as a row of events holds it, a field a column.
 type record struct {
 	ts                                                     int64
 	day, name, path, ref, checkout                         string
@@ -26,8 +23,7 @@ type record struct {
 	outreach                                               *string
 }
 
-// recordOf is e as a row holds it, at the server's time at, in UTC, to
-// the second.
+// recordOf is e received at at, in UTC to the second.
 func recordOf(e event.Event, at time.Time) record {
 	at = at.UTC()
 	campaign := func(k string) *string {
@@ -93,25 +89,20 @@ type Item struct {
 // values (14 a row) and PostgreSQL's 65,535.
 const rowsPerStatement = 2000
 
-// Keep stores items in one transaction, all or none. Items with a key an
-// earlier import took are left out; Keep returns how many it stored. It
-// sends two statements for each 2,000 items at most, which bounds the
-// round trips to PostgreSQL.
-func (s *Store) Keep(ctx context.Context, items []Item) (int, error) {
-	n, err := s.keep(ctx, items)
-	if err != nil {
-		return 0, fmt.Errorf("%s: storing %d events: %w", s.where, len(items), err)
-	}
-	return n, nil
-}
-
-func (s *Store) keep(ctx context.Context, items []Item) (int, error) {
+// Keep stores items in one transaction, all or none, leaving out those
+// whose key an earlier import took, and returns how many it stored. Two
+// statements for each 2,000 items bound the round trips to PostgreSQL.
+func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) {
+	defer func() {
+		if err != nil {
+			stored, err = 0, fmt.Errorf("%s: storing %d events: %w", s.where, len(items), err)
+		}
+	}()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	stored := 0
 	for chunk := range slices.Chunk(items, rowsPerStatement) {
 		if chunk, err = s.newLines(ctx, tx, chunk); err != nil {
 			return 0, err

@@ -1,15 +1,10 @@
-// Package store keeps the counter's events: in SQLite, a file beside the
-// site (embedded, pure Go: go run needs no C compiler), and in PostgreSQL
-// when a database URL is given. One table, one row an event, holding what
-// the contract sends and the server's UTC time to the second: nothing that
-// tells one reader from another, no IP, no user agent, no header.
-//
-// The report reads a roll-up of counts that the database itself keeps, by
-// a trigger on the events table: whoever inserts an event (this release,
-// an older one, psql) is counted, once.
-//
-// Both backends run through database/sql with the same SQL; they differ
-// in placeholders, in the trigger and in how migrations take their lock.
+// Package store keeps the counter's events, in a SQLite file (pure Go) or
+// in PostgreSQL when a database URL is given: one row an event, what the
+// contract sends and the server's UTC time to the second, no IP, no user
+// agent, no header. The report reads a roll-up that a trigger on events
+// keeps, so whoever inserts an event (an older release, psql) is counted
+// once. Both backends share the SQL but for placeholders, the trigger and
+// the migrations' lock.
 package store
 
 import (
@@ -27,16 +22,14 @@ type Store struct {
 	where    string // for messages: the file, or the database's host and name
 }
 
-// Columns are the events table's columns: the contract's fields and the
-// time. A test holds the schema to this list.
+// Columns are the events table's columns; a test holds the schema to them.
 var Columns = []string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
 	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"}
 
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
-// String names the store, for messages: the file, or the database's host,
-// port and name, never a password.
+// String names the store for messages, never with a password.
 func (s *Store) String() string { return s.where }
 
 // q writes a query's ? placeholders as the backend wants them.

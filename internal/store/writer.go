@@ -21,13 +21,11 @@ type Keeper interface {
 	String() string
 }
 
-// Writer is the one write path of the preview and the function: callers
-// hand it events from any number of goroutines; one goroutine keeps them
-// in batches, one transaction (or one fsync) a batch, and answers each
-// caller only after its batch is kept. A batch its store cannot take goes
-// to the fallback, a file of not-stored events in the format -import
-// reads. Only when that fails too is the caller told: no event is
-// acknowledged that nothing kept.
+// Writer keeps events from any number of goroutines in batches, one
+// transaction (or fsync) a batch, and answers each caller once its batch
+// is kept. A batch the store refuses goes to the fallback, not-stored
+// lines that -import reads; only if that fails too is the caller told, so
+// no event is acknowledged that nothing kept.
 type Writer struct {
 	to, fallback Keeper // fallback may be nil
 	log          func(string)
@@ -75,8 +73,7 @@ func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
 		w.mu.RUnlock()
 		return fmt.Errorf("the event was not kept: %w", ctx.Err())
 	}
-	// Once queued, the event is kept or refused by the writer whatever
-	// the caller does: wait for the answer.
+	// Once queued, the writer answers whatever the caller does.
 	return <-r.kept
 }
 
@@ -149,8 +146,8 @@ func (w *Writer) keep(batch []request) error {
 	return nil
 }
 
-// LogLines keeps events as JSON lines marked not stored on w, the
-// function's log (Netlify keeps its stdout): what -import reads.
+// LogLines keeps events as not-stored JSON lines on W, the function's
+// log (Netlify keeps its stdout), which -import reads.
 type LogLines struct {
 	W    io.Writer
 	Name string // for messages, such as "the log"
@@ -170,8 +167,7 @@ func (l *LogLines) Keep(_ context.Context, items []Item) (int, error) {
 	return len(items), nil
 }
 
-// jsonLines is items as the function logs events it did not store: one
-// JSON line each, the format -import reads.
+// jsonLines is items as not-stored lines, one each.
 func jsonLines(items []Item) []byte {
 	var b []byte
 	for _, it := range items {
