@@ -1,5 +1,4 @@
-// Opening a store: connecting to PostgreSQL or a SQLite file, with the
-// settings each process needs, and bringing its schema up to date.
+// Opening a store: PostgreSQL or a SQLite file, its schema up to date.
 
 package store
 
@@ -22,21 +21,16 @@ import (
 // Options tune a store for its process.
 type Options struct {
 	MaxConns int // PostgreSQL connections at most; 4 when zero
-	// ReadOnly opens for reading: SQLite in read-only mode, PostgreSQL in
-	// read-only transactions. A store behind this program's schema is
-	// still migrated when the caller has the rights.
+	// ReadOnly opens for reading (a store behind is still migrated when
+	// the caller may).
 	ReadOnly bool
-	// Create makes a SQLite file that does not exist; without it, a
-	// missing file is an error (a mistyped path is not an empty store).
-	Create bool
-	// Timeout bounds connecting to PostgreSQL; 5 s when zero.
-	Timeout time.Duration
+	Create   bool          // make a missing SQLite file, else a mistyped path is an error
+	Timeout  time.Duration // to connect to PostgreSQL; 5 s when zero
 }
 
-// Open opens the store that dsn names, a PostgreSQL URL or keyword string,
-// or a file path, and migrates it when it is behind this program's schema.
-// A store at this program's version is opened without DDL and without a
-// write lock; a store newer than this program knows is refused.
+// Open opens the store that dsn names (a PostgreSQL URL or keyword string,
+// or a file) and migrates it when it is behind; at this program's version
+// it runs no DDL and takes no lock; a newer store is refused.
 func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 	s := &Store{dsn: dsn, o: o, postgres: IsPostgres(dsn)}
 	var err error
@@ -79,10 +73,9 @@ func openPostgres(dsn string, o Options) (*sql.DB, string, error) {
 		return nil, "", errors.New("the PostgreSQL address cannot be read: check its form (postgres://user:password@host:port/database or host=… dbname=… user=…)")
 	}
 	where := describe(cfg)
-	// No prepared-statement cache: behind PgBouncer in transaction mode
-	// (Netlify Database, Supabase, Neon) a cached statement lives on a
-	// server connection the next transaction may not get. The user cannot
-	// add default_query_exec_mode to a URL the platform sets.
+	// No prepared statements: behind PgBouncer in transaction mode (Netlify
+	// Database, Neon) the next transaction may get another server
+	// connection, and the platform sets the URL.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = cmp.Or(o.Timeout, 5*time.Second)
@@ -104,9 +97,8 @@ func sqliteCode(err error, codes ...int) bool {
 }
 
 func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
-	// The SQLite driver is registered by the commands that keep a file
-	// (import _ "modernc.org/sqlite"), not here: the function and the
-	// build, which never open one, stay small.
+	// The commands that keep a file register the driver, so the function
+	// and the build stay small.
 	if !slices.Contains(sql.Drivers(), "sqlite") {
 		return nil, fmt.Errorf("%s: this program cannot open a SQLite file: give a PostgreSQL URL", path)
 	}
@@ -125,11 +117,9 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 			v.Set("immutable", "1")
 		}
 	} else {
-		// WAL lets the report read while another process writes;
-		// synchronous NORMAL makes a commit cheap (no fsync but at
-		// checkpoints); an immediate BEGIN takes the write lock up front,
-		// so two processes migrating at once wait for each other instead
-		// of failing. Only writes begin transactions.
+		// WAL lets the report read during a write; NORMAL syncs only at
+		// checkpoints; an immediate BEGIN takes the write lock up front, so
+		// two processes migrating at once wait rather than fail.
 		v.Add("_pragma", "journal_mode(WAL)")
 		v.Add("_pragma", "synchronous(NORMAL)")
 		v.Add("_pragma", "cache_size(-32768)") // 32 MB: an import's keys land all over their index

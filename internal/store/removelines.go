@@ -21,13 +21,8 @@ func RemoveLines(path string, lines []int) string {
 
 // shellQuote is s as one word for a POSIX shell.
 func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r)) {
-			safe = false
-		}
-	}
-	if safe {
+	const safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,"
+	if s != "" && strings.Trim(s, safe) == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
