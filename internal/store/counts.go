@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"errref/internal/tally"
 )
@@ -112,21 +113,18 @@ func (s *Store) Total(ctx context.Context) (int, error) {
 }
 
 // CountOf is the roll-up's key of one event, as the trigger makes it from
-// the event's row: each field read from the column of its name.
+// the event's row.
 func CountOf(it Item) tally.Count {
-	r := recordOf(it.Event, it.At)
-	str := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
+	e := it.Event
+	c := tally.Count{Day: it.At.UTC().Format(time.DateOnly), Name: e.Name, Path: e.Path, Ref: e.Ref,
+		Source: e.Campaign["utm_source"], Medium: e.Campaign["utm_medium"], Campaign: e.Campaign["utm_campaign"],
+		Term: e.Campaign["utm_term"], Content: e.Campaign["utm_content"],
+		Checkout: e.Checkout, Scrolled: e.Scrolled != nil && *e.Scrolled}
+	if e.Outreach != nil {
+		c.Outreach = *e.Outreach
 	}
-	c := tally.Count{Day: r.day, Name: r.name, Path: r.path, Ref: r.ref,
-		Source: str(r.utmSource), Medium: str(r.utmMedium), Campaign: str(r.utmCampaign),
-		Term: str(r.utmTerm), Content: str(r.utmContent), Outreach: str(r.outreach),
-		Checkout: r.checkout, Scrolled: r.scrolled != nil && *r.scrolled}
-	if r.name == "engaged" && r.visibleMS != nil {
-		c.VisibleS = tally.VisibleBucket(*r.visibleMS)
+	if e.Name == "engaged" && e.VisibleMS != nil {
+		c.VisibleS = tally.VisibleBucket(*e.VisibleMS)
 	}
 	return c
 }

@@ -13,54 +13,40 @@ import (
 	"errref/internal/event"
 )
 
-// record is an event as a row of events holds it, a field a column.
-type record struct {
-	ts                                                     int64
-	day, name, path, ref, checkout                         string
-	visibleMS                                              *int64
-	scrolled                                               *bool
-	utmSource, utmMedium, utmCampaign, utmTerm, utmContent *string
-	outreach                                               *string
-}
+// record is an event as a row of events holds it, by column: nil (NULL)
+// for an empty path, ref or checkout and for a field the event lacks,
+// scrolled as 1 or 0.
+type record map[string]any
 
 // recordOf is e received at at, in UTC to the second.
 func recordOf(e event.Event, at time.Time) record {
 	at = at.UTC()
-	campaign := func(k string) *string {
-		if v, ok := e.Campaign[k]; ok {
-			return &v
-		}
-		return nil
-	}
-	return record{ts: at.Unix(), day: at.Format(time.DateOnly), name: e.Name,
-		path: e.Path, ref: e.Ref, checkout: e.Checkout,
-		visibleMS: e.VisibleMS, scrolled: e.Scrolled,
-		utmSource: campaign("utm_source"), utmMedium: campaign("utm_medium"), utmCampaign: campaign("utm_campaign"),
-		utmTerm: campaign("utm_term"), utmContent: campaign("utm_content"),
-		outreach: e.Outreach}
-}
-
-// args are the record's values for columns, in their order: NULL for an
-// empty path, ref or checkout and for a nil pointer, scrolled as 1 or 0.
-func (r record) args(columns []string) []any {
 	null := func(s string) any {
 		if s == "" {
 			return nil
 		}
 		return s
 	}
-	var scrolled any
-	if r.scrolled != nil {
-		scrolled = map[bool]int{false: 0, true: 1}[*r.scrolled]
+	r := record{"ts": at.Unix(), "day": at.Format(time.DateOnly), "name": e.Name, "path": null(e.Path),
+		"visible_ms": deref(e.VisibleMS), "scrolled": nil, "ref": null(e.Ref),
+		"outreach": deref(e.Outreach), "checkout": null(e.Checkout)}
+	if e.Scrolled != nil {
+		r["scrolled"] = map[bool]int{false: 0, true: 1}[*e.Scrolled]
 	}
-	v := map[string]any{"ts": r.ts, "day": r.day, "name": r.name, "path": null(r.path),
-		"visible_ms": deref(r.visibleMS), "scrolled": scrolled, "ref": null(r.ref),
-		"utm_source": deref(r.utmSource), "utm_medium": deref(r.utmMedium), "utm_campaign": deref(r.utmCampaign),
-		"utm_term": deref(r.utmTerm), "utm_content": deref(r.utmContent), "outreach": deref(r.outreach),
-		"checkout": null(r.checkout)}
+	for _, k := range []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"} {
+		r[k] = nil
+		if v, ok := e.Campaign[k]; ok {
+			r[k] = v
+		}
+	}
+	return r
+}
+
+// args are the record's values for columns, in their order.
+func (r record) args(columns []string) []any {
 	out := make([]any, len(columns))
 	for i, c := range columns {
-		x, ok := v[c]
+		x, ok := r[c]
 		if !ok {
 			panic("store: the events table has no column " + c) // a test reads every one of Columns
 		}
