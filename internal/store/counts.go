@@ -25,22 +25,23 @@ func (s *Store) Counts(ctx context.Context, from, to string) ([]tally.Count, err
 	return s.counts(ctx, query, from, to)
 }
 
-func (s *Store) counts(ctx context.Context, query, from, to string) ([]tally.Count, error) {
+func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.Count, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("%s: %w", s.where, err)
+		}
+	}()
 	// A read-only transaction: a SELECT-only role reads, and nothing here
 	// can write. SQLite's connection is read-only already when opened so.
-	var tx *sql.Tx
-	var err error
-	if s.postgres {
-		tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
-	}
 	var q interface {
 		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 		QueryRowContext(context.Context, string, ...any) *sql.Row
 	} = s.db
-	if tx != nil {
+	if s.postgres {
+		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return nil, err
+		}
 		defer tx.Rollback()
 		q = tx
 	}
@@ -48,34 +49,34 @@ func (s *Store) counts(ctx context.Context, query, from, to string) ([]tally.Cou
 	// 240,000 rows, growing it by appending was a third of the read.
 	var n int
 	if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM rollup WHERE day >= ? AND day <= ?`), from, to).Scan(&n); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	rows, err := q.QueryContext(ctx, s.q(query), from, to)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	var c tally.Count
 	var scrolled int
 	dest, err := countFields(&c, &scrolled, cols)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	out := make([]tally.Count, 0, n)
 	for rows.Next() {
 		c, scrolled = tally.Count{}, 0
 		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.where, err)
+			return nil, err
 		}
 		c.Scrolled = scrolled == 1
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	tally.SortCounts(out)
 	return out, nil
