@@ -1,5 +1,4 @@
-// The Netlify function's write path: the store at a database URL, opened
-// when first needed, and the function's log for what it cannot take.
+// The Netlify function's write path: a database, else the function's log.
 
 package store
 
@@ -12,13 +11,10 @@ import (
 )
 
 // FunctionWriter is the production receiver's Writer: it stores each
-// event in the store at dsn, opened on first use and kept for the life of
-// the process (one pool per function container). An event the store does
-// not take, because there is no dsn, the database cannot be reached or
-// the insert fails, goes to log as a JSON line marked not stored, so
-// nothing is lost that the log still holds; only when that write fails
-// too is the event refused (the handler answers 503). Errors go to errs,
-// without the event.
+// event in the store at dsn, opened on first use, one pool per container.
+// An event it cannot store (no dsn, no database, a failed insert) goes to
+// log as a not-stored JSON line; only when that fails too is it refused
+// (503). Errors go to errs, without the event.
 func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
 	lines := &LogLines{W: log, Name: "the log"}

@@ -1,6 +1,5 @@
-// Importing not-stored lines (the function's log, a preview's journal)
-// into a store: each line checked as the receiver checks it, and taken
-// once however often the import runs.
+// Importing not-stored lines into a store, each checked as the receiver
+// checks it, and taken once.
 
 package store
 
@@ -176,9 +175,8 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	return parsed(ts, body)
 }
 
-// ownLine splits a line exactly as Event.JSON writes it, as the function's
-// stdout and the preview's journal hold it, into its time and the event's
-// body, without decoding it twice.
+// ownLine splits a line exactly as Event.JSON writes it into its time and
+// the event's body, without decoding it twice.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
 	if !ok {

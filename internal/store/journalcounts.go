@@ -13,15 +13,13 @@ import (
 	"errref/internal/tally"
 )
 
-// Counts returns what Store.Counts would for the journal's events, grouped
-// here: the same rows, in the same order. A line the journal should not
-// hold is an error naming it.
+// Counts returns the rows Store.Counts would for the journal's events, in
+// the same order. A line the journal should not hold is an error naming it.
 func (j *Journal) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
 	return JournalCounts(j.path, from, to)
 }
 
-// JournalCounts is Counts of the journal at path. A journal that does not
-// exist holds no events.
+// JournalCounts is Counts of the journal at path, none if there is none.
 func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -1,6 +1,5 @@
-// Keeping the storefront's sales: one row a sale under its key, so an
-// export taken again, or a later one that shows a refund, changes the sale
-// rather than adding one; and reading them as counts by day.
+// The storefront's sales: one row a sale under its key, so a later export
+// (a refund) changes the sale rather than adding one.
 
 package store
 

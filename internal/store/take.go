@@ -31,12 +31,11 @@ func lineBefore(f io.ReaderAt, end int64) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// TakeJournal imports the preview's journal at path into s: its whole
-// lines after those an earlier call took (the preview may be writing the
-// next one; the result's Cut says how long that line is so far). A
-// journal cut short or replaced since is read from its start again; each
-// line's key keeps the import exact either way. A refused line is named
-// by its number in the file, wherever the import started.
+// TakeJournal imports the journal at path into s: its whole lines after
+// those an earlier call took (Cut is the length of a line still being
+// written). A journal cut short or replaced since is read from its start
+// again, the lines' keys keeping it exact. A refused line is named by its
+// number in the file, wherever the import started.
 func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -75,9 +74,8 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
 	res.Cut = cut
 	if len(res.Refused) > 0 && pos > 0 {
-		// The import numbers lines from pos; the line to remove is named
-		// by its number in the file. Counted only now: a refusal is rare,
-		// and the lines before pos are read for it alone.
+		// The import numbered lines from pos. The lines before are
+		// counted only now: a refusal is rare.
 		before, cerr := countLines(io.NewSectionReader(f, 0, pos))
 		if cerr != nil {
 			return res, fmt.Errorf("%s: %w", path, cerr)
