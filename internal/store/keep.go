@@ -162,11 +162,3 @@ func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
 	_, err := s.Keep(ctx, []Item{{Event: e, At: at}})
 	return err
 }
-
-// Import stores e, received at at, unless an import already stored the
-// line named key: running an import twice adds nothing the second time.
-// It reports whether it stored the event.
-func (s *Store) Import(ctx context.Context, key string, e event.Event, at time.Time) (bool, error) {
-	n, err := s.Keep(ctx, []Item{{Event: e, At: at, Key: key}})
-	return n == 1, err
-}

@@ -57,9 +57,11 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 	return w
 }
 
-// Add keeps e, received at at, and returns once it is kept: nil when the
-// store or the fallback holds it, else why neither does.
-func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
+// Receive keeps e, received at at, and returns once it is kept: nil when
+// the store or the fallback holds it, else why neither does. It waits at
+// most four batch timeouts to queue e (event.Handler's Sink takes no
+// context).
+func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
 	if w.closed {
@@ -69,20 +71,12 @@ func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
 	select {
 	case w.queue <- r:
 		w.mu.RUnlock()
-	case <-ctx.Done():
+	case <-time.After(4 * w.timeout):
 		w.mu.RUnlock()
-		return fmt.Errorf("the event was not kept: %w", ctx.Err())
+		return fmt.Errorf("the event was not kept: %w", context.DeadlineExceeded)
 	}
 	// Once queued, the writer answers whatever the caller does.
 	return <-r.kept
-}
-
-// Receive is Add in the form event.Handler's Sink takes, without a
-// context: it waits at most four batch timeouts.
-func (w *Writer) Receive(e event.Event, at time.Time) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 4*w.timeout)
-	defer cancel()
-	return w.Add(ctx, e, at)
 }
 
 // Close keeps what is queued and stops the writer; an event added after
