@@ -1,5 +1,6 @@
 // The preview's journal: a file of JSON lines that any number of
-// processes append batches to, each batch whole.
+// processes append batches to, each batch whole; its counts, read
+// straight from the file; and the command that removes a refused line.
 
 package store
 
@@ -11,7 +12,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
+
+	"errref/internal/tally"
 )
 
 // Journal is the preview's store: JSON lines in the function's not-stored
@@ -188,4 +193,71 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 		return fail(err)
 	}
 	return len(items), nil
+}
+
+// Counts returns the rows Store.Counts would for the journal's events, in
+// the same order. A line the journal should not hold is an error naming it.
+func (j *Journal) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
+	return JournalCounts(j.path, from, to)
+}
+
+// JournalCounts is Counts of the journal at path, none if there is none.
+func JournalCounts(path, from, to string) ([]tally.Count, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	groups := map[tally.Count]int{}
+	err = eachLine(f, func(n int, line []byte, err error) error {
+		if err == nil {
+			var it Item
+			var kind lineKind
+			it, kind, err = parseLine(line)
+			if err == nil && kind == anEvent {
+				c := CountOf(it)
+				if c.Day >= from && c.Day <= to {
+					groups[c]++
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %v: stop the preview and remove the line (%s), which go run ./cmd/report refuses too", path, n, err, RemoveLines(path, []int{n}))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tally.Count, 0, len(groups))
+	for c, n := range groups {
+		c.N = n
+		out = append(out, c)
+	}
+	tally.SortCounts(out)
+	return out, nil
+}
+
+// RemoveLines is a command that removes the numbered lines of the file
+// at path, as GNU and BSD sed both read it (the old file is kept as
+// path.bak): what unblocks a report that refuses them. -import skips a
+// line it refuses, but the journal would still hold it.
+func RemoveLines(path string, lines []int) string {
+	var script []string
+	for _, n := range lines {
+		script = append(script, strconv.Itoa(n)+"d")
+	}
+	return "sed -i.bak '" + strings.Join(script, ";") + "' " + shellQuote(path)
+}
+
+// shellQuote is s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	const safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,"
+	if s != "" && strings.Trim(s, safe) == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
