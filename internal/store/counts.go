@@ -17,9 +17,8 @@ import (
 // countCols are the roll-up's key columns, in Count's order.
 const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
 
-// Counts returns the counts of the UTC days from to to, both included
-// (YYYY-MM-DD), from the roll-up the database keeps, in a stable order
-// (see SortCounts).
+// Counts returns the roll-up's counts of the UTC days from to to (both
+// included, YYYY-MM-DD), in SortCounts' order.
 func (s *Store) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
 	const query = `SELECT ` + countCols + `, n FROM rollup WHERE day >= ? AND day <= ?`
 	return s.counts(ctx, query, from, to)
@@ -82,10 +81,9 @@ func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.C
 	return out, nil
 }
 
-// countFields are the fields of c that a query's columns fill, by the
-// columns' names, so that no column lands in another's field whatever
-// their order. scrolled receives the 0 or 1 of c.Scrolled. A column that
-// is not a field of Count, or a field that no column fills, is an error.
+// countFields are the fields of c that a query's columns fill, by name
+// whatever their order (scrolled takes c.Scrolled's 0 or 1). A column
+// that is no field of Count, or a field no column fills, is an error.
 func countFields(c *tally.Count, scrolled *int, cols []string) ([]any, error) {
 	fields := map[string]any{"day": &c.Day, "name": &c.Name, "path": &c.Path, "ref": &c.Ref,
 		"utm_source": &c.Source, "utm_medium": &c.Medium, "utm_campaign": &c.Campaign, "utm_term": &c.Term,

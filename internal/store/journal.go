@@ -241,10 +241,9 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	return out, nil
 }
 
-// RemoveLines is a command that removes the numbered lines of the file
-// at path, as GNU and BSD sed both read it (the old file is kept as
-// path.bak): what unblocks a report that refuses them. -import skips a
-// line it refuses, but the journal would still hold it.
+// RemoveLines is the command, for GNU and BSD sed alike, that removes the
+// numbered lines of the file at path (keeping path.bak), which unblocks a
+// report that refuses them: -import skips them but leaves them there.
 func RemoveLines(path string, lines []int) string {
 	var script []string
 	for _, n := range lines {

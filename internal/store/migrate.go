@@ -168,9 +168,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// retryBusy calls f until it returns anything but SQLITE_BUSY: two
-// processes opening a new SQLite file at once can get it without the busy
-// handler being asked, while one of them turns the file to WAL.
+// retryBusy calls f until it returns anything but SQLITE_BUSY, which two
+// processes opening a new file at once can get while one turns it to WAL
+// without the busy handler being asked.
 func retryBusy(ctx context.Context, f func() error) error {
 	err := f()
 	for try := 1; busy(err) && try < 100; try++ {
