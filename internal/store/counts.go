@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"errref/internal/tally"
 )
@@ -16,30 +17,30 @@ import (
 // countCols are the roll-up's key columns, in Count's order.
 const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
 
-// Counts returns the counts of the UTC days from to to, both included
-// (YYYY-MM-DD), from the roll-up the database keeps, in a stable order
-// (see SortCounts).
+// Counts returns the roll-up's counts of the UTC days from to to (both
+// included, YYYY-MM-DD), in SortCounts' order.
 func (s *Store) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
 	const query = `SELECT ` + countCols + `, n FROM rollup WHERE day >= ? AND day <= ?`
 	return s.counts(ctx, query, from, to)
 }
 
-func (s *Store) counts(ctx context.Context, query, from, to string) ([]tally.Count, error) {
+func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.Count, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("%s: %w", s.where, err)
+		}
+	}()
 	// A read-only transaction: a SELECT-only role reads, and nothing here
 	// can write. SQLite's connection is read-only already when opened so.
-	var tx *sql.Tx
-	var err error
-	if s.postgres {
-		tx, err = s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
-	}
 	var q interface {
 		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 		QueryRowContext(context.Context, string, ...any) *sql.Row
 	} = s.db
-	if tx != nil {
+	if s.postgres {
+		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return nil, err
+		}
 		defer tx.Rollback()
 		q = tx
 	}
@@ -47,43 +48,42 @@ func (s *Store) counts(ctx context.Context, query, from, to string) ([]tally.Cou
 	// 240,000 rows, growing it by appending was a third of the read.
 	var n int
 	if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM rollup WHERE day >= ? AND day <= ?`), from, to).Scan(&n); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	rows, err := q.QueryContext(ctx, s.q(query), from, to)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	var c tally.Count
 	var scrolled int
 	dest, err := countFields(&c, &scrolled, cols)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	out := make([]tally.Count, 0, n)
 	for rows.Next() {
 		c, scrolled = tally.Count{}, 0
 		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.where, err)
+			return nil, err
 		}
 		c.Scrolled = scrolled == 1
 		out = append(out, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	tally.SortCounts(out)
 	return out, nil
 }
 
-// countFields are the fields of c that a query's columns fill, by the
-// columns' names, so that no column lands in another's field whatever
-// their order. scrolled receives the 0 or 1 of c.Scrolled. A column that
-// is not a field of Count, or a field that no column fills, is an error.
+// countFields are the fields of c that a query's columns fill, by name
+// whatever their order (scrolled takes c.Scrolled's 0 or 1). A column
+// that is no field of Count, or a field no column fills, is an error.
 func countFields(c *tally.Count, scrolled *int, cols []string) ([]any, error) {
 	fields := map[string]any{"day": &c.Day, "name": &c.Name, "path": &c.Path, "ref": &c.Ref,
 		"utm_source": &c.Source, "utm_medium": &c.Medium, "utm_campaign": &c.Campaign, "utm_term": &c.Term,
@@ -112,21 +112,18 @@ func (s *Store) Total(ctx context.Context) (int, error) {
 }
 
 // CountOf is the roll-up's key of one event, as the trigger makes it from
-// the event's row: each field read from the column of its name.
+// the event's row.
 func CountOf(it Item) tally.Count {
-	r := recordOf(it.Event, it.At)
-	str := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
+	e := it.Event
+	c := tally.Count{Day: it.At.UTC().Format(time.DateOnly), Name: e.Name, Path: e.Path, Ref: e.Ref,
+		Source: e.Campaign["utm_source"], Medium: e.Campaign["utm_medium"], Campaign: e.Campaign["utm_campaign"],
+		Term: e.Campaign["utm_term"], Content: e.Campaign["utm_content"],
+		Checkout: e.Checkout, Scrolled: e.Scrolled != nil && *e.Scrolled}
+	if e.Outreach != nil {
+		c.Outreach = *e.Outreach
 	}
-	c := tally.Count{Day: r.day, Name: r.name, Path: r.path, Ref: r.ref,
-		Source: str(r.utmSource), Medium: str(r.utmMedium), Campaign: str(r.utmCampaign),
-		Term: str(r.utmTerm), Content: str(r.utmContent), Outreach: str(r.outreach),
-		Checkout: r.checkout, Scrolled: r.scrolled != nil && *r.scrolled}
-	if r.name == "engaged" && r.visibleMS != nil {
-		c.VisibleS = tally.VisibleBucket(*r.visibleMS)
+	if e.Name == "engaged" && e.VisibleMS != nil {
+		c.VisibleS = tally.VisibleBucket(*e.VisibleMS)
 	}
 	return c
 }

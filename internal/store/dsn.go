@@ -24,9 +24,8 @@ var libpqKeys = []string{"host", "hostaddr", "port", "dbname", "user", "password
 	"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
 	"options", "service", "servicefile", "target_session_attrs", "search_path"}
 
-// IsPostgres reports whether dsn names a PostgreSQL database, as a
-// postgres:// URL or a libpq keyword/value string, rather than a SQLite
-// file.
+// IsPostgres reports whether dsn is a postgres:// URL or a libpq
+// keyword/value string rather than a SQLite file.
 func IsPostgres(dsn string) bool {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return true
@@ -35,11 +34,10 @@ func IsPostgres(dsn string) bool {
 	return m != nil && slices.Contains(libpqKeys, m[1])
 }
 
-// Locate picks the store: DATABASE_URL, else Netlify Database's
-// NETLIFY_DB_URL, else the file in SITE_EVENTS_DB, else file. It returns
-// the store and the variable that named it ("" for file). A database
-// variable that holds no PostgreSQL address is an error naming it: read
-// as a file, it would be an empty store and a report of zeros.
+// Locate picks the store, and the variable that named it ("" for file):
+// DATABASE_URL, else NETLIFY_DB_URL, else SITE_EVENTS_DB, else file. A
+// database variable that holds no PostgreSQL address is an error: read as
+// a file, it would be an empty store and a report of zeros.
 func Locate(getenv func(string) string, file string) (dsn, from string, err error) {
 	for _, k := range []string{"DATABASE_URL", "NETLIFY_DB_URL"} {
 		if v := strings.TrimSpace(getenv(k)); v != "" {
@@ -72,9 +70,8 @@ func describe(cfg *pgx.ConnConfig) string {
 	return fmt.Sprintf("postgres %s:%d/%s as %s", cfg.Host, cfg.Port, cfg.Database, cfg.User)
 }
 
-// FileURI is path as a SQLite file: URI, every character that a URI gives
-// a meaning to (# ? % and spaces) escaped, so that "C# site/events.db" is
-// that file and not a file "C" with a fragment.
+// FileURI is path as a SQLite file: URI, with # ? % and spaces escaped so
+// that "C# site/events.db" is not a file "C" with a fragment.
 func FileURI(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {

@@ -1,6 +1,6 @@
-// Importing not-stored lines (the function's log, a preview's journal)
-// into a store: each line checked as the receiver checks it, and taken
-// once however often the import runs.
+// Importing not-stored lines into a store, each checked as the receiver
+// checks it, and taken once; and the preview's journal, from the lines an
+// earlier report did not take.
 
 package store
 
@@ -9,11 +9,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 	"unicode/utf8"
 
@@ -35,8 +38,7 @@ type ImportResult struct {
 	Skipped int     // lines that hold no event
 	Refused []error // lines that hold a broken event, each a *LineError
 	// Cut is the length of a last line without its line break that
-	// TakeJournal left untaken (a preview writing it, or a crash): it is
-	// taken once whole. ImportLog reads such a line as any other.
+	// TakeJournal left untaken, to take once whole.
 	Cut int64
 }
 
@@ -51,14 +53,12 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 
 func (e *LineError) Unwrap() error { return e.Err }
 
-// ImportLog reads JSON lines, as the event function writes them to stdout
-// or as netlify logs --function event --json prints them (each line an
-// object whose "message" is the function's line), as the preview's journal
-// holds them, and stores each event that was not stored when it arrived,
-// once, however often it is run. Each event passes the receiver's own
-// validator again, on the raw bytes. A line refused is reported by its
-// number in Refused and the rest are still taken; the error is the
-// store's or the reader's. Events are committed in batches.
+// ImportLog stores, once however often it runs, each not-stored event of
+// JSON lines: the function's stdout, netlify logs --json (the line in
+// "message"), or the preview's journal. Each event passes the receiver's
+// validator again on its raw bytes. A refused line is reported by number
+// in Refused and the rest are taken; the error is the store's or the
+// reader's.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	var res ImportResult
 	var batch []Item
@@ -125,9 +125,8 @@ func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
 		if err != nil && err != io.EOF {
 			return err
 		}
-		// NUL bytes are not JSON's: a run of them is a hole, what a writer
-		// at a stale offset left in a file emptied under it, and must not
-		// hide the line written after it.
+		// NULs are a hole a writer at a stale offset left in a file
+		// emptied under it: they must not hide the line after.
 		switch line := bytes.Trim(long, " \t\r\n\x00"); {
 		case tooLong:
 			if ferr := f(n, nil, fmt.Errorf("over %d bytes: skipped", MaxLine)); ferr != nil {
@@ -180,9 +179,8 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	return parsed(ts, body)
 }
 
-// ownLine splits a line exactly as Event.JSON writes it, as the function's
-// stdout and the preview's journal hold it, into its time and the event's
-// body, without decoding it twice.
+// ownLine splits a line exactly as Event.JSON writes it into its time and
+// the event's body, without decoding it twice.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
 	if !ok {
@@ -209,9 +207,8 @@ func parsed(ts string, body []byte) (Item, lineKind, error) {
 	if err != nil {
 		return Item{}, 0, err
 	}
-	// The line's key is its time and its event as the receiver would
-	// write it: the same event from stdout and from the CLI's JSON is
-	// one line.
+	// The key is the event as the receiver writes it, so stdout and the
+	// CLI's JSON of one event are one line.
 	canon, _ := json.Marshal(e)
 	sum := sha256.Sum256(append([]byte(at.UTC().Format(time.RFC3339Nano)+"\n"), canon...))
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
@@ -234,4 +231,103 @@ func unwrap(line []byte) (map[string]json.RawMessage, bool) {
 		return nil, false
 	}
 	return unwrap(bytes.TrimSpace([]byte(msg)))
+}
+
+// lineBefore is the hash of the whole line that ends at end (just after
+// its line break).
+func lineBefore(f io.ReaderAt, end int64) (string, error) {
+	start, err := wholeLines(f, end-1)
+	if err != nil {
+		return "", err
+	}
+	line := make([]byte, end-start)
+	if _, err := f.ReadAt(line, start); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// TakeJournal imports the journal at path into s: its whole lines after
+// those an earlier call took (Cut is the length of a line still being
+// written). A journal cut short or replaced since is read from its start
+// again, the lines' keys keeping it exact. A refused line is named by its
+// number in the file, wherever the import started.
+func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	end, err := wholeLines(f, fi.Size())
+	if err != nil {
+		return ImportResult{}, err
+	}
+	var pos int64
+	var last string
+	err = s.db.QueryRowContext(ctx, s.q(`SELECT pos, line FROM journal_taken WHERE path = ?`), abs).Scan(&pos, &last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return ImportResult{}, fmt.Errorf("%s: %w", s.where, err)
+	}
+	if pos > end {
+		pos = 0
+	} else if pos > 0 {
+		if h, err := lineBefore(f, pos); err != nil || h != last {
+			pos = 0
+		}
+	}
+	cut := fi.Size() - end
+	if pos == end {
+		return ImportResult{Cut: cut}, nil
+	}
+	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
+	res.Cut = cut
+	if len(res.Refused) > 0 && pos > 0 {
+		// The import numbered lines from pos. The lines before are
+		// counted only now: a refusal is rare.
+		before, cerr := countLines(io.NewSectionReader(f, 0, pos))
+		if cerr != nil {
+			return res, fmt.Errorf("%s: %w", path, cerr)
+		}
+		for _, r := range res.Refused {
+			var le *LineError
+			if errors.As(r, &le) {
+				le.Line += before
+			}
+		}
+	}
+	if err != nil || len(res.Refused) > 0 {
+		return res, err
+	}
+	h, err := lineBefore(f, end)
+	if err != nil {
+		return res, err
+	}
+	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO journal_taken (path, pos, line) VALUES (?, ?, ?)
+		ON CONFLICT (path) DO UPDATE SET pos = excluded.pos, line = excluded.line`), abs, end, h)
+	return res, err
+}
+
+// countLines is how many line breaks r holds.
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64*1024)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }

@@ -1,5 +1,6 @@
 // The preview's journal: a file of JSON lines that any number of
-// processes append batches to, each batch whole.
+// processes append batches to, each batch whole; its counts, read
+// straight from the file; and the command that removes a refused line.
 
 package store
 
@@ -11,24 +12,21 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
+
+	"errref/internal/tally"
 )
 
-// Journal is the preview's store: a file of JSON lines, one an event, in
-// the function's not-stored format, so that cmd/report takes it into
-// events.db as it takes the function's log (-import), and cmd/build need
-// not link SQLite. Each batch is written and synced to disk before its
-// events are acknowledged.
-//
-// Any number of processes may keep events in one journal (two previews of
-// one folder, a preview and the not-stored fallback of another): the file
-// is opened O_APPEND and each batch is one write of whole lines, so the
-// kernel puts every batch at the end as it is then, never at an offset a
-// writer remembered. Each batch also holds an advisory lock on the file
-// (where the system has one), under which a last line cut short by a
-// crash is removed before the batch goes after it. A journal emptied
-// (: > events.jsonl), replaced or removed under a running preview is
-// noticed before each batch: the batch goes to the file at the path.
+// Journal is the preview's store: JSON lines in the function's not-stored
+// format, which cmd/report takes as it takes the function's log, so
+// cmd/build need not link SQLite. Each batch is synced before it is
+// acknowledged. Any number of processes may share one journal: each batch
+// is one O_APPEND write of whole lines (never at a remembered offset),
+// under an advisory lock that lets a writer first remove a last line a
+// crash cut short. A journal emptied, replaced or removed under a running
+// preview is noticed before each batch, which goes to the file at the path.
 type Journal struct {
 	path string
 	mu   sync.Mutex
@@ -36,8 +34,8 @@ type Journal struct {
 }
 
 // OpenJournal opens the journal at path for appending, creating it. A last
-// line cut short, by a crash in the middle of a write, was never
-// acknowledged: it is removed, and fixed reports that it was.
+// line cut short by a crash was never acknowledged: it is removed, and
+// fixed reports that it was.
 func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 	f, err := openAppend(path)
 	if err != nil {
@@ -159,8 +157,7 @@ func (j *Journal) String() string { return j.path }
 func (j *Journal) Close() error { return j.f.Close() }
 
 // Keep appends items as one write and syncs the file. A write that fails
-// part way is cut off again, under the lock, so that the next line starts
-// on a line of its own.
+// part way is cut off again, under the lock.
 func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	b := jsonLines(items)
 	j.mu.Lock()
@@ -188,9 +185,7 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 		}
 		return 0, fmt.Errorf("%s: %w", j.path, err)
 	}
-	// One write: O_APPEND moves to the end as the kernel sees it, so a
-	// batch of another process, or a file emptied since, is never
-	// written over or after a hole.
+	// One O_APPEND write: never over another's batch, nor after a hole.
 	if _, err := j.f.Write(b); err != nil {
 		return fail(err)
 	}
@@ -198,4 +193,70 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 		return fail(err)
 	}
 	return len(items), nil
+}
+
+// Counts returns the rows Store.Counts would for the journal's events, in
+// the same order. A line the journal should not hold is an error naming it.
+func (j *Journal) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
+	return JournalCounts(j.path, from, to)
+}
+
+// JournalCounts is Counts of the journal at path, none if there is none.
+func JournalCounts(path, from, to string) ([]tally.Count, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	groups := map[tally.Count]int{}
+	err = eachLine(f, func(n int, line []byte, err error) error {
+		if err == nil {
+			var it Item
+			var kind lineKind
+			it, kind, err = parseLine(line)
+			if err == nil && kind == anEvent {
+				c := CountOf(it)
+				if c.Day >= from && c.Day <= to {
+					groups[c]++
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %v: stop the preview and remove the line (%s), which go run ./cmd/report refuses too", path, n, err, RemoveLines(path, []int{n}))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]tally.Count, 0, len(groups))
+	for c, n := range groups {
+		c.N = n
+		out = append(out, c)
+	}
+	tally.SortCounts(out)
+	return out, nil
+}
+
+// RemoveLines is the command, for GNU and BSD sed alike, that removes the
+// numbered lines of the file at path (keeping path.bak), which unblocks a
+// report that refuses them: -import skips them but leaves them there.
+func RemoveLines(path string, lines []int) string {
+	var script []string
+	for _, n := range lines {
+		script = append(script, strconv.Itoa(n)+"d")
+	}
+	return "sed -i.bak '" + strings.Join(script, ";") + "' " + shellQuote(path)
+}
+
+// shellQuote is s as one word for a POSIX shell.
+func shellQuote(s string) string {
+	const safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,"
+	if s != "" && strings.Trim(s, safe) == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -222,6 +222,8 @@ func TestRemoveLinesQuotesThePath(t *testing.T) {
 		{"events.jsonl", []int{3}, `sed -i.bak '3d' events.jsonl`},
 		{"/site/events.jsonl", []int{3, 7}, `sed -i.bak '3d;7d' /site/events.jsonl`},
 		{"/my site/it's.jsonl", []int{1}, `sed -i.bak '1d' '/my site/it'\''s.jsonl'`},
+		{"my site/events.jsonl", []int{2}, `sed -i.bak '2d' 'my site/events.jsonl'`},
+		{"$HOME/events.jsonl", []int{2}, `sed -i.bak '2d' '$HOME/events.jsonl'`},
 	} {
 		if got := RemoveLines(tc.path, tc.lines); got != tc.want {
 			t.Errorf("RemoveLines(%q, %v) = %s, want %s", tc.path, tc.lines, got, tc.want)

@@ -1,9 +1,9 @@
-// Keeping events: the rows an event becomes, and writing batches of them
-// in one transaction, each imported line once.
+// Keeping events: the rows an event becomes, a batch a transaction.
 
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -14,99 +14,54 @@ import (
 	"errref/internal/event"
 )
 
-// record is an event as a row of events holds it: each field is the
-// column of its name. path, ref and checkout are NULL when empty, the
-// pointers when nil.
-type record struct {
-	ts                                                     int64
-	day, name, path, ref, checkout                         string
-	visibleMS                                              *int64
-	scrolled                                               *bool
-	utmSource, utmMedium, utmCampaign, utmTerm, utmContent *string
-	outreach                                               *string
-}
+// record is an event as a row of events holds it, by column: nil (NULL)
+// for an empty path, ref or checkout and for a field the event lacks,
+// scrolled as 1 or 0.
+type record map[string]any
 
-// recordOf is e as a row holds it, at the server's time at, in UTC, to
-// the second.
+// recordOf is e received at at, in UTC to the second.
 func recordOf(e event.Event, at time.Time) record {
 	at = at.UTC()
-	campaign := func(k string) *string {
-		if v, ok := e.Campaign[k]; ok {
-			return &v
-		}
-		return nil
-	}
-	return record{ts: at.Unix(), day: at.Format(time.DateOnly), name: e.Name,
-		path: e.Path, ref: e.Ref, checkout: e.Checkout,
-		visibleMS: e.VisibleMS, scrolled: e.Scrolled,
-		utmSource: campaign("utm_source"), utmMedium: campaign("utm_medium"), utmCampaign: campaign("utm_campaign"),
-		utmTerm: campaign("utm_term"), utmContent: campaign("utm_content"),
-		outreach: e.Outreach}
-}
-
-// value is the record's value for column, as the driver is given it.
-func (r record) value(column string) any {
 	null := func(s string) any {
 		if s == "" {
 			return nil
 		}
 		return s
 	}
-	deref := func(p *string) any {
-		if p == nil {
-			return nil
-		}
-		return *p
+	r := record{"ts": at.Unix(), "day": at.Format(time.DateOnly), "name": e.Name, "path": null(e.Path),
+		"visible_ms": deref(e.VisibleMS), "scrolled": nil, "ref": null(e.Ref),
+		"outreach": deref(e.Outreach), "checkout": null(e.Checkout)}
+	if e.Scrolled != nil {
+		r["scrolled"] = map[bool]int{false: 0, true: 1}[*e.Scrolled]
 	}
-	switch column {
-	case "ts":
-		return r.ts
-	case "day":
-		return r.day
-	case "name":
-		return r.name
-	case "path":
-		return null(r.path)
-	case "visible_ms":
-		if r.visibleMS == nil {
-			return nil
+	for _, k := range []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"} {
+		r[k] = nil
+		if v, ok := e.Campaign[k]; ok {
+			r[k] = v
 		}
-		return *r.visibleMS
-	case "scrolled":
-		switch {
-		case r.scrolled == nil:
-			return nil
-		case *r.scrolled:
-			return 1
-		}
-		return 0
-	case "ref":
-		return null(r.ref)
-	case "utm_source":
-		return deref(r.utmSource)
-	case "utm_medium":
-		return deref(r.utmMedium)
-	case "utm_campaign":
-		return deref(r.utmCampaign)
-	case "utm_term":
-		return deref(r.utmTerm)
-	case "utm_content":
-		return deref(r.utmContent)
-	case "outreach":
-		return deref(r.outreach)
-	case "checkout":
-		return null(r.checkout)
 	}
-	panic("store: the events table has no column " + column) // a test reads every one of Columns
+	return r
 }
 
 // args are the record's values for columns, in their order.
 func (r record) args(columns []string) []any {
 	out := make([]any, len(columns))
 	for i, c := range columns {
-		out[i] = r.value(c)
+		x, ok := r[c]
+		if !ok {
+			panic("store: the events table has no column " + c) // a test reads every one of Columns
+		}
+		out[i] = x
 	}
 	return out
+}
+
+// deref is *p, or nil (SQL's NULL) for a nil p.
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // Item is one event to keep: the event, the time it arrived and, for an
@@ -121,25 +76,20 @@ type Item struct {
 // values (14 a row) and PostgreSQL's 65,535.
 const rowsPerStatement = 2000
 
-// Keep stores items in one transaction, all or none. Items with a key an
-// earlier import took are left out; Keep returns how many it stored. It
-// sends two statements for each 2,000 items at most, which bounds the
-// round trips to PostgreSQL.
-func (s *Store) Keep(ctx context.Context, items []Item) (int, error) {
-	n, err := s.keep(ctx, items)
-	if err != nil {
-		return 0, fmt.Errorf("%s: storing %d events: %w", s.where, len(items), err)
-	}
-	return n, nil
-}
-
-func (s *Store) keep(ctx context.Context, items []Item) (int, error) {
+// Keep stores items in one transaction, all or none, leaving out those
+// whose key an earlier import took, and returns how many it stored. Two
+// statements for each 2,000 items bound the round trips to PostgreSQL.
+func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) {
+	defer func() {
+		if err != nil {
+			stored, err = 0, fmt.Errorf("%s: storing %d events: %w", s.where, len(items), err)
+		}
+	}()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
 	defer tx.Rollback()
-	stored := 0
 	for chunk := range slices.Chunk(items, rowsPerStatement) {
 		if chunk, err = s.newLines(ctx, tx, chunk); err != nil {
 			return 0, err
@@ -192,10 +142,7 @@ func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item,
 		}
 		taken[k] = true
 	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
+	if err := cmp.Or(rows.Close(), rows.Err()); err != nil {
 		return nil, err
 	}
 	var out []Item
@@ -212,12 +159,4 @@ func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item,
 func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
 	_, err := s.Keep(ctx, []Item{{Event: e, At: at}})
 	return err
-}
-
-// Import stores e, received at at, unless an import already stored the
-// line named key: running an import twice adds nothing the second time.
-// It reports whether it stored the event.
-func (s *Store) Import(ctx context.Context, key string, e event.Event, at time.Time) (bool, error) {
-	n, err := s.Keep(ctx, []Item{{Event: e, At: at, Key: key}})
-	return n == 1, err
 }

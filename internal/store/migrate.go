@@ -1,6 +1,5 @@
-// Migrating a store: the numbered changes of its schema, frozen as SQL
-// files in migrations/, and applying those a store has not had, once,
-// under a lock.
+// Migrating a store: the numbered SQL files of migrations/, each applied
+// once, under a lock.
 
 package store
 
@@ -21,27 +20,23 @@ type migration struct {
 	sqlite, postgres []string // statements, run in order
 }
 
-// The migrations are SQL files, one a version and dialect, named by the
-// version and what it adds (migrations/sqlite/0003-rollup.sql). A file
-// that has run on someone's store is never edited, however the Go code
-// around it changes: a change of the schema is a new file in each
-// dialect.
+// The migrations are SQL files, one a version and dialect
+// (migrations/sqlite/0003-rollup.sql). One that has run on someone's store
+// is never edited: a change of the schema is a new file in each dialect.
 //
 //go:embed migrations
 var migrationFiles embed.FS
 
-var migrations = mustLoad(migrationFiles)
-
-// Latest is the schema version this program writes and reads.
-var Latest = migrations[len(migrations)-1].version
-
-func mustLoad(fsys fs.FS) []migration {
-	ms, err := loadMigrations(fsys)
+var migrations = func() []migration {
+	ms, err := loadMigrations(migrationFiles)
 	if err != nil {
 		panic(err) // the files are compiled in: a test loads them
 	}
 	return ms
-}
+}()
+
+// Latest is the schema version this program writes and reads.
+var Latest = migrations[len(migrations)-1].version
 
 // loadMigrations reads migrations/sqlite and migrations/postgres, which
 // must hold the same versions, 1, 2, 3 and on.
@@ -84,10 +79,9 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 	return ms, nil
 }
 
-// statements splits a migration file into the statements it runs: they
-// end with a semicolon at the end of a line and are separated by an empty
-// line, which no statement holds. Comment lines before a statement are
-// documentation and are not sent.
+// statements splits a migration file into its statements, each ending
+// ";" at a line's end and separated by an empty line; comment lines
+// before a statement are not sent.
 func statements(file string) ([]string, error) {
 	var out []string
 	for _, chunk := range strings.Split(strings.TrimSpace(file), ";\n\n") {
@@ -104,10 +98,8 @@ func statements(file string) ([]string, error) {
 	return out, nil
 }
 
-// migrateLock is the PostgreSQL advisory lock every migrating process
-// takes, so that two of them run one after the other. It is held by the
-// transaction (pg_advisory_xact_lock), so it works through a pooler in
-// transaction mode too.
+// migrateLock is the PostgreSQL advisory lock that serialises migrating
+// processes; held by the transaction, it works through a pooler too.
 const migrateLock = 7_274_611
 
 // ErrBehind is the error of a store behind this program's schema that the
@@ -155,10 +147,9 @@ func (s *Store) version(ctx context.Context) (int, error) {
 	return v, err
 }
 
-// Migrate applies, in order, each migration the store has not had, each in
-// one transaction with its version row: safe to run twice, and from two
-// processes at once. A store opened read-only is migrated through a
-// writable connection of its own, closed after.
+// Migrate applies each migration the store has not had, each in one
+// transaction with its version row: safe twice, and from two processes at
+// once. A store opened read-only migrates through a writable connection.
 func (s *Store) Migrate(ctx context.Context) error {
 	st := s
 	if s.o.ReadOnly && !s.postgres {
@@ -177,9 +168,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// retryBusy calls f until it returns anything but SQLITE_BUSY: two
-// processes opening a new SQLite file at once can get it without the busy
-// handler being asked, while one of them turns the file to WAL.
+// retryBusy calls f until it returns anything but SQLITE_BUSY, which two
+// processes opening a new file at once can get while one turns it to WAL
+// without the busy handler being asked.
 func retryBusy(ctx context.Context, f func() error) error {
 	err := f()
 	for try := 1; busy(err) && try < 100; try++ {

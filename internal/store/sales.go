@@ -1,6 +1,5 @@
-// Keeping the storefront's sales: one row a sale under its key, so an
-// export taken again, or a later one that shows a refund, changes the sale
-// rather than adding one; and reading them as counts by day.
+// The storefront's sales: one row a sale under its key, so a later export
+// (a refund) changes the sale rather than adding one.
 
 package store
 
@@ -59,23 +58,24 @@ func (s *Store) KeepSales(ctx context.Context, recs []sales.Record) (SalesResult
 
 // Sales returns the kept sales of the UTC days from to to, both included,
 // by day, channel and product.
-func (s *Store) Sales(ctx context.Context, from, to string) ([]tally.Sale, error) {
+func (s *Store) Sales(ctx context.Context, from, to string) (out []tally.Sale, err error) {
+	defer func() {
+		if err != nil {
+			out, err = nil, fmt.Errorf("%s: %w", s.where, err)
+		}
+	}()
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, channel, product, COUNT(*), SUM(cents) FROM sales
 		WHERE kept = 1 AND day >= ? AND day <= ? GROUP BY day, channel, product ORDER BY day, channel, product`), from, to)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return nil, err
 	}
 	defer rows.Close()
-	var out []tally.Sale
 	for rows.Next() {
 		var x tally.Sale
 		if err := rows.Scan(&x.Day, &x.Channel, &x.Product, &x.N, &x.Cents); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.where, err)
+			return nil, err
 		}
 		out = append(out, x)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
-	}
-	return out, nil
+	return out, rows.Err()
 }

@@ -1,21 +1,28 @@
-// Package store keeps the counter's events: in SQLite, a file beside the
-// site (embedded, pure Go: go run needs no C compiler), and in PostgreSQL
-// when a database URL is given. One table, one row an event, holding what
-// the contract sends and the server's UTC time to the second: nothing that
-// tells one reader from another, no IP, no user agent, no header.
-//
-// The report reads a roll-up of counts that the database itself keeps, by
-// a trigger on the events table: whoever inserts an event (this release,
-// an older one, psql) is counted, once.
-//
-// Both backends run through database/sql with the same SQL; they differ
-// in placeholders, in the trigger and in how migrations take their lock.
+// Package store keeps the counter's events, in a SQLite file (pure Go) or
+// in PostgreSQL when a database URL is given: one row an event, what the
+// contract sends and the server's UTC time to the second, no IP, no user
+// agent, no header. The report reads a roll-up that a trigger on events
+// keeps, so whoever inserts an event (an older release, psql) is counted
+// once. Both backends share the SQL but for placeholders, the trigger and
+// the migrations' lock.
 package store
 
 import (
+	"cmp"
+	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // Store is an open store of events. It is safe for concurrent use.
@@ -27,16 +34,14 @@ type Store struct {
 	where    string // for messages: the file, or the database's host and name
 }
 
-// Columns are the events table's columns: the contract's fields and the
-// time. A test holds the schema to this list.
+// Columns are the events table's columns; a test holds the schema to them.
 var Columns = []string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
 	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"}
 
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
-// String names the store, for messages: the file, or the database's host,
-// port and name, never a password.
+// String names the store for messages, never with a password.
 func (s *Store) String() string { return s.where }
 
 // q writes a query's ? placeholders as the backend wants them.
@@ -55,4 +60,121 @@ func (s *Store) q(query string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// Options tune a store for its process.
+type Options struct {
+	MaxConns int // PostgreSQL connections at most; 4 when zero
+	// ReadOnly opens for reading (a store behind is still migrated when
+	// the caller may).
+	ReadOnly bool
+	Create   bool          // make a missing SQLite file, else a mistyped path is an error
+	Timeout  time.Duration // to connect to PostgreSQL; 5 s when zero
+}
+
+// Open opens the store that dsn names (a PostgreSQL URL or keyword string,
+// or a file) and migrates it when it is behind; at this program's version
+// it runs no DDL and takes no lock; a newer store is refused.
+func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
+	s := &Store{dsn: dsn, o: o, postgres: IsPostgres(dsn)}
+	var err error
+	if s.postgres {
+		s.db, s.where, err = openPostgres(dsn, o)
+	} else {
+		s.where = dsn
+		if !o.Create {
+			if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%s: no such store (a mistyped path? -import and -migrate create one)", dsn)
+			}
+		}
+		s.db, err = openSQLite(dsn, o.ReadOnly, false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	err = s.upToDate(ctx)
+	if err != nil && o.ReadOnly && !s.postgres && sqliteCode(err, 8, 14) {
+		// A WAL file in a folder this user may not write: SQLite cannot
+		// make the -shm file readers share. Then no writer can be at work
+		// (it would need the -wal file), and the file is read as it is.
+		s.db.Close()
+		if s.db, err = openSQLite(dsn, true, true); err != nil {
+			return nil, err
+		}
+		err = s.upToDate(ctx)
+	}
+	if err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("%s: %w", s.where, err)
+	}
+	return s, nil
+}
+
+func openPostgres(dsn string, o Options) (*sql.DB, string, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		// pgx's message may quote the string, password and all.
+		return nil, "", errors.New("the PostgreSQL address cannot be read: check its form (postgres://user:password@host:port/database or host=… dbname=… user=…)")
+	}
+	where := describe(cfg)
+	// No prepared statements: behind PgBouncer in transaction mode (Netlify
+	// Database, Neon) the next transaction may get another server
+	// connection, and the platform sets the URL.
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = cmp.Or(o.Timeout, 5*time.Second)
+	}
+	db := stdlib.OpenDB(*cfg)
+	db.SetMaxOpenConns(cmp.Or(o.MaxConns, 4))
+	db.SetMaxIdleConns(cmp.Or(o.MaxConns, 4))
+	// A connection idle through a Lambda freeze may be dead on thaw:
+	// database/sql drops it on error and dials anew.
+	db.SetConnMaxIdleTime(2 * time.Minute)
+	return db, where, nil
+}
+
+// sqliteCode reports whether err is a SQLite error whose primary code is
+// one of codes (SQLITE_READONLY is 8, SQLITE_CANTOPEN 14).
+func sqliteCode(err error, codes ...int) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && slices.Contains(codes, coded.Code()&0xff)
+}
+
+func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
+	// The commands that keep a file register the driver, so the function
+	// and the build stay small.
+	if !slices.Contains(sql.Drivers(), "sqlite") {
+		return nil, fmt.Errorf("%s: this program cannot open a SQLite file: give a PostgreSQL URL", path)
+	}
+	uri, err := FileURI(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	v := url.Values{}
+	v.Add("_pragma", "busy_timeout(5000)")
+	if readOnly {
+		// Read-only mode opens a file the user may not write, and
+		// query_only makes sure nothing here ever tries.
+		v.Set("mode", "ro")
+		v.Add("_pragma", "query_only(1)")
+		if immutable {
+			v.Set("immutable", "1")
+		}
+	} else {
+		// WAL lets the report read during a write; NORMAL syncs only at
+		// checkpoints; an immediate BEGIN takes the write lock up front, so
+		// two processes migrating at once wait rather than fail.
+		v.Add("_pragma", "journal_mode(WAL)")
+		v.Add("_pragma", "synchronous(NORMAL)")
+		v.Add("_pragma", "cache_size(-32768)") // 32 MB: an import's keys land all over their index
+		v.Set("_txlock", "immediate")
+	}
+	db, err := sql.Open("sqlite", uri+"?"+v.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	// One connection: SQLite serialises writes anyway, and a queue in the
+	// pool is cheaper than busy retries.
+	db.SetMaxOpenConns(1)
+	return db, nil
 }

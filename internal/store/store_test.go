@@ -288,11 +288,11 @@ func TestImportTakesEachLineOnce(t *testing.T) {
 		at := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 		var added []bool
 		for _, key := range []string{"a", "b", "a", "b", "a"} {
-			ok, err := s.Import(ctx, key, event.Event{Name: "copy-sketch"}, at)
+			n, err := s.Keep(ctx, []Item{{Event: event.Event{Name: "copy-sketch"}, At: at, Key: key}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			added = append(added, ok)
+			added = append(added, n == 1)
 		}
 		if fmt.Sprint(added) != "[true true false false false]" {
 			t.Errorf("added = %v", added)
@@ -421,7 +421,7 @@ func TestEveryWriterIsCountedOnce(t *testing.T) {
 			{"77aa49a Insert", func() error { return insert77aa49a(ctx, s, e, at) }},
 			{"77aa49a Import", func() error { return import77aa49a(ctx, s, "k2", e, at) }},
 			{"this release", func() error { return s.Insert(ctx, e, at) }},
-			{"this release's import", func() error { _, err := s.Import(ctx, "k3", e, at); return err }},
+			{"this release's import", func() error { _, err := s.Keep(ctx, []Item{{Event: e, At: at, Key: "k3"}}); return err }},
 			{"a batch", func() error { _, err := s.Keep(ctx, []Item{{Event: e, At: at}, {Event: e, At: at}}); return err }},
 		}
 		for _, w := range writers {

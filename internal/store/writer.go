@@ -1,5 +1,6 @@
 // The one write path of the preview and the function: events from any
-// number of goroutines, kept in batches, each answered once kept.
+// number of goroutines, kept in batches, each answered once kept; the
+// function's writer keeps them in a database, else in its log.
 
 package store
 
@@ -21,13 +22,11 @@ type Keeper interface {
 	String() string
 }
 
-// Writer is the one write path of the preview and the function: callers
-// hand it events from any number of goroutines; one goroutine keeps them
-// in batches, one transaction (or one fsync) a batch, and answers each
-// caller only after its batch is kept. A batch its store cannot take goes
-// to the fallback, a file of not-stored events in the format -import
-// reads. Only when that fails too is the caller told: no event is
-// acknowledged that nothing kept.
+// Writer keeps events from any number of goroutines in batches, one
+// transaction (or fsync) a batch, and answers each caller once its batch
+// is kept. A batch the store refuses goes to the fallback, not-stored
+// lines that -import reads; only if that fails too is the caller told, so
+// no event is acknowledged that nothing kept.
 type Writer struct {
 	to, fallback Keeper // fallback may be nil
 	log          func(string)
@@ -59,9 +58,11 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 	return w
 }
 
-// Add keeps e, received at at, and returns once it is kept: nil when the
-// store or the fallback holds it, else why neither does.
-func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
+// Receive keeps e, received at at, and returns once it is kept: nil when
+// the store or the fallback holds it, else why neither does. It waits at
+// most four batch timeouts to queue e (event.Handler's Sink takes no
+// context).
+func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
 	if w.closed {
@@ -71,21 +72,12 @@ func (w *Writer) Add(ctx context.Context, e event.Event, at time.Time) error {
 	select {
 	case w.queue <- r:
 		w.mu.RUnlock()
-	case <-ctx.Done():
+	case <-time.After(4 * w.timeout):
 		w.mu.RUnlock()
-		return fmt.Errorf("the event was not kept: %w", ctx.Err())
+		return fmt.Errorf("the event was not kept: %w", context.DeadlineExceeded)
 	}
-	// Once queued, the event is kept or refused by the writer whatever
-	// the caller does: wait for the answer.
+	// Once queued, the writer answers whatever the caller does.
 	return <-r.kept
-}
-
-// Receive is Add in the form event.Handler's Sink takes, without a
-// context: it waits at most four batch timeouts.
-func (w *Writer) Receive(e event.Event, at time.Time) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 4*w.timeout)
-	defer cancel()
-	return w.Add(ctx, e, at)
 }
 
 // Close keeps what is queued and stops the writer; an event added after
@@ -149,8 +141,8 @@ func (w *Writer) keep(batch []request) error {
 	return nil
 }
 
-// LogLines keeps events as JSON lines marked not stored on w, the
-// function's log (Netlify keeps its stdout): what -import reads.
+// LogLines keeps events as not-stored JSON lines on W, the function's
+// log (Netlify keeps its stdout), which -import reads.
 type LogLines struct {
 	W    io.Writer
 	Name string // for messages, such as "the log"
@@ -170,12 +162,67 @@ func (l *LogLines) Keep(_ context.Context, items []Item) (int, error) {
 	return len(items), nil
 }
 
-// jsonLines is items as the function logs events it did not store: one
-// JSON line each, the format -import reads.
+// jsonLines is items as not-stored lines, one each.
 func jsonLines(items []Item) []byte {
 	var b []byte
 	for _, it := range items {
 		b = append(b, it.Event.NotStoredLine(it.At)...)
 	}
 	return b
+}
+
+// FunctionWriter is the production receiver's Writer: it stores each
+// event in the store at dsn, opened on first use, one pool per container.
+// An event it cannot store (no dsn, no database, a failed insert) goes to
+// log as a not-stored JSON line; only when that fails too is it refused
+// (503). Errors go to errs, without the event.
+func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
+	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
+	lines := &LogLines{W: log, Name: "the log"}
+	if dsn == "" {
+		return NewWriter(lines, nil, 2*time.Second, say)
+	}
+	return NewWriter(&lazy{dsn: dsn}, lines, 2*time.Second, say)
+}
+
+// lazy is a store opened on its first batch, and again at most every 30 s
+// after a failed open: an outage at a cold start does not last the
+// container's life.
+type lazy struct {
+	dsn   string
+	mu    sync.Mutex
+	st    *Store
+	tried time.Time
+	err   error
+}
+
+func (l *lazy) String() string {
+	if l.st != nil {
+		return l.st.String()
+	}
+	return "the store"
+}
+
+func (l *lazy) get() (*Store, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.st != nil {
+		return l.st, nil
+	}
+	if time.Since(l.tried) < 30*time.Second {
+		return nil, l.err
+	}
+	l.tried = time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	l.st, l.err = Open(ctx, l.dsn, Options{MaxConns: 2, Timeout: 3 * time.Second})
+	return l.st, l.err
+}
+
+func (l *lazy) Keep(ctx context.Context, items []Item) (int, error) {
+	st, err := l.get()
+	if err != nil {
+		return 0, err
+	}
+	return st.Keep(ctx, items)
 }

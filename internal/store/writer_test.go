@@ -232,3 +232,35 @@ func TestWriterRefusesAfterClose(t *testing.T) {
 		t.Error("an event added after Close was reported kept")
 	}
 }
+
+// stuckStore holds every batch until release is closed, whatever its context.
+type stuckStore struct{ release chan struct{} }
+
+func (s stuckStore) Keep(context.Context, []Item) (int, error) {
+	<-s.release
+	return 0, errors.New("released")
+}
+
+func (stuckStore) String() string { return "a stuck store" }
+
+// TestWriterRefusesWhenItsQueueStaysFull: with one batch stuck in the store
+// and the queue full, Receive gives up after four batch timeouts and says
+// why, rather than wait for ever.
+func TestWriterRefusesWhenItsQueueStaysFull(t *testing.T) {
+	st := stuckStore{release: make(chan struct{})}
+	w := NewWriter(st, nil, 10*time.Millisecond, func(string) {})
+	var wg sync.WaitGroup
+	for range MaxBatch + cap(w.queue) {
+		wg.Go(func() { w.Receive(event.Event{Name: "copy-sketch"}, at) })
+	}
+	for len(w.queue) < cap(w.queue) {
+		time.Sleep(time.Millisecond)
+	}
+	err := w.Receive(event.Event{Name: "copy-sketch"}, at)
+	if !errors.Is(err, context.DeadlineExceeded) || err.Error() != "the event was not kept: context deadline exceeded" {
+		t.Errorf("Receive on a full queue: %v", err)
+	}
+	close(st.release)
+	wg.Wait()
+	w.Close()
+}
