@@ -12,10 +12,8 @@ import (
 	"strings"
 )
 
-// A clone is a local git clone of a cited repository, bare or not. It is
-// only read, with the git command: its tags with for-each-ref, a file at
-// a tag with ls-tree and cat-file, which write nothing (no index, no
-// lock, no fetch).
+// A clone is a local git clone of a cited repository, bare or not, read
+// with git commands that write nothing (no index, no lock, no fetch).
 type clone struct {
 	dir   string // as given
 	env   []string
@@ -23,8 +21,7 @@ type clone struct {
 	err   error             // the first failure to read, which makes every answer unsure
 }
 
-// locating are the variables that would point git at another repository
-// than the folder given, or at other objects than its own.
+// locating would point git at another repository or other objects.
 var locating = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
 	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE",
 	"GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_REPLACE_REF_BASE"}
@@ -107,9 +104,9 @@ func (c *clone) tags() (map[string]string, error) {
 	return tags, nil
 }
 
-// readFile reads path at the tag as git holds it, unfiltered, as GitHub
-// shows it. A path the tag lacks, or a folder, wraps fs.ErrNotExist; any
-// other failure stays in c.err: no file is called gone that is unread.
+// readFile reads path at the tag unfiltered, as GitHub shows it. A path
+// the tag lacks wraps fs.ErrNotExist; any other failure stays in c.err, so
+// no file is called gone that is unread.
 func (c *clone) readFile(tag, path string) ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -19,12 +19,10 @@ const (
 
 // DriftOptions say which clones -drift reads and what the site cites.
 type DriftOptions struct {
-	// Build builds the site once the arguments are read.
-	Build func() (*site.Site, error)
-	// Clones are OWNER/REPO=GITDIR, one for each cited repository.
-	Clones []string
-	Pre    bool // count prereleases as releases
-	JSON   bool // print the report as JSON
+	Build  func() (*site.Site, error) // run once the arguments are read
+	Clones []string                   // OWNER/REPO=GITDIR, one for each cited repository
+	Pre    bool                       // count prereleases as releases
+	JSON   bool                       // print the report as JSON
 	Out    io.Writer
 }
 
@@ -40,20 +38,17 @@ type group struct {
 }
 
 type repo struct {
-	name   string // owner/name
-	dir    string
-	clone  *clone
-	groups []*group
-	// history are the quotes the page keeps at an old release on purpose
-	// (its front matter's history), each checked at that release only.
-	history []Result
+	name    string // owner/name
+	dir     string
+	clone   *clone
+	groups  []*group
+	history []Result // quotes kept at an old release (front matter history), checked there only
 }
 
-// Drift checks a site's citations of each library against its newest
-// release, read from a local git clone, as -repin would move them, and
-// writes nothing: a release that made the page stale is known before a
-// reader who upgraded finds it. It prints the report and returns Held or
-// Drifted; an error means no answer could be given (exit Failed).
+// Drift checks a site's citations against each library's newest release,
+// read from a local git clone, as -repin would move them, and writes
+// nothing. It prints the report and returns Held or Drifted; an error
+// means no answer could be given (exit Failed).
 func Drift(o DriftOptions) (int, error) {
 	repos, err := checkClones(o)
 	if err != nil {
@@ -112,8 +107,7 @@ func checkClones(o DriftOptions) ([]*repo, error) {
 		}
 		cites[c.Repo] = append(cites[c.Repo], c)
 	}
-	// A citation no clone is given for would go unwatched, and the
-	// answer would say the page holds when no one looked.
+	// Else the answer would say the page holds where no one looked.
 	if len(ungiven) > 0 {
 		return repos, fmt.Errorf("%s: give a clone of each cited repository", strings.Join(ungiven, "; "))
 	}
@@ -148,10 +142,9 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 		return fmt.Errorf("%s has no release tags (none of %d reads as a version, such as v1.2.0 or 1.2.0): clone it whole, with its tags", r.dir, len(tags))
 	}
 	groups := map[int]*group{}
-	// The first place each version is cited, once however many cite it.
 	var lacking, unversioned []string
 	named := map[string]bool{}
-	place := func(list *[]string, c site.Citation) {
+	place := func(list *[]string, c site.Citation) { // the first place each version is cited
 		if !named[c.Version] {
 			named[c.Version] = true
 			*list = append(*list, fmt.Sprintf("%s (%s)", c.Version, c.At()))
@@ -215,9 +208,8 @@ func (r *repo) historyBroken() bool {
 }
 
 // newestOf finds the newest release of g's major version, or the newest
-// version cited, if that is newer (a page may cite a prerelease). Two
-// tags may name one version ("1.15.0" and "v1.15.0", as the SDK has):
-// when both tag the same commit, one is taken.
+// version cited if newer. Two tags may name one version ("1.15.0" and
+// "v1.15.0", as the SDK has): when both tag one commit, one is taken.
 func newestOf(versions []version, tags map[string]string, g *group, pre bool) (version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
@@ -237,8 +229,7 @@ func newestOf(versions []version, tags map[string]string, g *group, pre bool) (v
 			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag], tags[v.tag])
 		}
 	}
-	// Taken: the tag cited, else the one written as the first cited
-	// version is ("v" or not, as many numbers).
+	// Taken: the tag cited, else the one written like the first cited.
 	like := func(v version) int {
 		n := 0
 		if slices.ContainsFunc(g.cited, func(x version) bool { return x.tag == v.tag }) {
@@ -268,17 +259,15 @@ func (r *repo) tree(tag string) Tree {
 	}}
 }
 
-// drifted reports whether a citation's quote does not hold at the newest
-// release: it changed, is gone, cannot be placed, or did not hold even
-// where the page cites it. A quote that only moved still holds.
+// drifted reports whether a quote does not hold at the newest release; one
+// that only moved still holds.
 func (g *group) drifted() bool {
 	return slices.ContainsFunc(g.results, func(r Result) bool {
 		return r.Kind != Moved && r.Kind != Unchanged
 	})
 }
 
-// behind reports whether a release newer than a version the group cites
-// exists.
+// behind reports whether a release is newer than a version g cites.
 func (g *group) behind() bool {
 	return slices.ContainsFunc(g.cited, func(v version) bool { return v.tag != g.newest.tag })
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"errref/internal/quote/quotetest"
 	"errref/internal/site"
 )
 
@@ -71,8 +70,8 @@ func run(t *testing.T, page string, pre bool, clones ...string) (int, string, er
 // work tree and from a bare one: the exit code, and the report, the same
 // from both.
 func TestDriftOutcomes(t *testing.T) {
-	lib := quotetest.Library(t)
-	bare := quotetest.Bare(t, lib)
+	lib := library(t)
+	bare := bare(t, lib)
 	for _, tc := range []struct {
 		name string
 		page string
@@ -143,20 +142,20 @@ func TestDriftOutcomes(t *testing.T) {
 // citation is an error that names the folder or the citation (exit 2),
 // never a report.
 func TestCannotAnswer(t *testing.T) {
-	lib := quotetest.Library(t)
+	lib := library(t)
 	empty := filepath.Join(t.TempDir(), "empty")
-	quotetest.Git(t, filepath.Dir(empty), "init", "-q", empty)
-	quotetest.Git(t, empty, "commit", "-q", "--allow-empty", "-m", "no tags")
+	git(t, filepath.Dir(empty), "init", "-q", empty)
+	git(t, empty, "commit", "-q", "--allow-empty", "-m", "no tags")
 	file := filepath.Join(t.TempDir(), "lib.tar")
 	if err := os.WriteFile(file, []byte("not a clone"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The same version tagged twice, at two commits.
-	twice := quotetest.Library(t)
-	quotetest.Git(t, twice, "tag", "1.2.0", "v1.0.0^{commit}")
+	twice := library(t)
+	git(t, twice, "tag", "1.2.0", "v1.0.0^{commit}")
 	// A clone that lacks the content of a file its tags name.
-	damaged := quotetest.Library(t)
-	blob := strings.TrimSpace(quotetest.Git(t, damaged, "rev-parse", "v1.2.0:src/app.py"))
+	damaged := library(t)
+	blob := strings.TrimSpace(git(t, damaged, "rev-parse", "v1.2.0:src/app.py"))
 	if err := os.Remove(filepath.Join(damaged, ".git", "objects", blob[:2], blob[2:])); err != nil {
 		t.Fatal(err)
 	}
@@ -199,9 +198,9 @@ func TestCannotAnswer(t *testing.T) {
 // the SDK's 1.15.0 and v1.15.0, are one release, named as the page names
 // it, or else as the page names its versions.
 func TestTwoTagsOneVersion(t *testing.T) {
-	lib := quotetest.Library(t)
-	quotetest.Git(t, lib, "tag", "1.2.0", "v1.2.0^{commit}")
-	quotetest.Git(t, lib, "tag", "v1.2", "v1.2.0^{commit}")
+	lib := library(t)
+	git(t, lib, "tag", "1.2.0", "v1.2.0^{commit}")
+	git(t, lib, "tag", "v1.2", "v1.2.0^{commit}")
 	for _, tc := range []struct{ page, want string }{
 		{current, "lib v1.2.0 is the newest 1.x release"},
 		{head + "[`return 30`](cite:acme/lib@1.2.0:src/app.py#7)\n", "lib 1.2.0 is the newest 1.x release"},
@@ -219,7 +218,7 @@ func TestTwoTagsOneVersion(t *testing.T) {
 // outcome, where it went and what the text report says of it; and the
 // error, when there is one, with exit 2.
 func TestJSON(t *testing.T) {
-	lib := quotetest.Library(t)
+	lib := library(t)
 	var out bytes.Buffer
 	o := driftOptions(t, map[string]string{"index.md": old}, &out, "acme/lib="+lib)
 	o.JSON = true
@@ -279,7 +278,7 @@ func TestJSON(t *testing.T) {
 // TestSameAsRepin: the report of every citation is what -repin's dry run
 // prints for the same move, from folders of the same two tags.
 func TestSameAsRepin(t *testing.T) {
-	lib := quotetest.Library(t)
+	lib := library(t)
 	export := func(tag string) string {
 		dir := filepath.Join(t.TempDir(), tag)
 		if err := os.Mkdir(dir, 0o755); err != nil {
@@ -319,8 +318,8 @@ func TestSameAsRepin(t *testing.T) {
 // TestCloneUntouched: checking writes nothing to the clone, bare or not:
 // every file keeps its bytes, mode and time, and none is added.
 func TestCloneUntouched(t *testing.T) {
-	lib := quotetest.Library(t)
-	bare := quotetest.Bare(t, lib)
+	lib := library(t)
+	bare := bare(t, lib)
 	snapshot := func(dir string) map[string]string {
 		m := map[string]string{}
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {

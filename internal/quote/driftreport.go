@@ -49,8 +49,7 @@ func (g *group) describe(pre bool) string {
 	}
 }
 
-// answer is the report's last line: "python-sdk v1.29.0 is the newest
-// 1.x release; 61 citations hold".
+// answer is the report's last line: "python-sdk v1.29.0 is the newest 1.x release; 61 citations hold".
 func answer(repos []*repo, code int, pre bool) string {
 	var parts []string
 	total, behind, bad := 0, 0, map[string]int{}
@@ -121,18 +120,13 @@ func answer(repos []*repo, code int, pre bool) string {
 	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
 }
 
-// summary is a group's line after its citations, as -repin ends its
-// report: "modelcontextprotocol/python-sdk v1.25.0 to v1.29.0, the newest
-// 1.x release: 20 moved, ...".
+// summary is a group's line after its citations, as -repin ends its report.
 func summary(r *repo, g *group, pre bool) string {
 	return fmt.Sprintf("%s %s to %s, %s: %s", r.name, strings.Join(g.citedTags(), " and "), g.newest.tag, g.describe(pre), counted(g.counts()))
 }
 
-// writeText prints the answer alone when every group cites its newest
-// release and every quote holds there; else, for each group that is
-// behind or drifted, what became of each citation (as -repin prints
-// it), the lines of prose naming an older version, and the group's
-// counts; then the answer.
+// writeText prints, for each group behind or drifted, what became of each
+// citation, the prose naming an older version and the counts; then the answer.
 func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 	var b bytes.Buffer
 	for _, r := range repos {
@@ -230,18 +224,12 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 func citationJSON(r Result) jsonCitation {
 	var b strings.Builder
 	r.Report(&b)
-	mv := r
-	j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: mv.Diff, Report: b.String()}
-	switch r.Kind {
-	case Moved, Unchanged:
-		j.To = mv.To.String()
-		j.Around = &mv.Around
-	case Changed:
-		if mv.Nearest > 0 {
-			j.Nearest, j.Alike = []int{mv.Nearest, mv.NearestEnd}, mv.Alike
-		}
-	case Ambiguous:
-		j.Candidates = mv.Candidates
+	j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: r.Diff, Report: b.String(), Candidates: r.Candidates}
+	switch {
+	case r.held():
+		j.To, j.Around = r.To.String(), &r.Around
+	case r.Kind == Changed && r.Nearest > 0:
+		j.Nearest, j.Alike = []int{r.Nearest, r.NearestEnd}, r.Alike
 	}
 	return j
 }

@@ -34,10 +34,8 @@ func Relocate(c site.Citation, from, to Tree) Result {
 	return relocate(c, to.Version, old, cur)
 }
 
-// relocate moves c, whose quote holds in old, to version in cur.
-//
-// The quote is looked for as check reads it, on as many lines as it takes
-// in old; lines the page cites beyond those go with it.
+// relocate moves c, whose quote holds in old, to version in cur: the quote
+// on as many lines as it takes in old, with the cited lines beyond them.
 func relocate(c site.Citation, version string, old, cur []string) Result {
 	parts := parts(c.Quote)
 	a, b := tighten(old, parts, c.Start, c.End)
@@ -109,14 +107,11 @@ func tight(span, parts []string) bool {
 	return len(span) == 1 || (!holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
 }
 
-// narrow tells apart the places (first lines, in cur, of a span of the
-// quote's lines) by what stands around them, as in old around a..b: first
-// the quote's lines themselves, whole, then one more line on each side at
-// a time, both sides the same as in old (or both past an end of the
-// file). It stops when one place is left, and returns it with the number
-// of lines of context that took, or when the next step would leave none,
-// and returns those that were left: the same text in the same
-// surroundings, which only a person can tell apart.
+// narrow tells apart the places (first lines in cur of the quote's span)
+// by what stands around them as in old around a..b: the quoted lines
+// whole, then one more line on each side at a time. It returns the one
+// place left with the lines of context that took, or, when the next step
+// would leave none, those left: which only a person can tell apart.
 func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 	m := b - a + 1
 	same := func(s, k int) bool {

@@ -32,29 +32,22 @@ type Result struct {
 	Version  string // the version it was looked for at
 
 	To cite.Spec // Moved, Unchanged: the same quote at the new version and lines
-	// Places is how many places hold the quote at the new version; when
-	// more than one, Context is how many lines on each side told the one
-	// from the others (0: the quoted lines whole).
+	// Places hold the quote at the new version; Context lines on each side
+	// told the one from the others (0: the quoted lines whole).
 	Places, Context int
 	Candidates      []int // Ambiguous: the first cited line at each place
-	// Changed: the lines most like the old cited ones (0 when none is at
-	// all alike), and how alike, from 0 to 1.
+	// Changed: the lines most like the old ones (0: none alike), how alike from 0 to 1.
 	Nearest, NearestEnd int
 	Alike               float64
-	// Moved, Unchanged: whether the lines before and after the cited ones
-	// are as they were; when not, the code around the quote changed.
-	Around bool
-	// Diff sets the old cited lines against the nearest (Changed) or the
-	// new cited ones, when they differ around the quote: "-", "+" or " ".
-	Diff []string
+	Around              bool     // Moved, Unchanged: the lines before and after are as they were
+	Diff                []string // old cited lines against the nearest or new ones: "-", "+" or " "
 }
 
 // held reports whether the quote is at the new version: moved or not.
 func (r Result) held() bool { return r.Kind == Moved || r.Kind == Unchanged }
 
-// Report prints r as one line, FILE:LINE and what became of the quote
-// and, for one left as it is, what to do; then any diff, indented. Every
-// command prints its citations so.
+// Report prints r as one line, FILE:LINE, what became of the quote and
+// what to do; then any diff, indented. Every command prints citations so.
 func (r Result) Report(w io.Writer) {
 	c, at := r.Citation, r.Citation.At()
 	leave := "or leave it at " + c.Version

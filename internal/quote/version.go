@@ -9,11 +9,9 @@ import (
 	"strings"
 )
 
-// A version is a tag read as a release number, the way PEP 440 (Python's
-// packages: v2.0.0rc1, 1.0.0.beta0, 0.13.0.dev0) and semantic versioning
-// (v2.0.0-rc.1) write one. golang.org/x/mod/semver and Masterminds/semver
-// read neither v2.0.0rc1 nor 1.0.0.beta0, and order dev releases after
-// alphas, so the reading is ours.
+// A version is a tag read as PEP 440 (v2.0.0rc1, 1.0.0.beta0, 0.13.0.dev0)
+// and semantic versioning (v2.0.0-rc.1) write one. x/mod/semver and
+// Masterminds/semver read neither v2.0.0rc1 nor 1.0.0.beta0.
 type version struct {
 	tag     string
 	release []int // 1.29.0: [1 29 0]

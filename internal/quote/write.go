@@ -67,11 +67,9 @@ func writeDiff(w io.Writer, name string, old, cur []byte) {
 // changes the file there, as an editor could.
 var beforeRename = func(path string) {}
 
-// write puts each edited file in place of the one read, atomically: a
-// temporary file in the same folder, renamed over it. A file that is not
-// on disk as the build read it is not written, and nothing is while any
-// is not: the edits were made to the text read, and writing them over a
-// newer one would lose the author's work.
+// write renames a temporary file over each edited one. Nothing is written
+// while any file is not on disk as the build read it: the edits were made
+// to that text, and writing them over a newer one loses the author's work.
 func write(root string, read, edited map[string][]byte) error {
 	names := slices.Sorted(maps.Keys(edited))
 	for _, name := range names {

@@ -1,4 +1,4 @@
-package main
+package quote
 
 import (
 	"bytes"
@@ -6,34 +6,33 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"errref/internal/benchsite"
-	"errref/internal/quote/quotetest"
 )
 
-// TestDrift runs -drift as the scheduled job does, from the site folder
-// with the default paths and a clone named by a relative path, against
-// internal/quote/quotetest's made-up library: the exit code says whether every
+// TestDriftCommand runs go run ./cmd/build -drift as the scheduled job
+// does, from the site folder with the default paths and a clone named by a
+// relative path, against acme/lib: the exit code says whether every
 // quote holds (0, and one line), one does not (1, and the report) or no
 // answer could be given (2, and why, on stderr, the report empty), and
 // -json gives the same report as JSON.
-func TestDrift(t *testing.T) {
-	bin := command(t)
+func TestDriftCommand(t *testing.T) {
+	bin := buildCommand(t)
 	work := t.TempDir()
 	root := filepath.Join(work, "site")
-	if err := benchsite.Make(root, fixture, 1); err != nil {
+	if err := benchsite.Make(root, filepath.Join("..", "site", "testdata", "fixture"), 1); err != nil {
 		t.Fatal(err)
 	}
-	lib := quotetest.Library(t)
-	quotetest.Git(t, work, "clone", "-q", "--bare", lib, filepath.Join(work, "clones", "lib.git"))
+	lib := library(t)
+	git(t, work, "clone", "-q", "--bare", lib, filepath.Join(work, "clones", "lib.git"))
 	empty := filepath.Join(work, "clones", "empty")
-	quotetest.Git(t, work, "init", "-q", empty)
+	git(t, work, "init", "-q", empty)
 	if err := os.WriteFile(filepath.Join(work, "clones", "lib.tar"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const head = "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\n+++\n\n"
 	pages := map[string]string{
 		"current": head + "[`return 30`](cite:acme/lib@v1.2.0:src/app.py#7) and [`return 60`](cite:acme/lib@v2.0.0:src/app.py#6)\n",
 		"old":     head + "[`return 30`](cite:acme/lib@v1.0.0:src/app.py#5) and [`return \"three\"`](cite:acme/lib@v1.0.0:src/app.py#8)\n",
@@ -102,4 +101,16 @@ func TestDrift(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "public")); err == nil {
 		t.Error("-drift wrote public/")
 	}
+}
+
+// buildCommand builds cmd/build, whose flags -drift's tests run.
+func buildCommand(t *testing.T) string {
+	bin := filepath.Join(t.TempDir(), "build")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	if out, err := exec.Command("go", "build", "-o", bin, "errref/cmd/build").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
