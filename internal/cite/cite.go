@@ -71,10 +71,13 @@ func (s Spec) URL() string {
 	return "https://github.com/" + s.Repo + "/blob/" + s.Version + "/" + s.Path + anchor
 }
 
-// Label is the link text: the path and the lines.
-func (s Spec) Label() string {
-	if s.End == s.Start {
-		return fmt.Sprintf("%s, line %d", s.Path, s.Start)
+// Label is the link text: "src/x.py, lines 3-5".
+func (s Spec) Label() string { return s.Path + ", " + Span(s.Start, s.End) }
+
+// Span names lines of a file: "line 3" or "lines 3-5".
+func Span(start, end int) string {
+	if start == end {
+		return "line " + strconv.Itoa(start)
 	}
-	return fmt.Sprintf("%s, lines %d-%d", s.Path, s.Start, s.End)
+	return fmt.Sprintf("lines %d-%d", start, end)
 }

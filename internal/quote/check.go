@@ -47,21 +47,10 @@ func (t Tree) check(c site.Citation) Result {
 	return r
 }
 
-// check checks c against s, a copy that may be at another version.
-func (s Copy) check(c site.Citation) Result {
-	if v := s.versionOf(c.Spec); v != "" {
-		return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, v)}
-	}
-	return s.tree().check(c)
-}
-
-// Check checks every citation whose repository one of args (-check-sources
-// REPO[@VERSION]=DIR) names, in the site that build builds once the
-// arguments are read, and prints a line for each and a summary. It
-// reports whether all held. One repository may be given at several
-// versions (a page that quotes v1 and v2 of a library): each citation is
-// checked against the copy at its own version, and against the first
-// given when none is.
+// Check checks each citation of a repository args (-check-sources
+// REPO[@VERSION]=DIR) name, in the site build builds once they are read,
+// prints a line for each and a summary, and reports whether all held. A
+// citation is checked against the copy at its version, else the first given.
 func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, error) {
 	copies, err := parseCopies(args)
 	if err != nil {
@@ -95,6 +84,14 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	out.WriteString("\n")
 	_, err = w.Write(out.Bytes())
 	return counts[Mismatch] == 0 && counts[VersionMismatch] == 0, err
+}
+
+// check checks c against s, a copy that may be at another version.
+func (s Copy) check(c site.Citation) Result {
+	if v := s.versionOf(c.Spec); v != "" {
+		return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, v)}
+	}
+	return s.tree().check(c)
 }
 
 // parseCopies reads -check-sources arguments, by repository.

@@ -27,8 +27,7 @@ var locating = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX
 	"GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_REPLACE_REF_BASE"}
 
 // openClone checks that dir is a git repository of its own, not a folder
-// inside one (git would read the enclosing repository), and prepares to
-// read it.
+// inside one (git would read the enclosing repository).
 func openClone(dir string) (*clone, error) {
 	fi, err := os.Stat(dir)
 	switch {

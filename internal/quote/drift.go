@@ -26,9 +26,8 @@ type DriftOptions struct {
 	Out    io.Writer
 }
 
-// A group is the citations of one major version of a repository (a page
-// that quotes v1 and v2 of a library has two), checked against the
-// newest release of that major version.
+// A group is the citations of one major version of a repository, checked
+// against the newest release of that major version.
 type group struct {
 	major   int
 	newest  version
@@ -74,8 +73,7 @@ func Drift(o DriftOptions) (int, error) {
 	return code, writeText(o.Out, repos, code, o.Pre)
 }
 
-// checkClones opens each clone, builds the site, and looks for every
-// citation's quote at the newest release of its major version.
+// checkClones opens each clone, builds the site, and looks for each quote.
 func checkClones(o DriftOptions) ([]*repo, error) {
 	var repos []*repo
 	byName := map[string]*repo{}
@@ -125,8 +123,7 @@ func checkClones(o DriftOptions) ([]*repo, error) {
 	return repos, nil
 }
 
-// check groups r's citations by the major version they cite and looks
-// for each quote at the newest release of that major version.
+// check groups r's citations by major version and relocates each quote.
 func (r *repo) check(cites []site.Citation, pre bool) error {
 	tags, err := r.clone.tags()
 	if err != nil {
@@ -201,8 +198,7 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 	return nil
 }
 
-// historyBroken reports whether a quote kept as history does not hold
-// even at the release it quotes.
+// historyBroken reports whether a quote kept as history fails where it quotes.
 func (r *repo) historyBroken() bool {
 	return slices.ContainsFunc(r.history, func(res Result) bool { return res.Kind != Unchanged })
 }
@@ -259,8 +255,7 @@ func (r *repo) tree(tag string) Tree {
 	}}
 }
 
-// drifted reports whether a quote does not hold at the newest release; one
-// that only moved still holds.
+// drifted reports whether a quote fails at the newest release (not moved).
 func (g *group) drifted() bool {
 	return slices.ContainsFunc(g.results, func(r Result) bool {
 		return r.Kind != Moved && r.Kind != Unchanged

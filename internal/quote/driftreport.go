@@ -19,18 +19,14 @@ func (g *group) counts() map[string]int {
 	return n
 }
 
-func (g *group) citedTags() []string {
-	var tags []string
-	for _, v := range g.cited {
-		tags = append(tags, v.tag)
-	}
-	return tags
-}
+// citedTags are the tags g cites; older leaves out the newest.
+func (g *group) citedTags() []string { return g.tags(false) }
+func (g *group) older() []string     { return g.tags(true) }
 
-func (g *group) older() []string {
+func (g *group) tags(older bool) []string {
 	var tags []string
 	for _, v := range g.cited {
-		if v.tag != g.newest.tag {
+		if !older || v.tag != g.newest.tag {
 			tags = append(tags, v.tag)
 		}
 	}

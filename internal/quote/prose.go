@@ -19,10 +19,8 @@ type ProseLine struct {
 	Text string `json:"text"` // the line, trimmed
 }
 
-// Prose finds each line of the site's pages that names one of the
-// versions, "v1.29.0" or "1.29.0", outside the specs of its citations,
-// for the author to read. A spec the build does not read as a citation,
-// such as one shown in a code span, is the author's text and counts.
+// Prose finds the lines of the site's pages that name one of the versions,
+// "v1.29.0" or "1.29.0", outside the specs the build read as citations.
 func Prose(s *site.Site, versions []string) []ProseLine {
 	if len(versions) == 0 {
 		return nil
@@ -36,8 +34,7 @@ func Prose(s *site.Site, versions []string) []ProseLine {
 	}
 	var found []ProseLine
 	for _, p := range s.Pages {
-		// Blank out the citations' specs; a spec holds no newline, so
-		// the lines stay where they are.
+		// Blank out the specs (none holds a newline, so lines stay put).
 		prose := bytes.Clone(p.Raw())
 		for _, c := range s.Citations {
 			if c.File == p.File {
@@ -55,8 +52,7 @@ func Prose(s *site.Site, versions []string) []ProseLine {
 	return found
 }
 
-// printProse prints lines found by Prose, under a line that says what
-// they are; nothing when there are none.
+// printProse prints lines found by Prose under a heading, if any.
 func printProse(w io.Writer, lines []ProseLine, versions []string) {
 	if len(lines) == 0 {
 		return

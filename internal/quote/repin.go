@@ -12,24 +12,18 @@ import (
 
 // RepinOptions say what -repin moves.
 type RepinOptions struct {
-	// Build builds the site once the arguments are read.
-	Build func() (*site.Site, error)
-	Root  string // the site folder, where the page files are rewritten
-	// To is OWNER/REPO@NEW=DIR: the version to move to and a copy of it.
-	To string
-	// From are -check-sources arguments, REPO@VERSION=DIR, a copy of each
-	// version to move from; citations of other versions stay.
-	From  []string
-	Write bool // rewrite the files; else print the diff that would be made
+	Build func() (*site.Site, error) // run once the arguments are read
+	Root  string                     // the site folder, where the page files are rewritten
+	To    string                     // OWNER/REPO@NEW=DIR: the version to move to and a copy of it
+	From  []string                   // REPO@VERSION=DIR, a copy of each version to move from
+	Write bool                       // rewrite the files; else print the diff that would be made
 	Out   io.Writer
 }
 
-// Repin moves a site's citations of a library to a new version of it. It
-// prints what became of each; the diff it makes (without Write, would
-// make) to the specs of the moved and unchanged ones, and to no other
-// byte; the lines of prose that name an old version, the author's to
-// change; and a summary. It reports whether every citation it tried moved
-// or stayed; the error is for what stops it.
+// Repin moves a site's citations of a library to a new version. It prints
+// what became of each, the diff to the specs of those moved or unchanged
+// (no other byte), the prose naming an old version, and a summary; it
+// reports whether every citation it tried moved or stayed.
 func Repin(o RepinOptions) (bool, error) {
 	to, err := parseCopy("-repin", o.To, true)
 	if err != nil {
@@ -71,8 +65,7 @@ func Repin(o RepinOptions) (bool, error) {
 		}
 		results = append(results, r)
 	}
-	// A misspelt repository or a forgotten -check-sources would otherwise
-	// look like a page with nothing to move.
+	// Else a misspelt repository would look like nothing to move.
 	if len(results) == 0 && already == 0 && len(unsourced) == 0 && len(history) == 0 {
 		return false, fmt.Errorf("-repin %s: no page in content/ cites %s", to.Repo, to.Repo)
 	}

@@ -57,7 +57,7 @@ func (r Result) Report(w io.Writer) {
 	case Moved, Unchanged:
 		fmt.Fprintf(w, "%s: %s: %s", at, r.Kind, c.Lines())
 		if r.Kind == Moved {
-			fmt.Fprintf(w, " is %s", lines(r.To.Start, r.To.End))
+			fmt.Fprintf(w, " is %s", cite.Span(r.To.Start, r.To.End))
 		}
 		fmt.Fprintf(w, " at %s", r.Version)
 		switch {
@@ -76,7 +76,7 @@ func (r Result) Report(w io.Writer) {
 	case Changed:
 		fmt.Fprintf(w, "%s: changed: %s: %q is not in the file at %s", at, c.Lines(), short(c.Quote), r.Version)
 		if r.Nearest > 0 {
-			fmt.Fprintf(w, "; the nearest is %s (%.0f%% alike)", lines(r.Nearest, r.NearestEnd), 100*r.Alike)
+			fmt.Fprintf(w, "; the nearest is %s (%.0f%% alike)", cite.Span(r.Nearest, r.NearestEnd), 100*r.Alike)
 		}
 		fmt.Fprintf(w, ": quote the code as it is now and cite its lines by hand, %s\n", leave)
 	case Ambiguous:
@@ -96,13 +96,6 @@ func (r Result) Report(w io.Writer) {
 	for _, d := range r.Diff {
 		fmt.Fprintf(w, "    %s\n", d)
 	}
-}
-
-func lines(start, end int) string {
-	if start == end {
-		return "line " + strconv.Itoa(start)
-	}
-	return fmt.Sprintf("lines %d-%d", start, end)
 }
 
 func count(n int, what string) string { return fmt.Sprintf("%d %s", n, verb(n, what, what+"s")) }

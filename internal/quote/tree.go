@@ -20,8 +20,7 @@ import (
 type Tree struct {
 	Version string // the version the files are at, as a citation writes it
 	Where   string // names the copy in messages: "../sdk-v1.29.0"
-	// ReadFile reads a file by its slash path; for a file this version
-	// does not have, the error wraps fs.ErrNotExist.
+	// ReadFile reads a slash path; a file the version lacks wraps fs.ErrNotExist.
 	ReadFile func(path string) ([]byte, error)
 }
 
@@ -33,9 +32,8 @@ func (t Tree) lines(path string) ([]string, error) {
 	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"), nil
 }
 
-// A Copy is a local copy of one cited repository: a git checkout, whose
-// HEAD says its version, or a plain folder of files, whose version is the
-// one given with it, if any.
+// A Copy is a local copy of a cited repository: a git checkout at its
+// HEAD, or a folder of files at the version given with it, if any.
 type Copy struct {
 	Repo    string
 	Version string // declared with REPO@VERSION=DIR
@@ -75,9 +73,8 @@ func parseCopy(flag, arg string, target bool) (Copy, error) {
 	return s, nil
 }
 
-// versionOf says which version of the code s holds, for c: "" when it is
-// the cited one (a plain folder given without a version holds every
-// version), else what differs.
+// versionOf is "" when s holds the version c cites (a folder given without
+// a version holds every one), else what differs.
 func (s Copy) versionOf(c cite.Spec) string {
 	switch {
 	case s.clone != nil:
@@ -106,8 +103,7 @@ func (s Copy) tree() Tree {
 	}}
 }
 
-// files are the site's page files as the build read them, by slash path:
-// what a rewrite checks the disk against, and where prose is looked for.
+// files are the site's page files as the build read them, by slash path.
 func files(s *site.Site) map[string][]byte {
 	m := map[string][]byte{}
 	for _, p := range s.Pages {

@@ -56,14 +56,11 @@ func parseVersion(tag string) (v version, ok bool) {
 			return version{}, false
 		}
 	}
-	switch strings.ToLower(m[2]) {
-	case "":
-	case "a", "alpha":
-		v.pre = [2]int{alpha, n[0]}
-	case "b", "beta":
-		v.pre = [2]int{beta, n[0]}
-	default:
+	if m[2] != "" {
 		v.pre = [2]int{candidate, n[0]}
+		if k, ok := map[string]int{"a": alpha, "alpha": alpha, "b": beta, "beta": beta}[strings.ToLower(m[2])]; ok {
+			v.pre[0] = k
+		}
 	}
 	if m[4] != "" || m[6] != "" {
 		v.post = n[1]

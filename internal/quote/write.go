@@ -12,8 +12,7 @@ import (
 	"strings"
 )
 
-// edit returns the files with the specs of the moved and unchanged
-// citations rewritten, and every other byte as it was.
+// edit rewrites the specs of the citations held, and no other byte.
 func edit(files map[string][]byte, results []Result) map[string][]byte {
 	byFile := map[string][]Result{}
 	for _, r := range results {
@@ -38,9 +37,8 @@ func edit(files map[string][]byte, results []Result) map[string][]byte {
 	return out
 }
 
-// writeDiff prints the change to one file as a unified diff without
-// context: a spec never holds a newline, so each line changed is one line
-// before and one after.
+// writeDiff prints a unified diff without context: a spec never holds a
+// newline, so each line changed is one line before and one after.
 func writeDiff(w io.Writer, name string, old, cur []byte) {
 	ol, cl := strings.Split(string(old), "\n"), strings.Split(string(cur), "\n")
 	fmt.Fprintf(w, "--- %s\n+++ %s\n", name, name)
@@ -63,8 +61,7 @@ func writeDiff(w io.Writer, name string, old, cur []byte) {
 	}
 }
 
-// beforeRename runs just before each file is renamed into place; a test
-// changes the file there, as an editor could.
+// beforeRename lets a test change a file just before it is renamed over.
 var beforeRename = func(path string) {}
 
 // write renames a temporary file over each edited one. Nothing is written
@@ -91,8 +88,7 @@ func write(root string, read, edited map[string][]byte) error {
 	return nil
 }
 
-// rewrite writes data to a temporary file beside name, with its mode, and
-// renames it over name if that is still what was read.
+// rewrite renames a temporary file over name if that is still what was read.
 func rewrite(root, name string, read, data []byte) error {
 	path := filepath.Join(root, filepath.FromSlash(name))
 	fi, err := os.Lstat(path)
@@ -124,8 +120,7 @@ func rewrite(root, name string, read, data []byte) error {
 	return os.Rename(f.Name(), path)
 }
 
-// unchanged reports an error if name is not on disk as it was read, or
-// is not a regular file: renaming over a link would replace it.
+// unchanged fails if name is not on disk as read, or is a link (not replaced).
 func unchanged(root, name string, read []byte) error {
 	path := filepath.Join(root, filepath.FromSlash(name))
 	switch fi, err := os.Lstat(path); {
