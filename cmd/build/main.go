@@ -67,13 +67,10 @@ func main() {
 	flag.BoolVar(&f.json, "json", false, "with -drift, print the report as JSON")
 	flag.Parse()
 	if f.root == "" {
-		// The current folder, as every path function takes an empty
-		// path; os.DirFS refuses one.
-		f.root = "."
+		f.root = "." // as path functions take it; os.DirFS refuses ""
 	}
 	if len(f.drifts) > 0 {
-		// Exit 1 says a quote drifted: anything that stops the check
-		// must not say so too.
+		// Exit 1 says a quote drifted: a failure must not say so too.
 		failStatus, failHead = quote.Failed, "-drift could not answer:"
 	}
 	switch {
@@ -188,16 +185,12 @@ func build(f flags) {
 
 // serve runs the preview until it is interrupted.
 func serve(f flags) {
-	// Most of what stops the preview is not a build: a port that is
-	// taken, a store that cannot be opened.
-	failHead = "the preview failed:"
-	// SIGTERM too, which process managers, containers and go run's
-	// wrappers send (on Windows, closing the console window).
+	failHead = "the preview failed:" // a taken port, a store that cannot be opened
+	// SIGTERM too, which process managers and go run's wrappers send.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// Where the report reads: DATABASE_URL, NETLIFY_DB_URL, or the
-	// journal that go run ./cmd/report takes into events.db (the build
-	// links no SQLite); the preview says which at start.
+	// Where the report reads: DATABASE_URL, NETLIFY_DB_URL, or the journal
+	// go run ./cmd/report takes into events.db (the build links no SQLite).
 	events := f.db
 	if events == "" {
 		dsn, _, err := store.Locate(os.Getenv, "")
@@ -217,20 +210,14 @@ func serve(f flags) {
 	}
 }
 
-// collectLess sets the collector for a build, which is short and holds
-// most of what it allocates to the end, so that collecting as often as
-// Go's default (GOGC=100) mostly scans what is still needed. None runs
-// until the heap reaches 48 MiB, which a small site never does, and from
-// there on each runs when the heap has grown to three times what the
-// last one kept (GOGC=200). The figures that chose them: a one-page build
-// in 45 ms instead of 52, a 1,000-page cold build in 2.1 s instead of
-// 2.7. The preview, which runs for hours, keeps the
-// default, and so does a GOGC the user sets.
+// collectLess sets the collector for a build, which holds most of what it
+// allocates to the end: none runs below a 48 MiB heap, then GOGC=200 (a
+// one-page build in 45 ms instead of 52, 1,000 pages in 2.1 s instead of
+// 2.7). The preview, which runs for hours, and a GOGC the user sets keep theirs.
 func collectLess() {
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(48 << 20)
-	// The first collection, the limit's, frees this and so runs the
-	// cleanup, which hands over to GOGC=200.
+	// The first collection frees this and runs the cleanup: GOGC=200.
 	runtime.AddCleanup(new([64]byte), func(struct{}) {
 		debug.SetGCPercent(200)
 		debug.SetMemoryLimit(math.MaxInt64)
