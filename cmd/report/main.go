@@ -56,7 +56,8 @@ func main() {
 		fail(fmt.Errorf("-html and -json: choose one"))
 	}
 
-	if err := checkSince(*since); err != nil {
+	days, err := report.ParseSince(*since)
+	if err != nil {
 		fail(err)
 	}
 	// Where, and how: read-only unless a step needs to write (see store.go).
@@ -73,10 +74,6 @@ func main() {
 		return
 	}
 
-	days, err := report.ParseSince(*since)
-	if err != nil {
-		fail(err)
-	}
 	now := time.Now()
 	first, last, err := report.Period(now, days, *from, *to)
 	if err != nil {

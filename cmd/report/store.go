@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -18,10 +17,6 @@ import (
 // timeout bounds everything the report asks of a store: a server that
 // accepts and never answers is an error, not a wait for ever.
 const timeout = 30 * time.Second
-
-// maxDays is the longest -since: a century of days, far inside what a
-// time.Duration holds (213,505 days overflow it to one).
-const maxDays = 36_500
 
 // openStore opens the store the flags name: -db, else DATABASE_URL,
 // NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in root. -migrate and
@@ -202,14 +197,4 @@ func timedOut(ctx context.Context, err error) error {
 		return fmt.Errorf("no answer within %v: the server accepted but did not reply (%v)", timeout, err)
 	}
 	return err
-}
-
-// checkSince refuses a number of days too large to count.
-func checkSince(s string) error {
-	if d, ok := strings.CutSuffix(s, "d"); ok {
-		if n, err := strconv.Atoi(d); err == nil && n > maxDays {
-			return fmt.Errorf("-since %s: at most %dd (a century); for an older period give -from", s, maxDays)
-		}
-	}
-	return nil
 }

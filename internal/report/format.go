@@ -6,7 +6,6 @@ package report
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,19 +42,10 @@ func ratio(v *float64) string {
 // num writes n with thousands separated: 12,345.
 func num(n int) string {
 	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	return s
 }
 
 // change is n against the period before, as a signed number and
@@ -161,15 +151,6 @@ func termLabel(r Row, q func(string) string) string {
 	return strings.Join(parts, ", ")
 }
 
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // section is a table of rows by where readers came from, as the text and
 // the page show it.
 type section struct {
@@ -186,41 +167,27 @@ type line struct {
 }
 
 func sections(r Report, q func(string) string) []section {
-	refs := section{Title: "Referrer hosts", Head: "host"}
-	for _, row := range r.Refs {
-		l := line{Row: row, Label: q(row.Ref), Host: true, Muted: row.None || row.Other > 0}
-		switch {
-		case row.None:
-			l.Label, l.Host = noneRef, false
-		case row.Other > 0:
-			l.Label, l.Host = otherLabel(row.Other, "hosts"), false
+	sec := func(title, note, head string, rows []Row, host bool, none, others string, label func(Row) string) section {
+		s := section{Title: title, Note: note, Head: head}
+		for _, row := range rows {
+			l := line{Row: row, Label: label(row), Host: host}
+			switch {
+			case row.None:
+				l.Label, l.Host, l.Muted = none, false, true
+			case row.Other > 0:
+				l.Label, l.Host, l.Muted = otherLabel(row.Other, others), false, true
+			}
+			s.Rows = append(s.Rows, l)
+			for _, part := range row.Parts {
+				s.Rows = append(s.Rows, line{Row: part, Label: termLabel(part, q), Part: true})
+			}
 		}
-		refs.Rows = append(refs.Rows, l)
+		return s
 	}
-	camps := section{Title: "Campaigns", Note: "utm_source / utm_medium / utm_campaign; under each, its utm_term and utm_content where any is set.", Head: "campaign"}
-	for _, row := range r.Campaigns {
-		l := line{Row: row, Label: campaignLabel(row, q), Muted: row.None || row.Other > 0}
-		switch {
-		case row.None:
-			l.Label = noneCampaign
-		case row.Other > 0:
-			l.Label = otherLabel(row.Other, "campaigns")
-		}
-		camps.Rows = append(camps.Rows, l)
-		for _, part := range row.Parts {
-			camps.Rows = append(camps.Rows, line{Row: part, Label: termLabel(part, q), Part: true})
-		}
+	return []section{
+		sec("Referrer hosts", "", "host", r.Refs, true, noneRef, "hosts", func(r Row) string { return q(r.Ref) }),
+		sec("Campaigns", "utm_source / utm_medium / utm_campaign; under each, its utm_term and utm_content where any is set.", "campaign",
+			r.Campaigns, false, noneCampaign, "campaigns", func(r Row) string { return campaignLabel(r, q) }),
+		sec("Outreach codes", "", "code", r.Outreach, false, noneOutreach, "codes", func(r Row) string { return q(r.Outreach) }),
 	}
-	outreach := section{Title: "Outreach codes", Head: "code"}
-	for _, row := range r.Outreach {
-		l := line{Row: row, Label: q(row.Outreach), Muted: row.None || row.Other > 0}
-		switch {
-		case row.None:
-			l.Label = noneOutreach
-		case row.Other > 0:
-			l.Label = otherLabel(row.Other, "codes")
-		}
-		outreach.Rows = append(outreach.Rows, l)
-	}
-	return []section{refs, camps, outreach}
 }

@@ -19,7 +19,7 @@ import (
 // wild is text, escaped by html/template, never markup.
 func HTML(w io.Writer, r Report) error {
 	if len(r.Days) == 0 {
-		return errorf("report %s to %s has no days: make it with Build", r.From, r.To)
+		return fmt.Errorf("report %s to %s has no days: make it with Build", r.From, r.To)
 	}
 	sum := sha256.Sum256([]byte(css))
 	t := r.Total

@@ -1,15 +1,9 @@
 // Package report turns stored events and the storefront's sales into the
-// funnel: per page, views, human candidates and engaged readers, with the
-// rate from each step to the next and the change from the period before;
-// site-wide, clicks, buy-link clicks and sales with their revenue, per
-// channel; where readers came from; how long engaged readers had the page
-// in view; and a day-by-day series. It writes a terminal table, JSON for
-// scripts, or a self-contained HTML page.
+// funnel, written as a terminal table, JSON or a self-contained HTML page.
 //
-// The counter keeps no identifier, so a funnel here is a ratio of counts,
-// not a count of people who went from one step to the next; and clicks,
-// buy-link clicks and sales carry no path, referrer, campaign or outreach
-// code, so they are counted for the whole site and never under a filter.
+// The counter keeps no identifier, so a funnel is a ratio of counts, not
+// of people; and clicks, buy-link clicks and sales carry no path, referrer,
+// campaign or outreach code, so they are counted for the whole site only.
 package report
 
 import (
@@ -524,39 +518,44 @@ func Period(now time.Time, since time.Duration, from, to string) (string, string
 	}
 	end, err := time.Parse(time.DateOnly, to)
 	if err != nil {
-		return "", "", errorf("-to %q: write a date such as 2026-03-31", to)
+		return "", "", fmt.Errorf("-to %q: write a date such as 2026-03-31", to)
 	}
 	if from == "" {
 		days := int(since.Hours() / 24)
 		if days < 1 {
-			return "", "", errorf("-since %v: give at least one day, such as 30d", since)
+			return "", "", fmt.Errorf("-since %v: give at least one day, such as 30d", since)
 		}
 		from = end.AddDate(0, 0, 1-days).Format(time.DateOnly)
 	}
 	start, err := time.Parse(time.DateOnly, from)
 	if err != nil {
-		return "", "", errorf("-from %q: write a date such as 2026-03-01", from)
+		return "", "", fmt.Errorf("-from %q: write a date such as 2026-03-01", from)
 	}
 	if start.After(end) {
-		return "", "", errorf("-from %s is after -to %s", from, to)
+		return "", "", fmt.Errorf("-from %s is after -to %s", from, to)
 	}
 	return from, to, nil
 }
+
+// maxDays is the longest -since: a century of days, far inside what a
+// time.Duration holds (213,505 days overflow it).
+const maxDays = 36_500
 
 // ParseSince reads -since: a number of days such as 30d, or a Go duration.
 func ParseSince(s string) (time.Duration, error) {
 	if d, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 1 {
-			return 0, errorf("-since %q: write a number of days such as 30d", s)
+			return 0, fmt.Errorf("-since %q: write a number of days such as 30d", s)
+		}
+		if n > maxDays {
+			return 0, fmt.Errorf("-since %s: at most %dd (a century); for an older period give -from", s, maxDays)
 		}
 		return time.Duration(n) * 24 * time.Hour, nil
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
-		return 0, errorf("-since %q: write a number of days such as 30d", s)
+		return 0, fmt.Errorf("-since %q: write a number of days such as 30d", s)
 	}
 	return d, nil
 }
-
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

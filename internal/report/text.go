@@ -6,6 +6,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -65,10 +67,10 @@ func Text(w io.Writer, r Report) error {
 		fmt.Fprintf(w, "\nSite-wide. %s\n", noFilterNote)
 		tb = nil
 		tb.row("", "this period", "before", "change")
-		for _, n := range sortedKeys(s.Clicks) {
+		for _, n := range slices.Sorted(maps.Keys(s.Clicks)) {
 			tb.row("click "+Quote(n)+clickPage(s, n), num(s.Clicks[n]), num(s.PreviousClicks[n]), change(s.Clicks[n], s.PreviousClicks[n]))
 		}
-		for _, n := range sortedKeys(s.BuyLinkClicks) {
+		for _, n := range slices.Sorted(maps.Keys(s.BuyLinkClicks)) {
 			tb.row("buy-link clicks "+Quote(n), num(s.BuyLinkClicks[n]), num(s.PreviousBuyLinkClicks[n]), change(s.BuyLinkClicks[n], s.PreviousBuyLinkClicks[n]))
 		}
 		tb.row("buy-link clicks per engaged", ratio(s.BuyLinkClicksPerEngaged))
