@@ -86,15 +86,11 @@ func main() {
 	if err != nil {
 		fail(timedOut(ctx, err))
 	}
-	pages, err := clickPages(*root)
+	clicks, guides, err := readSite(*root)
 	if err != nil {
 		fail(err)
 	}
-	r.SetClickPages(pages)
-	guides, err := pageGuides(*root)
-	if err != nil {
-		fail(err)
-	}
+	r.SetClickPages(clicks)
 	r.SetGuides(guides)
 	switch {
 	case *htmlFile == "-":

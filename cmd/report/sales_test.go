@@ -169,7 +169,7 @@ func TestAGuideOnItsPagesRow(t *testing.T) {
 		"index.md": "",
 		"b.md":     "",
 	} {
-		os.WriteFile(filepath.Join(dir, "content", name), []byte("+++\ntitle = \"x\"\n"+fm+"\n+++\nText.\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "content", name), []byte("+++\ntitle = \"x\"\ndescription = \"d\"\n"+fm+"\n+++\nText.\n"), 0o644)
 	}
 	var lines string
 	for _, path := range []string{"/buy/", "/", "/b/"} {

@@ -19,21 +19,18 @@ import (
 	"errref/internal/tally"
 )
 
-// A CountReader is where a report reads its counts: *store.Store, or the
-// preview's own store.
+// A CountReader is where a report reads its counts: *store.Store.
 type CountReader interface {
 	Counts(ctx context.Context, from, to string) ([]tally.Count, error) // UTC days, both included
 }
 
-// A SalesReader is a CountReader that also keeps the storefront's sales:
-// *store.Store. The preview's journal holds none.
+// A SalesReader also keeps the storefront's sales (the preview's journal holds none).
 type SalesReader interface {
 	Sales(ctx context.Context, from, to string) ([]tally.Sale, error) // kept sales, UTC days, both included
 }
 
 // Filter narrows a report to the reading events that match every field
-// set. Clicks, buy-link clicks and sales carry none of these fields, so a report under
-// any filter leaves them out rather than show the site's.
+// set; clicks, buy-link clicks and sales, which carry none, are left out.
 type Filter struct {
 	Path     string `json:"path,omitempty"`
 	Ref      string `json:"ref,omitempty"`
@@ -52,10 +49,8 @@ func (f Filter) match(c *tally.Count) bool {
 // Query is what a report is asked for.
 type Query struct {
 	From, To string // UTC days, YYYY-MM-DD, both included
-	// Today is the UTC day the report is made: when the period holds it,
-	// its counts are marked partial.
-	Today  string
-	Filter Filter
+	Today    string // the UTC day the report is made, marked partial in the period
+	Filter   Filter
 }
 
 // Previous is the period of the same length that ends the day before q's.
@@ -86,8 +81,7 @@ func (q Query) days() (time.Time, time.Time, error) {
 // Today is now's UTC day, for Query.Today.
 func Today(now time.Time) string { return now.UTC().Format(time.DateOnly) }
 
-// Load reads the counts of q's period and of the period before it from
-// src, and builds the report.
+// Load reads the counts of q's period and the one before from src, and builds the report.
 func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	from, _, err := q.Previous()
 	if err != nil {
@@ -129,16 +123,13 @@ func (s *Steps) add(name string, n int) {
 	}
 }
 
-// Funnel is a group's steps, the rate from each step to the next, and how
-// many of the later steps were sent after the reader had scrolled. A view
-// is sent at load, before anyone can scroll, so only the later steps say
-// whether readers scroll.
+// Funnel is a group's steps, the rate from each to the next, and how many
+// later steps were sent after a scroll (a view is sent before anyone can).
 type Funnel struct {
 	Steps
 	ScrolledHuman   int `json:"scrolled_human_candidates"` // human-candidate events sent after a scroll
 	ScrolledEngaged int `json:"scrolled_engaged"`          // engaged events sent after a scroll
-	// Rates from each step to the next, and the share of human
-	// candidates that had scrolled; absent where the step before is 0.
+	// Rates from step to step and the scrolled share; absent over a 0.
 	ToHumanCandidate *float64 `json:"to_human_candidate,omitempty"`
 	ToEngaged        *float64 `json:"to_engaged,omitempty"`
 	ScrolledShare    *float64 `json:"scrolled_share_of_human_candidates,omitempty"`
@@ -167,17 +158,15 @@ type PageRow struct {
 	Path string `json:"path"`
 	Funnel
 	Previous Steps `json:"previous"`
-	// Guide is the product the page sells, when no other page sells it,
-	// with its sales and revenue in the period through every channel.
+	// The product the page alone sells, with its sales in every channel.
 	Guide        string `json:"guide,omitempty"`
 	Sales        *int   `json:"sales,omitempty"`
 	RevenueCents *int64 `json:"revenue_cents,omitempty"`
 }
 
-// Row is one referrer host, campaign or outreach code, with its own
-// funnel. None marks the row of reading events without one (for
-// referrers: no referrer, or a link from the site itself); Other the row
-// that adds up those beyond the Top, and how many they are.
+// Row is one referrer host, campaign or outreach code, with its funnel.
+// None marks the row without one (for referrers, also the site's own
+// links); Other the row adding up those beyond the Top, and how many.
 type Row struct {
 	Ref      string `json:"ref,omitempty"`
 	Source   string `json:"utm_source,omitempty"`
@@ -189,14 +178,12 @@ type Row struct {
 	None     bool   `json:"none,omitempty"`
 	Other    int    `json:"other,omitempty"`
 	Steps
-	// A campaign's rows by utm_term and utm_content, when any of its
-	// events has either; the row with neither is there too, so the parts
-	// add up to the campaign.
+	// A campaign's rows by utm_term and utm_content, when any event has
+	// either (and the row with neither, so the parts add up).
 	Parts []Row `json:"by_term_and_content,omitempty"`
 }
 
-// Day is one UTC day's counts. Clicks, buy-link clicks and sales are
-// absent under a filter; sales also where the store keeps none.
+// Day is one UTC day's counts; clicks and sales are absent under a filter.
 type Day struct {
 	Day string `json:"day"`
 	Steps
@@ -207,27 +194,21 @@ type Day struct {
 	Partial       bool   `json:"partial,omitempty"` // today: not over yet
 }
 
-// SiteWide is what the counter sends without a path, clicks by name and
-// buy-link clicks by channel (the checkout event), and the storefront's
-// sales by channel, in the period and the one before.
+// SiteWide is what has no path: clicks by name, buy-link clicks and the
+// storefront's sales by channel, in the period and the one before.
 type SiteWide struct {
-	Clicks                map[string]int `json:"clicks"`
-	BuyLinkClicks         map[string]int `json:"buy_link_clicks"`
-	PreviousClicks        map[string]int `json:"previous_clicks"`
-	PreviousBuyLinkClicks map[string]int `json:"previous_buy_link_clicks"`
-	// Buy-link clicks per engaged reader, both site-wide. Absent without
-	// an engaged event.
-	BuyLinkClicksPerEngaged *float64 `json:"buy_link_clicks_per_engaged,omitempty"`
-	// Sales is nil where the store keeps no sales (the preview's journal).
-	Sales *Sales `json:"sales,omitempty"`
-	// ClickPages names, for each click, the content files whose pages
-	// have its control; nil where the report was not given the site.
+	Clicks                  map[string]int `json:"clicks"`
+	BuyLinkClicks           map[string]int `json:"buy_link_clicks"`
+	PreviousClicks          map[string]int `json:"previous_clicks"`
+	PreviousBuyLinkClicks   map[string]int `json:"previous_buy_link_clicks"`
+	BuyLinkClicksPerEngaged *float64       `json:"buy_link_clicks_per_engaged,omitempty"` // absent without an engaged event
+	Sales                   *Sales         `json:"sales,omitempty"`                       // nil where the store keeps none
+	// ClickPages names the content files whose pages have each click's control.
 	ClickPages map[string][]string `json:"click_pages,omitempty"`
 }
 
-// SetClickPages records which pages have each click's control, read from
-// the site: a click event carries only its name. Under a filter, where no
-// click is shown, it does nothing.
+// SetClickPages records which pages have each click's control (a click
+// event carries only its name); under a filter it does nothing.
 func (r *Report) SetClickPages(pages map[string][]string) {
 	if r.SiteWide == nil {
 		return
@@ -238,10 +219,8 @@ func (r *Report) SetClickPages(pages map[string][]string) {
 	}
 }
 
-// Visible is how long engaged readers had the page in view when the
-// counter sent engaged, read from the roll-up's buckets (tally.VisibleBucket:
-// two significant figures of whole seconds), so each figure is a bucket's
-// lower bound: "about".
+// Visible is how long engaged readers had the page in view, from the
+// roll-up's buckets (tally.VisibleBucket), so each figure is "about".
 type Visible struct {
 	Timed  int `json:"engaged_with_time"` // engaged events that carry a time
 	Q1     int `json:"q1_s"`              // a quarter had the page in view for less
@@ -249,8 +228,7 @@ type Visible struct {
 	Q3     int `json:"q3_s"` // a quarter for more
 }
 
-// PreviousPeriod names the period before a report's, of the same
-// length, and its totals.
+// PreviousPeriod is the period of the same length before, and its totals.
 type PreviousPeriod struct {
 	From  string `json:"from"`
 	To    string `json:"to"`
@@ -266,22 +244,18 @@ type Report struct {
 	Previous   PreviousPeriod `json:"previous"`
 	Total      Funnel         `json:"total"`
 	Pages      []PageRow      `json:"pages"`
-	// Nil under a filter: clicks, buy-link clicks and sales carry no path,
-	// referrer, campaign or outreach code, so they cannot be narrowed.
-	SiteWide  *SiteWide `json:"site_wide"`
-	Visible   *Visible  `json:"visible,omitempty"` // absent without a timed engaged event
-	Refs      []Row     `json:"refs"`
-	Campaigns []Row     `json:"campaigns"`
-	Outreach  []Row     `json:"outreach"`
-	Days      []Day     `json:"days"`
+	SiteWide   *SiteWide      `json:"site_wide"`         // nil under a filter
+	Visible    *Visible       `json:"visible,omitempty"` // absent without a timed engaged event
+	Refs       []Row          `json:"refs"`
+	Campaigns  []Row          `json:"campaigns"`
+	Outreach   []Row          `json:"outreach"`
+	Days       []Day          `json:"days"`
 }
 
-// Top is how many referrers, campaigns and outreach codes a report lists
-// before it adds up the rest in one row.
+// Top is how many rows a section lists before it adds up the rest in one.
 const Top = 20
 
-// campaignKey is a campaign's row: tagged tells the events with none of
-// the five utm_ values from those with only utm_term or utm_content.
+// campaignKey is a campaign's row; tagged: any of the five utm_ values.
 type campaignKey struct {
 	source, medium, campaign string
 	tagged                   bool
@@ -292,8 +266,7 @@ type termKey struct {
 	term, content string
 }
 
-// Build adds up counts, which tally.Counts gave for q's period and the one
-// before it; counts outside both are ignored.
+// Build adds up the counts of q's period and the one before it.
 func Build(counts []tally.Count, q Query) (Report, error) {
 	start, end, err := q.days()
 	if err != nil {
@@ -440,9 +413,7 @@ func addTo[K comparable](m map[K]*Steps, k K, c *tally.Count) {
 	s.add(c.Name, c.N)
 }
 
-// rows lists m's groups by views, the one without a value among them, and
-// adds up those beyond the Top in one row, so the rows add up to the
-// total.
+// rows lists m's groups by views, and adds up those beyond the Top in one row.
 func rows[K comparable](m map[K]*Steps, row func(K) Row) []Row {
 	out := []Row{}
 	for k, s := range m {
@@ -472,9 +443,7 @@ func sortRows(rs []Row) {
 	})
 }
 
-// quartiles reads the lower quartile, median and upper quartile from
-// counts by bucket, each the bucket of the event at that rank (nearest
-// rank), or nil without any.
+// quartiles reads the quartiles from counts by bucket (nearest rank), or nil.
 func quartiles(byBucket map[int]int) *Visible {
 	if len(byBucket) == 0 {
 		return nil
@@ -509,8 +478,7 @@ func rate(n, of int) *float64 {
 	return &v
 }
 
-// Period turns the command's flags into the UTC days of a report: from
-// and to (YYYY-MM-DD) when given, else the since days ending today.
+// Period turns -from, -to and -since into a report's UTC days.
 func Period(now time.Time, since time.Duration, from, to string) (string, string, error) {
 	today := now.UTC().Truncate(24 * time.Hour)
 	if to == "" {
