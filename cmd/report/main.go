@@ -1,11 +1,7 @@
-// Command report shows the reading funnel from the stored events: per
-// page, views, human candidates and engaged readers, against the period
-// before; site-wide clicks, buy-link clicks and sales; referrers, campaigns and
-// outreach codes; engaged readers' time in view; and a day-by-day series.
-// It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else
-// the SQLite file events.db in the site folder (or -db, or
-// SITE_EVENTS_DB), after taking into it what the preview kept in
-// events.jsonl.
+// Command report shows the reading funnel from the stored events and sales.
+// It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else the
+// SQLite file events.db in the site folder (or -db, or SITE_EVENTS_DB), after
+// taking into it what the preview kept in events.jsonl.
 //
 //	go run ./cmd/report                      the last 30 days, as tables
 //	go run ./cmd/report -from 2026-03-01 -to 2026-03-31 -json

@@ -14,15 +14,12 @@ import (
 	"errref/internal/store"
 )
 
-// timeout bounds everything the report asks of a store: a server that
-// accepts and never answers is an error, not a wait for ever.
+// timeout bounds what the report asks of a store: a silent server is an error.
 const timeout = 30 * time.Second
 
 // openStore opens the store the flags name: -db, else DATABASE_URL,
-// NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in root. -migrate and
-// -import write (and may create the store) and are done here; a report
-// reads, read-only, after taking the preview's journal into a SQLite
-// store. It reports whether the command is done.
+// NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in root. -migrate and the
+// imports are done here; it reports whether the command is done.
 func openStore(ctx context.Context, db, root, importFile string, migrate bool, in salesImport) (*store.Store, bool) {
 	dsn, from, err := store.Locate(os.Getenv, filepath.Join(root, "events.db"))
 	if db != "" {
@@ -93,11 +90,9 @@ func importLog(ctx context.Context, st *store.Store, file string) {
 	}
 }
 
-// openForReport opens the store read-only, after taking into a SQLite
-// store the events the preview kept in its journal (which needs the right
-// to write it). Only the default events.db beside the journal is created
-// for that: a store a setting names (-db, SITE_EVENTS_DB) must exist, so
-// that a mistyped name is an error, not a new store the journal fills.
+// openForReport opens the store read-only, after taking the preview's
+// journal into it. Only the default events.db is created for that: a
+// mistyped -db or SITE_EVENTS_DB is an error, not a new store.
 func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store, error) {
 	if from == "" && !store.IsPostgres(dsn) && !exists(dsn) && !exists(journal) {
 		return nil, errNoEvents
@@ -135,9 +130,7 @@ func exists(path string) bool {
 }
 
 // takeJournal imports the journal's new lines into the store at dsn, each
-// once, creating the store only when create is set. It names each line it
-// refuses by its number in the file, and says when it left a last line
-// cut short.
+// once, naming each line it refuses and a last line left cut short.
 func takeJournal(ctx context.Context, dsn, path string, create bool) error {
 	st, err := store.Open(ctx, dsn, store.Options{Create: create})
 	if err != nil {

@@ -10,13 +10,10 @@ import (
 	"strings"
 )
 
-// Quote shows a value from the wild as Go would quote it when it holds
-// anything a terminal could take for a control (an escape sequence, a
-// bidi override) or a space that would blur a table's columns; a plain
-// value is shown as it is. Any row may come from another writer of the
-// store, so every stored string goes through it on its way to a terminal.
-// A backslash is plain: it is Windows' separator, and a path shown with
-// each one doubled cannot be pasted back.
+// Quote shows a stored value Go-quoted when it holds anything a terminal
+// could take for a control (an escape, a bidi override) or a space that
+// blurs a column; else as it is. A backslash is plain: it is Windows'
+// separator, and a path with each one doubled cannot be pasted back.
 func Quote(s string) string {
 	plain := strings.ReplaceAll(s, `\`, "/")
 	if q := strconv.Quote(plain); q[1:len(q)-1] == plain && !strings.ContainsAny(s, " \t") {

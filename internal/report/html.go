@@ -119,28 +119,22 @@ type bar struct {
 	Title   string
 }
 
-// htmlTmpl is parsed on first use, not at the start of every command
-// that links this package (the site build does, for its preview).
+// htmlTmpl is parsed on first use, not when a command links this package.
 var htmlTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"pct":    pct,
 		"ratio":  ratio,
 		"num":    num,
 		"change": change,
-		// changeParts is change in pieces a line may break between, never
-		// inside: "+669", "(+21.4%)".
+		// changeParts are pieces a line may break between: "+669", "(+21.4%)".
 		"changeParts": func(n, before int) []string { return strings.SplitN(change(n, before), " ", 2) },
 		"share":       share,
-		"hostSplit": func(h string) []string {
-			// A break may fall only after a dot, never inside a label.
-			parts := strings.SplitAfter(h, ".")
-			return parts
-		},
-		"at":        func(m map[string]int, k string) int { return m[k] },
-		"money":     func(c *int64) string { return Money(*c) },
-		"money64":   Money,
-		"clickPage": clickPage,
-		"deref":     func(n *int) int { return *n },
+		"hostSplit":   func(h string) []string { return strings.SplitAfter(h, ".") }, // a break falls after a dot only
+		"at":          func(m map[string]int, k string) int { return m[k] },
+		"money":       func(c *int64) string { return Money(*c) },
+		"money64":     Money,
+		"clickPage":   clickPage,
+		"deref":       func(n *int) int { return *n },
 	}).Parse(pageHTML))
 })
 

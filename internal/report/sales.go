@@ -42,8 +42,7 @@ type ProductSale struct {
 // channels are the checkout event's words, the channels a sale comes by.
 var channels = []string{"gumroad", "site"}
 
-// addSales adds sales, of the period and the one before, to r's
-// site-wide counts and days. r.SiteWide must be set.
+// addSales adds the sales of the period and the one before to r.SiteWide and the days.
 func (r *Report) addSales(sales []tally.Sale) {
 	w := r.SiteWide
 	by := map[string]*Channel{}
@@ -105,10 +104,8 @@ func (r *Report) addSales(sales []tally.Sale) {
 	w.Sales = out
 }
 
-// SetGuides puts each product's sales on the row of the page whose guide
-// it is, from guides (a page's URL path to its guide), where no other
-// page names the same guide: then the sales are that page's. Without
-// sales (under a filter, or from the preview's journal) it does nothing.
+// SetGuides puts each product's sales on the row of the one page whose
+// guide it is (guides: URL path to guide). Without sales it does nothing.
 func (r *Report) SetGuides(guides map[string]string) {
 	if r.SiteWide == nil || r.SiteWide.Sales == nil {
 		return
