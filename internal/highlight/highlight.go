@@ -21,31 +21,26 @@ const (
 	DarkStyle  = "github-dark"
 )
 
-// WrapperClass is the class chroma's stylesheet scopes every rule to
-// (".c-chroma .c-k{...}"). The element around highlighted code must carry
-// it, or no token is coloured.
+// WrapperClass scopes every rule of the stylesheet (".c-chroma .c-k{...}"):
+// the element around highlighted code must carry it.
 const WrapperClass = "c-chroma"
 
-// Limit is the longest one block may take to highlight. Chroma's lexers
-// here have no per-match time limit (see lexers.go), so a rule that
-// backtracks without end is caught here, as an error, instead of
-// changing the page. A block of this site takes about a millisecond.
+// Limit is the longest one block may take to highlight: the lexers have no
+// per-match limit (lexers.go), so a rule stuck backtracking is an error
+// here. A block of this site takes about a millisecond.
 var Limit = 5 * time.Second
 
 // The formatter is set up once: it holds no state between calls.
 var formatter = chromahtml.New(
 	chromahtml.WithClasses(true),
-	// No <pre> wrapper: the Markdown renderer writes its own, with an id
-	// for the copy control and WrapperClass. Classes are prefixed to keep
-	// them apart from the site's own.
+	// The Markdown renderer writes the <pre>; "c-" keeps classes apart from the site's.
 	chromahtml.PreventSurroundingPre(true),
 	chromahtml.ClassPrefix("c-"),
 )
 
-// With classes, the formatter writes each token's class whatever the
-// style says; the colours live in the stylesheet. So the build passes an
+// With classes the colours live in the stylesheet, so the build passes an
 // empty style and never loads chroma's styles package, whose init parses
-// every bundled theme: 10 ms of a 40 ms one-page build.
+// every theme: 10 ms of a 40 ms one-page build.
 var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
 // css is chroma's stylesheet for LightStyle and DarkStyle, written by
@@ -64,11 +59,8 @@ func Supported(lang string) error {
 	return err
 }
 
-// Prepare readies the lexer for lang, in the background: the first block
-// in a language waits for its rules to be compiled, by chroma and again
-// by the copy, and a build that starts it early does that while it reads
-// its templates and pages. Anything wrong with lang is reported when a
-// block uses it.
+// Prepare compiles the lexer for lang in the background, while the build
+// reads its templates and pages; errors are reported when a block uses it.
 func Prepare(lang string) {
 	go func() {
 		if l, err := lexer(lang); err == nil {
@@ -79,16 +71,12 @@ func Prepare(lang string) {
 	}()
 }
 
-// Code writes code as highlighted HTML spans. A lang that Supported
-// refuses, or an empty one, is written as escaped plain text; the caller
-// decides whether to warn. A block that takes longer than Limit is an
-// error, whatever chroma made of it.
+// Code writes code as highlighted HTML spans; a lang Supported refuses, or
+// "", as escaped plain text. A block over Limit is an error.
 func Code(w io.Writer, lang, text string) error { return Start(lang, text)(w) }
 
-// Start begins highlighting text at once, in the background, and returns
-// the function that waits for it and writes it as Code does. A page starts
-// all its blocks before writing the first, so that they are highlighted
-// side by side.
+// Start highlights text in the background and returns the function that
+// waits and writes it as Code does, so a page's blocks run side by side.
 func Start(lang, text string) func(io.Writer) error {
 	l, err := lexer(lang)
 	if lang == "" || err != nil {
@@ -111,8 +99,7 @@ func start(l chroma.Lexer, lang, text string) func(io.Writer) error {
 	go func() {
 		r := new(result)
 		defer func() {
-			// Chroma panics on a lexer that fails mid-way; that is
-			// this block's error, not the end of the build.
+			// Chroma panics on a lexer that fails mid-way: this block's error.
 			if p := recover(); p != nil {
 				r.err = fmt.Errorf("chroma: %v", p)
 			}
@@ -132,17 +119,14 @@ func start(l chroma.Lexer, lang, text string) func(io.Writer) error {
 			if r.err != nil {
 				return fmt.Errorf("highlight %s: %w", lang, r.err)
 			}
-			// Over the limit is an error even when finished, so that the
-			// outcome depends on the time taken alone, not on which of
-			// the two channels was ready first.
+			// Over the limit even when finished: the outcome is the time's alone.
 			if time.Since(began) > Limit {
 				return tooSlow(lang)
 			}
 			_, err := w.Write(r.html.Bytes())
 			return err
 		case <-timer.C:
-			// The match cannot be stopped: it runs on, into a buffer no
-			// one reads, until the process ends.
+			// The match cannot be stopped: it runs on into a buffer no one reads.
 			return tooSlow(lang)
 		}
 	}
@@ -152,8 +136,6 @@ func tooSlow(lang string) error {
 	return fmt.Errorf("highlighting this %s block took longer than %v: a rule of chroma's lexer is stuck on it; write it with another language, or as text", cmp.Or(lang, "plain"), Limit)
 }
 
-// CSS returns the stylesheet for highlighted code, each theme under its own
-// prefers-color-scheme. Neither may leak into the other: a class that only
-// the light theme colours (github's punctuation, #1f2328) would otherwise
-// stay near-black on the dark background.
+// CSS returns the stylesheet, each theme under its own prefers-color-scheme,
+// neither leaking into the other (github's punctuation stays off dark).
 func CSS() []byte { return css }

@@ -121,9 +121,8 @@ func nextLexerMutator(rules chroma.CompiledRules) (string, int, chroma.LexerMuta
 // Mutate is never called: the rule is gone before any text is lexed.
 func (*untime) Mutate(*chroma.LexerState) error { return nil }
 
-// registry holds the untimed copy of each of chroma's regex lexers, and
-// is the registry they look each other up in (a rule handing part of the
-// text to another language names it), so that they reach only copies.
+// registry holds the untimed copy of each regex lexer, where they look each
+// other up, so that they reach only copies.
 var registry = sync.OnceValue(copies)
 
 // copies returns a registry of copies of chroma's regex lexers.
@@ -141,13 +140,10 @@ func copies() *chroma.LexerRegistry {
 // merged.
 func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
-		// Chroma hands out a lexer's rules only after compiling them,
-		// so the original's patterns are compiled too, and the copy
-		// compiles them again as its own.
+		// Chroma hands out rules compiled: the copy compiles them again.
 		rules, err := l.Rules()
 		if err != nil {
-			// Without a root state the copy's Tokenise fails,
-			// loudly; lexer has reported err before this runs.
+			// The copy's Tokenise fails loudly; lexer reported err already.
 			return nil
 		}
 		out := make(chroma.Rules, len(rules)+1)
@@ -163,10 +159,8 @@ func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 // to compile, which stands for each of the lexer's patterns.
 const framePlaceholder = "(?#errref: a pattern of chroma's goes here; see internal/highlight/lexers.go)"
 
-// compile compiles each rule of rules that has no regexp yet, its pattern
-// in frame (see untime), and returns the set of characters each rule can
-// begin with (nil where regexp2 can say nothing). Included states share
-// rules, so each rule is done once, and the rules side by side.
+// compile compiles each rule without a regexp, its pattern in frame, side
+// by side, and returns the characters each can begin with (nil: unknown).
 func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
 	var todo []*chroma.CompiledRule
 	first := map[*chroma.CompiledRule]*syntax.CharSet{}
@@ -222,9 +216,7 @@ type lexerResult struct {
 	err error
 }
 
-// lexer returns the untimed lexer for lang, or why there is none: the
-// language is unknown, or chroma's lexer for it could reach a lexer that
-// is not a copy (see reachable), whose matches keep the limit.
+// lexer returns the untimed lexer for lang, or why there is none.
 func lexer(lang string) (chroma.Lexer, error) {
 	if r, ok := checked.Load(lang); ok {
 		return r.(lexerResult).l, r.(lexerResult).err
@@ -250,12 +242,9 @@ func find(lang string) (chroma.Lexer, error) {
 	return l, nil
 }
 
-// reachable reports why l's copy could run a timed match: l, or a lexer
-// its rules hand text to by name, is not a plain regex lexer (it
-// delegates, or remaps another), or holds Go code of its own (which may
-// call chroma's lexers directly), or picks a lexer by the text it reads.
-// Chroma's Marshal writes a lexer's rules as its XML lexers spell them,
-// and refuses Go code, so the rules are read from that.
+// reachable reports why l's copy could run a timed match: l, or a lexer it
+// hands text to, is not a plain regex lexer, holds Go code (which Marshal
+// refuses), or picks a lexer by the text it reads.
 func reachable(l chroma.Lexer, seen map[string]bool) error {
 	name := l.Config().Name
 	if seen[name] {

@@ -34,22 +34,16 @@ import (
 // {{< marker >}} (where the explaining part ends) or {{< offer >}}.
 var includeRE = regexp.MustCompile(`^\{\{<\s*([a-z0-9-]+)\s*>\}\}$`)
 
-// Options are the site values that Markdown may refer to as <setting:NAME>
-// and that checkout links resolve to, and how to include a partial. An
-// empty value is unset.
+// Options are the site values <setting:NAME> and checkout links name (""
+// is unset), and how to include a partial.
 type Options struct {
-	Contact    string // e-mail address: <setting:contact>
-	Wallet     string // wallet address: <setting:wallet>
-	Storefront string // URL of the storefront listing: [..](checkout:gumroad)
-	PayPage    string // path of the payment page: [..](checkout:site)
-	Counter    bool   // the page loads the counter, which a copy control needs
-
-	// PaymentContact is where a USDC buyer e-mails the transaction hash:
-	// <setting:payment_contact>.
-	PaymentContact string
-
-	// Partial renders the partial template NAME for {{< NAME >}}.
-	Partial func(name string) ([]byte, error)
+	Contact        string                            // e-mail address: <setting:contact>
+	Wallet         string                            // wallet address: <setting:wallet>
+	Storefront     string                            // URL of the storefront listing: [..](checkout:gumroad)
+	PayPage        string                            // path of the payment page: [..](checkout:site)
+	Counter        bool                              // the page loads the counter, which a copy control needs
+	PaymentContact string                            // where a USDC buyer e-mails the hash: <setting:payment_contact>
+	Partial        func(name string) ([]byte, error) // renders the partial NAME for {{< NAME >}}
 }
 
 // A Citation is a quote of library source on the page, and where its
@@ -69,10 +63,8 @@ type Result struct {
 	IDs       map[string]int // the ids the page's headings and code blocks make, by line
 }
 
-// md is set up once for the process. Its parser keeps no state between
-// documents, and its renderer finds each page's state on the writer it is
-// handed: Render passes a *pageRenderer, which is a util.BufWriter, and
-// goldmark hands that writer to every node function unchanged.
+// md is set up once: its parser keeps no state between documents, and its
+// node functions find the page's state on the writer, a *pageRenderer.
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
@@ -112,15 +104,12 @@ type pageRenderer struct {
 	warnings []string
 	err      error // the first error found while rendering
 	codes    int
-	ids      map[string]int // id -> line of the file that makes it
-	// code holds each fenced block's highlighting, begun before the
-	// page is written (see startCode).
-	code map[*ast.FencedCodeBlock]func(io.Writer) error
+	ids      map[string]int                                 // id -> line of the file that makes it
+	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by startCode
 }
 
 // startCode starts highlighting every fenced block of doc, side by side,
-// before the page is written; fenced writes each when it comes to it. A
-// block whose info string is wrong is left to fenced to report.
+// before the page is written; fenced writes (or reports) each.
 func (r *pageRenderer) startCode(doc ast.Node) {
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		fc, ok := n.(*ast.FencedCodeBlock)
@@ -167,8 +156,7 @@ func (r *pageRenderer) madeID(id string, n ast.Node) {
 	}
 }
 
-// nodeFuncs registers, once, the node kinds this site renders itself; each
-// function runs as a method of the page being rendered.
+// nodeFuncs registers the node kinds this site renders itself, as methods of the page.
 type nodeFuncs struct{}
 
 type nodeFunc func(r *pageRenderer, w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error)
@@ -212,10 +200,8 @@ func (r *pageRenderer) line(n ast.Node) int {
 	return r.first + bytes.Count(r.src[:off], []byte("\n"))
 }
 
-// inlineStart is the offset in the source of the first byte an inline
-// node holds, -1 if it holds none it can name (an autolink keeps its
-// text unexported): a link's text may begin with `code` or *emphasis*,
-// and the paragraph's first line is not the link's.
+// inlineStart is the source offset of an inline node's first byte, or -1
+// (an autolink keeps its text unexported): a link's line is not its paragraph's.
 func inlineStart(n ast.Node) int {
 	switch n := n.(type) {
 	case *ast.Text:
@@ -244,9 +230,8 @@ func (r *pageRenderer) cited(n ast.Node, spec cite.Spec, quote, raw string, at i
 	r.cites = append(r.cites, c)
 }
 
-// linkSpecAt is where the spec of a cite: link whose text is the code span
-// cs is written: after the span's closing backticks, "](" and "cite:". It
-// is -1 for a reference link, whose destination is written elsewhere.
+// linkSpecAt is where a cite: link's spec is written, after its code span
+// cs, "](" and "cite:"; -1 for a reference link, written elsewhere.
 func linkSpecAt(cs *ast.CodeSpan, src []byte, dest string) int {
 	t, ok := cs.LastChild().(*ast.Text)
 	if !ok {
@@ -284,8 +269,7 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
 			return ast.WalkStop, fmt.Errorf("line %d: a page has one h1, its title from the front matter: write sections as ## headings", r.line(n))
 		}
-		// A mark stands alone in its paragraph, where it renders; one
-		// anywhere else would be published as its own text.
+		// A mark renders alone in its paragraph; elsewhere it would be text.
 		if n.Type() == ast.TypeBlock && n.FirstChild() != nil && n.FirstChild().Type() == ast.TypeInline {
 			if _, alone := n.(*ast.Paragraph); alone && includeRE.MatchString(strings.TrimSpace(string(n.Lines().Value(r.src)))) {
 				return ast.WalkSkipChildren, nil
@@ -302,11 +286,10 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 // strayMarkRE finds a mark, {{< NAME >}}, in running text.
 var strayMarkRE = regexp.MustCompile(`\{\{<.*?>\}\}|\{\{<`)
 
-// outsideCode is the text of n's inline children, code spans left out.
+// outsideCode and plainText are the text of n's inline children, without
+// and with code spans.
 func outsideCode(n ast.Node, src []byte) string { return inlineText(n, src, true) }
-
-// plainText is the text of n's inline children, code spans included.
-func plainText(n ast.Node, src []byte) string { return inlineText(n, src, false) }
+func plainText(n ast.Node, src []byte) string   { return inlineText(n, src, false) }
 
 func inlineText(n ast.Node, src []byte, skipCode bool) string {
 	var b strings.Builder
@@ -383,8 +366,8 @@ func (r *pageRenderer) rawHTML(w util.BufWriter, src []byte, n ast.Node, enterin
 // attributes; a value may be double-quoted.
 var infoRE = regexp.MustCompile(`([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
 
-// parseInfo reads a fence's info string, and says where in it the cite
-// value is written, -1 when its text is not the value's (escapes in quotes).
+// parseInfo reads a fence's info string, and where its cite value is
+// written (-1 when escaped in quotes).
 func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, err error) {
 	citeAt = -1
 	rest := strings.TrimRightFunc(info, unicode.IsSpace)
@@ -444,9 +427,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	id := fmt.Sprintf("code-%d", r.codes)
 	r.madeID(id, n)
 	w.WriteString(`<figure class="code">`)
-	// c-chroma is the wrapper class that every rule of highlight.CSS hangs
-	// from (".c-chroma .c-k"); chroma's own wrapper is turned off so that
-	// this <pre> can carry the id the copy control names.
+	// This <pre> is chroma's wrapper, with the id the copy control names.
 	fmt.Fprintf(w, `<pre id="%s" class="%s" tabindex="0"><code`, id, highlight.WrapperClass)
 	if lang != "" {
 		fmt.Fprintf(w, ` class="language-%s"`, html.EscapeString(lang))
@@ -476,8 +457,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	}
 	if name, ok := attrs["copy"]; ok {
 		if !r.set.Counter {
-			// Without the counter the control would say it records a
-			// click and do neither: the counter does the copying too.
+			// The counter does the copying and records the click it promises.
 			r.fail(n, "copy=%s: a copy control needs the counter, and this page has counter = false", name)
 			return ast.WalkSkipChildren, nil
 		}
@@ -530,8 +510,7 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 			return ast.WalkSkipChildren, nil
 		}
 		if href == "" {
-			// Never invent a storefront address: the text stands, unlinked,
-			// and the build says what is missing.
+			// Never invent a storefront address: the text stands unlinked.
 			if entering {
 				w.WriteString(`<span class="unset">`)
 			} else {
@@ -566,9 +545,8 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 	return ast.WalkContinue, nil
 }
 
-// codeSpan writes inline code as goldmark does (a line ending inside the
-// span is a space), with <wbr> where a long name may wrap: a phone's line
-// then ends after a dot or between words, never inside a name.
+// codeSpan writes inline code as goldmark does, with <wbr> where a long
+// name may wrap on a phone: after a dot or between words, never inside one.
 func (r *pageRenderer) codeSpan(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
