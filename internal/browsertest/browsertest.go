@@ -21,7 +21,6 @@ type Options struct {
 	// false, Chromium runs with AutomationControlled disabled, as a
 	// person's browser does.
 	Webdriver bool
-	Timeout   time.Duration // for the whole test; 60 s when zero
 }
 
 // shared holds the browsers a package's tests share under Main, one for
@@ -38,13 +37,10 @@ type browser struct {
 }
 
 // Main runs a package's tests, with one Chromium for them all, and ends it
-// after them. Starting Chromium takes about half a second, most of a short
-// browser test; each test still gets a browser context of its own, as clean
-// as a fresh profile. Call it from TestMain:
+// after them: starting Chromium takes about half a second, most of a short
+// browser test. Call it from TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(browsertest.Main(m)) }
-//
-// Without it, New starts a Chromium for each test.
 func Main(m *testing.M) int {
 	shared.Lock()
 	shared.on = true
@@ -59,52 +55,42 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// New returns a context for one tab of a headless Chromium with an empty
-// profile, or, under Main, in a browser context of its own: storage,
-// cookies and permissions start empty and end with the test.
+// New returns a context for one tab of a headless Chromium, in a browser
+// context of its own: storage, cookies and permissions start empty and end
+// with the test. The package's TestMain must call Main.
 func New(t testing.TB, o Options) context.Context {
 	t.Helper()
 	path := needs.Browser(t)
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = 60 * time.Second
-	}
 	shared.Lock()
+	b, err := shared.browsers[o.Webdriver], error(nil)
+	if shared.on && b == nil {
+		if b, err = start(path, o.Webdriver); err == nil {
+			shared.browsers[o.Webdriver] = b
+		}
+	}
 	on := shared.on
 	shared.Unlock()
 	if !on {
-		dir := t.TempDir()
-		b, err := start(path, dir, o.Webdriver)
-		if err != nil {
-			t.Fatalf("start %s: %v", path, err)
-		}
-		t.Cleanup(b.end)
-		return tab(t, b, timeout)
+		t.Fatal("browsertest.New needs browsertest.Main in the package's TestMain")
+	} else if err != nil {
+		t.Fatalf("start %s: %v", path, err)
 	}
-	shared.Lock()
-	b := shared.browsers[o.Webdriver]
-	if b == nil {
-		dir, err := os.MkdirTemp("", "browsertest-")
-		if err == nil {
-			b, err = start(path, dir, o.Webdriver)
-			if err != nil {
-				os.RemoveAll(dir)
-			}
-		}
-		if err != nil {
-			shared.Unlock()
-			t.Fatalf("start %s: %v", path, err)
-		}
-		end := b.end
-		b.end = func() { end(); os.RemoveAll(dir) }
-		shared.browsers[o.Webdriver] = b
+	ctx, cancelT := context.WithTimeout(b.ctx, 60*time.Second)
+	tctx, cancelTab := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(func() { cancelTab(); cancelT() })
+	// No steps: the first run opens the tab, already at about:blank.
+	if err := chromedp.Do(tctx); err != nil {
+		t.Fatalf("open a tab: %v", err)
 	}
-	shared.Unlock()
-	return tab(t, b, timeout)
+	return tctx
 }
 
-// start starts Chromium with its profile in dir.
-func start(path, dir string, webdriver bool) (*browser, error) {
+// start starts Chromium with its profile in a new temporary folder.
+func start(path string, webdriver bool) (*browser, error) {
+	dir, err := os.MkdirTemp("", "browsertest-")
+	if err != nil {
+		return nil, err
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -128,25 +114,10 @@ func start(path, dir string, webdriver bool) (*browser, error) {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelB := chromedp.NewContext(actx)
+	end := func() { cancelB(); cancelA(); os.RemoveAll(dir) }
 	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		cancelB()
-		cancelA()
+		end()
 		return nil, err
 	}
-	return &browser{ctx: bctx, end: func() { cancelB(); cancelA() }}, nil
-}
-
-// tab opens a tab in a new browser context of b, closed with the test.
-func tab(t testing.TB, b *browser, timeout time.Duration) context.Context {
-	t.Helper()
-	ctx, cancelT := context.WithTimeout(b.ctx, timeout)
-	tctx, cancelTab := chromedp.NewContext(ctx, chromedp.WithNewBrowserContext())
-	// No steps: the first run opens the tab, already at about:blank.
-	if err := chromedp.Do(tctx); err != nil {
-		cancelTab()
-		cancelT()
-		t.Fatalf("open a tab: %v", err)
-	}
-	t.Cleanup(func() { cancelTab(); cancelT() })
-	return tctx
+	return &browser{ctx: bctx, end: end}, nil
 }
