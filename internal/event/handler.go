@@ -4,7 +4,6 @@
 package event
 
 import (
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -44,13 +43,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cross-origin events are refused", http.StatusForbidden)
 		return
 	}
+	// Parse refuses a body over MaxBody, so one byte more is enough to read.
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 	if err != nil {
 		http.Error(w, "cannot read body", http.StatusBadRequest)
-		return
-	}
-	if len(body) > MaxBody {
-		http.Error(w, fmt.Sprintf("body over %d bytes", MaxBody), http.StatusBadRequest)
 		return
 	}
 	e, err := Parse(body)

@@ -75,17 +75,10 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 		if err != nil {
 			return err
 		}
-		switch key {
-		case "name":
-			e.Name = s
-		case "path":
-			e.Path = s
-		case "ref":
-			e.Ref = s
-		case "checkout":
-			e.Checkout = s
-		case "outreach":
+		if key == "outreach" {
 			e.Outreach = &s
+		} else {
+			*map[string]*string{"name": &e.Name, "path": &e.Path, "ref": &e.Ref, "checkout": &e.Checkout}[key] = s
 		}
 	case "visible_ms":
 		tok, err := dec.Token()

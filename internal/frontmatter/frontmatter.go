@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -25,24 +26,15 @@ type Meta struct {
 	Counter     *bool     `toml:"counter"`
 	NoIndex     bool      `toml:"noindex"`
 	// History names releases (OWNER/REPO@VERSION) whose quotes show what
-	// an old release did: -drift checks them at that release only, and
-	// -repin leaves them there.
+	// an old release did: -drift checks them there only, -repin leaves them.
 	History []string `toml:"history"`
-	// Library is the library whose error the page explains, as the index
-	// shows it; a page in a section without one takes its section's.
-	Library string `toml:"library"`
-	// Tags and Related (URLs of other pages) link related errors.
+	Library string   `toml:"library"` // the erring library, as the index shows it; unset: the section's
 	Tags    []string `toml:"tags"`
-	Related []string `toml:"related"`
-	// Guide names the guide the page offers ({{< offer >}}); a page
-	// without one shows no offer.
-	Guide string `toml:"guide"`
-	// Aliases are the page's earlier paths, which answer with a 301 to
-	// it (Netlify's _redirects).
-	Aliases []string `toml:"aliases"`
+	Related []string `toml:"related"` // URLs of other pages
+	Guide   string   `toml:"guide"`   // the guide {{< offer >}} offers; unset: no offer
+	Aliases []string `toml:"aliases"` // earlier paths, a 301 to this one (_redirects)
 	// OlderVersions says that earlier versions of the page ran an older
-	// counter (the llab_attr entry, Vercel's script): the notice says so
-	// on that page only, since a new page has no such past.
+	// counter (llab_attr, Vercel's script): only such a page's notice says so.
 	OlderVersions bool `toml:"older_versions"`
 
 	URLLine     int `toml:"-"` // the line of the file that sets url, for errors
@@ -52,8 +44,7 @@ type Meta struct {
 
 // urlRE is the clean set of paths a page may be published at: segments of
 // letters, digits and - _ . ~, none starting with a dot, each ending in a
-// slash. Nothing a browser or a file system reads in another way: no
-// %-escapes, ?, #, spaces, quotes, < or backslashes.
+// slash; nothing a browser or file system reads another way (%, ?, #, \).
 var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 
 // Keys are the front-matter keys a page may set.
@@ -72,23 +63,18 @@ const delim = "+++"
 // that errors in the body can name lines of the file. src must be UTF-8; a
 // byte order mark before the front matter is dropped.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
-	if !utf8.Valid(src) {
-		off := validPrefix(src)
-		return meta, nil, 0, fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
+	for off, r := range string(src) {
+		if _, size := utf8.DecodeRune(src[off:]); r == utf8.RuneError && size == 1 {
+			return meta, nil, 0, fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
+		}
 	}
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	if len(lines) == 0 || strings.TrimRight(string(lines[0]), "\r\n") != delim {
 		return meta, nil, 0, fmt.Errorf("%s:1: no front matter: start the file with a line %q, the TOML keys, and another %q line", path, delim, delim)
 	}
-	end := -1
-	for i := 1; i < len(lines); i++ {
-		if strings.TrimRight(string(lines[i]), "\r\n") == delim {
-			end = i
-			break
-		}
-	}
-	if end < 0 {
+	end := 1 + slices.IndexFunc(lines[1:], func(l []byte) bool { return strings.TrimRight(string(l), "\r\n") == delim })
+	if end == 0 {
 		return meta, nil, 0, fmt.Errorf("%s:1: front matter is not closed: add a line %q after the last key", path, delim)
 	}
 	fm := bytes.Join(lines[1:end], nil)
@@ -153,16 +139,3 @@ func keyLine(fm []byte, key string) int {
 // CounterOn reports whether the page loads the counter; it does unless the
 // front matter says counter = false.
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }
-
-// validPrefix is the length of the longest valid UTF-8 prefix of b.
-func validPrefix(b []byte) int {
-	n := 0
-	for n < len(b) {
-		r, size := utf8.DecodeRune(b[n:])
-		if r == utf8.RuneError && size <= 1 {
-			break
-		}
-		n += size
-	}
-	return n
-}
