@@ -28,31 +28,17 @@ type Settings struct {
 	Storefront string `toml:"storefront_url"` // the guide's storefront listing
 	Wallet     string `toml:"wallet_address"` // the USDC on Base address of the payment page
 	// PaymentContact is where a buyer who paid in USDC e-mails the
-	// transaction hash. It is its own setting, not Contact: the seed names
-	// no address for it, and an error report and a payment are different
-	// mail, so the publisher must choose it.
+	// transaction hash: not Contact, since a payment is other mail than an
+	// error report, so the publisher must choose it.
 	PaymentContact string `toml:"payment_contact"`
 	Endpoint       string `toml:"endpoint"` // where measure.js posts, a same-origin path
-	// Title and Description are the home page's, the index of errors,
+	// Title and Description are the home page's (the index of errors)
 	// when content/index.md does not write it.
 	Title       string `toml:"title"`
 	Description string `toml:"description"`
 	// Guide is the guide a page offers ({{< offer >}}) when its front
 	// matter names none: the product's name as the storefront has it.
 	Guide string `toml:"guide"`
-}
-
-// env maps each setting to the environment variable that overrides it.
-var env = []struct {
-	name string
-	ptr  func(*Settings) *string
-}{
-	{"SITE_BASE_URL", func(s *Settings) *string { return &s.BaseURL }},
-	{"SITE_CONTACT", func(s *Settings) *string { return &s.Contact }},
-	{"SITE_STOREFRONT_URL", func(s *Settings) *string { return &s.Storefront }},
-	{"SITE_WALLET_ADDRESS", func(s *Settings) *string { return &s.Wallet }},
-	{"SITE_PAYMENT_CONTACT", func(s *Settings) *string { return &s.PaymentContact }},
-	{"SITE_GUIDE", func(s *Settings) *string { return &s.Guide }},
 }
 
 var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
@@ -73,9 +59,11 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, und[0].String())
 	}
-	for _, e := range env {
-		if v := strings.TrimSpace(getenv(e.name)); v != "" {
-			*e.ptr(&s) = v
+	for name, p := range map[string]*string{"SITE_BASE_URL": &s.BaseURL, "SITE_CONTACT": &s.Contact,
+		"SITE_STOREFRONT_URL": &s.Storefront, "SITE_WALLET_ADDRESS": &s.Wallet,
+		"SITE_PAYMENT_CONTACT": &s.PaymentContact, "SITE_GUIDE": &s.Guide} {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			*p = v
 		}
 	}
 	if s.BaseURL == "" {
@@ -126,39 +114,23 @@ func (s Settings) validate() error {
 // Missing lists the settings a published site needs and lacks.
 func (s Settings) Missing() []string {
 	var m []string
-	if s.BaseURL == "" {
-		m = append(m, "base_url (or SITE_BASE_URL; Netlify sets URL)")
-	}
-	if s.Contact == "" {
-		m = append(m, "contact (or SITE_CONTACT)")
-	}
-	if s.Storefront == "" {
-		m = append(m, "storefront_url (or SITE_STOREFRONT_URL)")
-	}
-	if s.Wallet == "" {
-		m = append(m, "wallet_address (or SITE_WALLET_ADDRESS)")
-	}
-	if s.PaymentContact == "" {
-		m = append(m, "payment_contact (or SITE_PAYMENT_CONTACT)")
+	for _, v := range [][2]string{{s.BaseURL, "base_url (or SITE_BASE_URL; Netlify sets URL)"}, {s.Contact, "contact (or SITE_CONTACT)"},
+		{s.Storefront, "storefront_url (or SITE_STOREFRONT_URL)"}, {s.Wallet, "wallet_address (or SITE_WALLET_ADDRESS)"},
+		{s.PaymentContact, "payment_contact (or SITE_PAYMENT_CONTACT)"}} {
+		if v[0] == "" {
+			m = append(m, v[1])
+		}
 	}
 	return m
 }
 
-// Placeholders lists the settings whose values are evidently stand-ins:
-// a host under a name reserved for examples and tests (RFC 2606: example.*,
-// *.example, .invalid, .test, .localhost), or a wallet whose 40 digits are
-// one digit repeated. A published page would show them to readers as real.
-// Each entry names the setting and what to fix.
+// Placeholders lists, each with what to fix, the settings a published page
+// would show as real that are evidently stand-ins: a host RFC 2606 reserves
+// (see reservedHost), or a wallet whose 40 digits are one digit repeated.
 func (s Settings) Placeholders() []string {
 	var p []string
-	for _, u := range []struct{ name, value string }{
-		{"base_url", s.BaseURL},
-		{"storefront_url", s.Storefront},
-	} {
-		if u.value == "" {
-			continue
-		}
-		if parsed, err := url.Parse(u.value); err == nil && reservedHost(parsed.Hostname()) {
+	for _, u := range []struct{ name, value string }{{"base_url", s.BaseURL}, {"storefront_url", s.Storefront}} {
+		if parsed, err := url.Parse(u.value); u.value != "" && err == nil && reservedHost(parsed.Hostname()) {
 			p = append(p, fmt.Sprintf("%s %q is on a host reserved for examples: set the real address", u.name, u.value))
 		}
 	}
