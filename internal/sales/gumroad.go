@@ -6,6 +6,7 @@
 package sales
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -64,12 +65,9 @@ func gumroadSale(row []string, cols map[string]int) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	price, err := cents("Sale Price ($)", field(row, cols, "Sale Price ($)"))
-	if err != nil {
-		return Record{}, err
-	}
-	refund, err := cents("Partial Refund ($)", field(row, cols, "Partial Refund ($)"))
-	if err != nil {
+	price, err1 := cents("Sale Price ($)", field(row, cols, "Sale Price ($)"))
+	refund, err2 := cents("Partial Refund ($)", field(row, cols, "Partial Refund ($)"))
+	if err := cmp.Or(err1, err2); err != nil {
 		return Record{}, err
 	}
 	flags := map[string]bool{}

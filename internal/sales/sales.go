@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -55,12 +56,21 @@ func Read(name string, r io.Reader, o Options) (kind string, recs []Record, err 
 		first, _, _ := bytes.Cut(b, []byte("\n"))
 		header = []string{string(first)}
 	}
+	cols := map[string]int{} // each column's position; the first of a name that appears twice
+	for i, h := range header {
+		if _, ok := cols[strings.TrimSpace(h)]; !ok {
+			cols[strings.TrimSpace(h)] = i
+		}
+	}
+	has := func(want []string) bool {
+		return !slices.ContainsFunc(want, func(w string) bool { _, ok := cols[w]; return !ok })
+	}
 	switch {
-	case has(header, gumroadColumns):
-		recs, err = readGumroad(name, cr, index(header))
+	case has(gumroadColumns):
+		recs, err = readGumroad(name, cr, cols)
 		return "Gumroad sales export", recs, err
-	case has(header, explorerColumns):
-		recs, err = readExplorer(name, cr, index(header), o)
+	case has(explorerColumns):
+		recs, err = readExplorer(name, cr, cols, o)
 		return "block explorer token transfers", recs, err
 	}
 	found := strings.Join(header, ",")
@@ -73,29 +83,6 @@ func Read(name string, r io.Reader, o Options) (kind string, recs []Record, err 
 func expected() string {
 	return fmt.Sprintf("Gumroad's sales export (columns %s, ...) or a Base explorer's token transfers export (columns %s, ...)",
 		strings.Join(gumroadColumns, ","), strings.Join(explorerColumns, ","))
-}
-
-func has(header, want []string) bool {
-	i := index(header)
-	for _, w := range want {
-		if _, ok := i[w]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// index maps each column's name to its position; the first of a name
-// that appears twice.
-func index(header []string) map[string]int {
-	m := map[string]int{}
-	for i, h := range header {
-		h = strings.TrimSpace(h)
-		if _, ok := m[h]; !ok {
-			m[h] = i
-		}
-	}
-	return m
 }
 
 // key is the import key of a sale: the hash of its channel and ID, so
