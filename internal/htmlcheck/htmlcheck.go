@@ -74,31 +74,36 @@ type element struct {
 	text  strings.Builder // visible text, for click controls
 }
 
+// checker is a check under way: the findings so far, and the #id links
+// to look up once every id is known.
+type checker struct {
+	Findings
+	frags []string
+}
+
+func (p *checker) add(needle, format string, args ...any) {
+	p.Problems = append(p.Problems, Problem{Msg: fmt.Sprintf(format, args...), Needle: needle})
+}
+
 // Check scans one HTML document.
 func Check(doc []byte) Findings {
-	var p Findings
-	ids := map[string]bool{}
-	p.IDs = ids
-	var frags []string
+	p := &checker{Findings: Findings{IDs: map[string]bool{}}}
 	var open *element   // the element whose start tag is being read
 	var button *element // the click control whose text is being read
 	l := phtml.NewLexer(parse.NewInputBytes(doc))
-	add := func(needle, format string, args ...any) {
-		p.Problems = append(p.Problems, Problem{Msg: fmt.Sprintf(format, args...), Needle: needle})
-	}
 	for {
 		tt, data := l.Next()
 		switch tt {
 		case phtml.ErrorToken:
-			for _, f := range frags {
-				if !ids[f] {
-					add("#"+f, "the link to #%s names no id on the page", f)
+			for _, f := range p.frags {
+				if !p.IDs[f] {
+					p.add("#"+f, "the link to #%s names no id on the page", f)
 				}
 			}
 			if p.Counter && p.Markers != 1 {
-				add("{{< marker >}}", "the page loads %s and has %d elements with data-measure-marker: it needs exactly one, where the explaining part ends ({{< marker >}} in Markdown)", CounterSrc, p.Markers)
+				p.add("{{< marker >}}", "the page loads %s and has %d elements with data-measure-marker: it needs exactly one, where the explaining part ends ({{< marker >}} in Markdown)", CounterSrc, p.Markers)
 			}
-			return p
+			return p.Findings
 		case phtml.StartTagToken:
 			open = &element{name: strings.ToLower(string(l.Text())), attrs: map[string]string{}}
 		case phtml.AttributeToken:
@@ -109,16 +114,15 @@ func Check(doc []byte) Findings {
 			if open == nil {
 				continue
 			}
-			e := open
-			open = nil
-			checkElement(&p, e, ids, &frags, add)
-			if _, ok := e.attrs["data-measure-click"]; ok && e.name == "button" {
-				button = e
+			p.element(open)
+			if _, ok := open.attrs["data-measure-click"]; ok && open.name == "button" {
+				button = open
 			}
+			open = nil
 		case phtml.SVGToken, phtml.MathToken, phtml.XMLToken:
 			// The HTML lexer hands an <svg>, <math> or <xml> island back
 			// whole; its elements go through the same checks, read as XML.
-			checkXML(&p, data, ids, &frags, add)
+			p.xml(data)
 		case phtml.TextToken:
 			if button != nil {
 				button.text.Write(data)
@@ -127,7 +131,7 @@ func Check(doc []byte) Findings {
 			if button != nil && strings.EqualFold(string(l.Text()), "button") {
 				text := strings.Join(strings.Fields(html.UnescapeString(button.text.String())), " ")
 				if !strings.Contains(strings.ToLower(text), ClickText) {
-					add(button.attrs["data-measure-click"], "the click control %q reads %q: its visible text must say that it %s", button.attrs["data-measure-click"], text, ClickText)
+					p.add(button.attrs["data-measure-click"], "the click control %q reads %q: its visible text must say that it %s", button.attrs["data-measure-click"], text, ClickText)
 				}
 				button = nil
 			}
@@ -135,7 +139,7 @@ func Check(doc []byte) Findings {
 	}
 }
 
-func checkXML(p *Findings, data []byte, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
+func (p *checker) xml(data []byte) {
 	l := xml.NewLexer(parse.NewInputBytes(data))
 	var open *element
 	for {
@@ -151,7 +155,7 @@ func checkXML(p *Findings, data []byte, ids map[string]bool, frags *[]string, ad
 			}
 		case xml.StartTagCloseToken, xml.StartTagCloseVoidToken:
 			if open != nil {
-				checkElement(p, open, ids, frags, add)
+				p.element(open)
 				open = nil
 			}
 		}
@@ -166,17 +170,17 @@ func attrVal(v []byte) string {
 	return html.UnescapeString(string(v))
 }
 
-func checkElement(p *Findings, e *element, ids map[string]bool, frags *[]string, add func(string, string, ...any)) {
-	a := e.attrs
+func (p *checker) element(e *element) {
+	a, add := e.attrs, p.add
 	if id, ok := a["id"]; ok {
-		if ids[id] {
+		if p.IDs[id] {
 			add(id, "the id %q is used twice", id)
 			p.Problems[len(p.Problems)-1].ID = id
 		}
-		ids[id] = true
+		p.IDs[id] = true
 	}
 	if href, ok := a["href"]; ok && strings.HasPrefix(href, "#") {
-		*frags = append(*frags, strings.TrimPrefix(href, "#"))
+		p.frags = append(p.frags, strings.TrimPrefix(href, "#"))
 	} else if ok && e.name == "a" && sameSite(href) {
 		p.Links = append(p.Links, href)
 	}
@@ -196,14 +200,14 @@ func checkElement(p *Findings, e *element, ids map[string]bool, frags *[]string,
 	switch e.name {
 	case "script":
 		src, hasSrc := a["src"]
-		_, deferred := a["defer"]
+		plain := has(a, "defer") && a["type"] == "" && !has(a, "async")
 		switch {
-		case hasSrc && src == CounterSrc && deferred && a["type"] == "" && !has(a, "async"):
+		case hasSrc && src == CounterSrc && plain:
 			if p.Counter {
 				add(CounterSrc, "the page loads %s twice", CounterSrc)
 			}
 			p.Counter = true
-		case hasSrc && src == FilterSrc && deferred && a["type"] == "" && !has(a, "async"):
+		case hasSrc && src == FilterSrc && plain:
 			p.Filter = true
 		case !hasSrc && a["type"] == "application/ld+json":
 			// Structured data: a data block, never run.
