@@ -3,16 +3,13 @@
 // saying what to install or set, unless the user chose to skip them with
 // SKIP_BROWSER=1 or SKIP_POSTGRES=1.
 //
-// A skip cannot be relied on to be seen: go test ./... prints a bare "ok"
-// for a package whose tests skipped, drops their output, and replays that
-// "ok" from its cache; only a failure always reaches the user, whatever
-// the OS and wherever the output goes (a failed test is never cached).
-// The first test of a package that finds the thing missing fails with the
-// whole message; the package's others skip, pointing at it, so the
-// message is printed once per package.
+// They fail rather than skip because go test ./... shows a skip as a bare,
+// cached "ok"; only a failure always reaches the user. The first test of a
+// package that finds the thing missing fails with the whole message, and
+// the package's others skip, pointing at it.
 //
-// REQUIRE_BROWSER=1 and REQUIRE_POSTGRES=1 (CI sets them) are the default
-// and override the SKIP variables: under them the tests never skip.
+// REQUIRE_BROWSER=1 and REQUIRE_POSTGRES=1 (CI sets them) override the
+// SKIP variables: under them the tests never skip.
 package needs
 
 import (
