@@ -41,31 +41,42 @@ func Parse(body []byte) (Event, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return e, errors.New("body is not a JSON object")
-	}
 	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return e, errors.New("body is not valid JSON")
-		}
-		key := tok.(string)
+	err := object(dec, "body is not a JSON object", func(key string) error {
 		if seen[key] {
-			return e, fmt.Errorf("key %q is repeated", safe(key))
+			return fmt.Errorf("key %q is repeated", safe(key))
 		}
 		seen[key] = true
-		if err := e.field(dec, key); err != nil {
-			return e, err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return e, errors.New("body is not valid JSON")
+		return e.field(dec, key)
+	})
+	if err != nil {
+		return e, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return e, errors.New("body holds more than one JSON object")
 	}
 	return e, e.check(seen)
+}
+
+// object reads a JSON object, handing each key to each, which reads its
+// value; notObject is the error when the value is not an object.
+func object(dec *json.Decoder, notObject string, each func(key string) error) error {
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return errors.New(notObject)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return errors.New("body is not valid JSON")
+		}
+		if err := each(tok.(string)); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return errors.New("body is not valid JSON")
+	}
+	return nil
 }
 
 func (e *Event) field(dec *json.Decoder, key string) error {
@@ -99,16 +110,8 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 		}
 		e.Scrolled = &b
 	case "campaign":
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-			return errors.New("campaign must be an object of strings")
-		}
 		e.Campaign = map[string]string{}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return errors.New("body is not valid JSON")
-			}
-			k := tok.(string)
+		err := object(dec, "campaign must be an object of strings", func(k string) error {
 			if !slices.Contains(CampaignKeys, k) {
 				return fmt.Errorf("campaign key %q is not one of %s", safe(k), strings.Join(CampaignKeys, ", "))
 			}
@@ -116,13 +119,11 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 				return fmt.Errorf("campaign key %q is repeated", k)
 			}
 			v, err := str(dec, "campaign."+k)
-			if err != nil {
-				return err
-			}
 			e.Campaign[k] = v
-		}
-		if _, err := dec.Token(); err != nil {
-			return errors.New("body is not valid JSON")
+			return err
+		})
+		if err != nil {
+			return err
 		}
 		if len(e.Campaign) == 0 {
 			return errors.New("campaign is sent only with at least one key")

@@ -24,16 +24,11 @@ type Count struct {
 // to two significant figures (95 s, 140 s, 1,200 s), so that a median and quartiles
 // read from the roll-up are within 10% of the raw figure while the roll-up stays small.
 func VisibleBucket(ms int64) int {
-	s := int(ms / 1000)
-	switch {
-	case s < 100:
-		return s
-	case s < 1000:
-		return s / 10 * 10
-	case s < 10000:
-		return s / 100 * 100
+	s, unit := int(ms/1000), 1
+	for s >= 100*unit && unit < 1000 {
+		unit *= 10
 	}
-	return s / 1000 * 1000
+	return s / unit * unit
 }
 
 // SortCounts puts counts in the order of their fields, compared as bytes:
@@ -46,20 +41,12 @@ func SortCounts(cs []Count) {
 			strings.Compare(a.Source, b.Source), strings.Compare(a.Medium, b.Medium),
 			strings.Compare(a.Campaign, b.Campaign), strings.Compare(a.Term, b.Term),
 			strings.Compare(a.Content, b.Content), strings.Compare(a.Outreach, b.Outreach),
-			strings.Compare(a.Checkout, b.Checkout), boolCmp(a.Scrolled, b.Scrolled),
+			strings.Compare(a.Checkout, b.Checkout), cmp.Compare(rank[a.Scrolled], rank[b.Scrolled]),
 			cmp.Compare(a.VisibleS, b.VisibleS))
 	})
 }
 
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
-}
+var rank = map[bool]int{true: 1} // false sorts first
 
 // Sale is what a day kept of the storefront's sales of one product
 // through one channel: how many, and their amount in cents after partial
