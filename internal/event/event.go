@@ -11,11 +11,10 @@ import (
 	"time"
 )
 
-// MaxBody is the largest body accepted, in bytes.
-const MaxBody = 1024
-
-// MaxValue is the longest campaign or outreach value, in characters.
-const MaxValue = 200
+const (
+	MaxBody  = 1024 // the largest body accepted, in bytes
+	MaxValue = 200  // the longest campaign or outreach value, in characters
+)
 
 // The names of the counter's own events: the three reading events, in
 // the order a reader reaches them, and a click on a buy link.

@@ -23,27 +23,18 @@ const Short = 16
 // two words (read_timeout), so __init__ and _receive stay whole and no
 // break falls inside a name or a run of punctuation (...).
 func HTML(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
-	start := 0 // of the current word
-	for i := 0; i < len(s); i++ {
-		if s[i] == ' ' {
-			start = i + 1
+	words := strings.Split(s, " ")
+	for w, word := range words {
+		var b strings.Builder
+		for i := range len(word) {
+			b.WriteString(html.EscapeString(word[i : i+1]))
+			if len(word) > Short && breakAfter(word, i) {
+				b.WriteString("<wbr>")
+			}
 		}
-		b.WriteString(html.EscapeString(s[i : i+1]))
-		if breakAfter(s, i) && wordLen(s, start) > Short {
-			b.WriteString("<wbr>")
-		}
+		words[w] = b.String()
 	}
-	return b.String()
-}
-
-// wordLen is the length of the word that starts at s[start].
-func wordLen(s string, start int) int {
-	if n := strings.IndexByte(s[start:], ' '); n >= 0 {
-		return n
-	}
-	return len(s) - start
+	return strings.Join(words, " ")
 }
 
 // breakAfter reports whether a line may break after s[i].
