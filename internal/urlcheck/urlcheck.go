@@ -8,6 +8,7 @@ package urlcheck
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -15,32 +16,21 @@ import (
 // Normalize returns raw as a browser reads it: leading and trailing C0
 // controls and spaces stripped, and every ASCII tab and newline removed.
 func Normalize(raw string) string {
-	s := strings.TrimFunc(raw, func(r rune) bool { return r <= 0x20 })
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, s)
+	return tabsAndNewlines.Replace(strings.TrimFunc(raw, func(r rune) bool { return r <= 0x20 }))
 }
+
+var tabsAndNewlines = strings.NewReplacer("\t", "", "\n", "", "\r", "")
 
 // Scheme returns the scheme of raw, lowercased, as a browser parses it, or
 // "" for a relative URL.
 func Scheme(raw string) string {
-	s := Normalize(raw)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ':' && i > 0:
-			return strings.ToLower(s[:i])
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		default:
-			return ""
-		}
+	if m := schemeRE.FindStringSubmatch(Normalize(raw)); m != nil {
+		return strings.ToLower(m[1])
 	}
 	return ""
 }
+
+var schemeRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`)
 
 // Schemes a link on these pages may use; a relative link has none.
 var linkSchemes = []string{"http", "https", "mailto"}
