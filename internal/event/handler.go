@@ -1,5 +1,5 @@
 // Receiving events over HTTP: the handler of POST /api/event, which
-// refuses other sites' pages, and a sink that writes JSON lines.
+// refuses other sites' pages.
 
 package event
 
@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -35,11 +34,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Only this site's pages may post. A browser's fetch with
 	// referrerPolicy no-referrer sends Origin: null, so Sec-Fetch-Site,
 	// which page script cannot set, is what tells same-origin apart.
-	if s := r.Header.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" {
-		http.Error(w, "cross-origin events are refused", http.StatusForbidden)
-		return
-	}
-	if o := r.Header.Get("Origin"); o != "" && o != "null" && !sameHost(o, r.Host) {
+	s, o := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Origin")
+	if s != "" && s != "same-origin" || o != "" && o != "null" && !sameHost(o, r.Host) {
 		http.Error(w, "cross-origin events are refused", http.StatusForbidden)
 		return
 	}
@@ -70,16 +66,4 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func sameHost(origin, host string) bool {
 	_, rest, ok := strings.Cut(origin, "://")
 	return ok && strings.EqualFold(rest, host)
-}
-
-// JSONLines is a sink that writes each event to w as one JSON line, whole,
-// even when events arrive at once, and keeps it when the write succeeds.
-func JSONLines(w io.Writer) func(Event, time.Time) error {
-	var mu sync.Mutex
-	return func(e Event, t time.Time) error {
-		mu.Lock()
-		defer mu.Unlock()
-		_, err := w.Write(e.NotStoredLine(t))
-		return err
-	}
 }
