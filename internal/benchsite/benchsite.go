@@ -1,10 +1,8 @@
 // Package benchsite writes sites of many pages: a site folder's templates,
 // static files, counter and settings, with n distinct pages made from its
-// home page (a fixture's, for tests) or first error page (the real
-// site's, for benchmarks, in 20 sections), beside its other pages. Each
-// page has its own title and a comment line opening each Python block, so
-// that no page's highlighting can be reused for another, as on a real
-// site.
+// home page (a fixture's) or largest error page (the real site's, in 20
+// sections). Each copy has its own title and a comment opening each Python
+// block, so that, as on a real site, no page's highlighting can be reused.
 package benchsite
 
 import (
@@ -35,9 +33,6 @@ func Make(dst, src string, n int) error {
 	if err := os.WriteFile(filepath.Join(dst, "site.toml"), settings, 0o644); err != nil {
 		return err
 	}
-	// The page to copy: the home page a fixture writes, or else the
-	// first error page, whose copies then go into 20 sections as a real
-	// catalog's would.
 	content := filepath.Join(src, "content")
 	from, sections := filepath.Join(content, "index.md"), false
 	if _, err := os.Stat(from); err != nil {

@@ -22,26 +22,22 @@ import (
 	"errref/internal/urlcheck"
 )
 
-// CounterSrc is the one script a page may load.
-const CounterSrc = "/measure.js"
+const (
+	CounterSrc = "/measure.js" // the one script a page may load
+	// FilterSrc is the index's filter, the one other script the build
+	// makes; the caller says which page may load it.
+	FilterSrc = "/filter.js"
+	ClickText = "records a click" // what a click control's visible text must say
+)
 
-// FilterSrc is the index's filter, the one other script the build makes;
-// the caller says which page may load it.
-const FilterSrc = "/filter.js"
-
-// Reserved names are the counter's own events; a click control may not use them.
-var Reserved = []string{event.View, event.HumanCandidate, event.Engaged, event.Checkout}
-
-// Checkouts are the words a buy link may carry.
-var Checkouts = []string{"gumroad", "site"}
-
-// ClickText is what a click control's visible text must say.
-const ClickText = "records a click"
-
-var nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
-
-// urlAttrs are the attributes whose value a browser follows or loads.
-var urlAttrs = []string{"href", "src", "action", "formaction", "xlink:href", "poster", "data", "cite", "background"}
+var (
+	// Reserved names are the counter's own events; a click control may not use them.
+	Reserved  = []string{event.View, event.HumanCandidate, event.Engaged, event.Checkout}
+	Checkouts = []string{"gumroad", "site"} // the words a buy link may carry
+	nameRE    = regexp.MustCompile(`^[a-z0-9-]+$`)
+	// urlAttrs are the attributes whose value a browser follows or loads.
+	urlAttrs = []string{"href", "src", "action", "formaction", "xlink:href", "poster", "data", "cite", "background"}
+)
 
 // A Problem is one refusal. Needle is a string the author wrote that leads
 // back to the source line, for the caller to find.
@@ -57,10 +53,8 @@ type Findings struct {
 	Filter   bool // loads /filter.js
 	Markers  int
 	Problems []Problem
-	// IDs are the ids the page makes, and Links the targets of its <a
-	// href> that leave the page for another on the same site (a path,
-	// absolute or relative, with or without #id), as written: what the
-	// caller checks against the other pages.
+	// IDs are the ids the page makes, and Links its <a href> to other pages
+	// of the site, as written: the caller checks them against those pages.
 	IDs   map[string]bool
 	Links []string
 	// Clicks are the page's click names (data-measure-click): a click

@@ -1,10 +1,8 @@
 // Package traffic makes event traffic for the report's tests, screenshots
 // and benchmarks: what the counter would send from a small site's readers
-// over some days, shaped like real traffic (a weekly rhythm, a spike from
-// one link, six referrer hosts and a quarter with none, campaigns with and
-// without utm_term and utm_content, outreach codes, readers dropping off
-// at each step, clicks and buy-link clicks, a last day cut short). A seeded
-// generator makes the same events on every run.
+// over some days, shaped like real traffic (a weekly rhythm, a spike,
+// referrers, campaigns, outreach codes, readers dropping off at each step,
+// clicks, a last day cut short), the same on every run of a seed.
 package traffic
 
 import (
@@ -59,9 +57,8 @@ func pick[T any](r *rand.Rand, opts []weighted[T]) T {
 	return opts[len(opts)-1].v
 }
 
-// arrival is where a reader came from: a referrer host, a campaign and an
-// outreach code, each possibly absent, and how likely such a reader is to
-// read on.
+// arrival is where a reader came from (each part possibly absent), and how
+// likely such a reader is to read on.
 type arrival struct {
 	ref      string
 	campaign map[string]string
