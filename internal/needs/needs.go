@@ -36,13 +36,12 @@ func Browser(t testing.TB) string {
 	if path == "" {
 		path = ChromiumPath
 	}
-	browser.check(t, func() string {
-		if _, err := exec.LookPath(path); err != nil {
-			return fmt.Sprintf("the browser tests need Chromium, and %s cannot be run (%v). "+
-				"Install Debian's chromium (apt-get install -y chromium) or set CHROME_PATH to a Chromium or Chrome", path, err)
-		}
-		return ""
-	})
+	why := ""
+	if _, err := exec.LookPath(path); err != nil {
+		why = fmt.Sprintf("the browser tests need Chromium, and %s cannot be run (%v). "+
+			"Install Debian's chromium (apt-get install -y chromium) or set CHROME_PATH to a Chromium or Chrome", path, err)
+	}
+	browser.check(t, why)
 	return path
 }
 
@@ -52,14 +51,13 @@ func Browser(t testing.TB) string {
 func Postgres(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv("TEST_DATABASE_URL")
-	postgres.check(t, func() string {
-		if url == "" {
-			return "the PostgreSQL tests need a server, and TEST_DATABASE_URL is not set. " +
-				"Set it to one's URL (postgres://USER:PASSWORD@127.0.0.1:5432/DB?sslmode=disable, " +
-				"whose role owns DB and has CREATEROLE: .ci/run makes one)"
-		}
-		return ""
-	})
+	why := ""
+	if url == "" {
+		why = "the PostgreSQL tests need a server, and TEST_DATABASE_URL is not set. " +
+			"Set it to one's URL (postgres://USER:PASSWORD@127.0.0.1:5432/DB?sslmode=disable, " +
+			"whose role owns DB and has CREATEROLE: .ci/run makes one)"
+	}
+	postgres.check(t, why)
 	return url
 }
 
@@ -74,15 +72,14 @@ type need struct {
 	failed string // the name of the test that failed for want of it
 }
 
-// check skips t when the user chose to skip these tests; else, when
-// missing says what is missing, it fails t, or skips it if another test
-// has already failed saying so.
-func (n *need) check(t testing.TB, missing func() string) {
+// check skips t when the user chose to skip these tests; else, when why
+// says what is missing, it fails t, or skips it if another test has
+// already failed saying so.
+func (n *need) check(t testing.TB, why string) {
 	t.Helper()
 	if os.Getenv(n.skip) == "1" && os.Getenv(n.require) != "1" {
 		t.Skipf("skipped: %s=1", n.skip)
 	}
-	why := missing()
 	if why == "" {
 		return
 	}
