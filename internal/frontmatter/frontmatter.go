@@ -5,6 +5,7 @@ package frontmatter
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -42,19 +43,17 @@ type Meta struct {
 	AliasesLine int `toml:"-"` // the line that sets aliases
 }
 
-// urlRE is the clean set of paths a page may be published at: segments of
-// letters, digits and - _ . ~, none starting with a dot, each ending in a
-// slash; nothing a browser or file system reads another way (%, ?, #, \).
-var urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
-
-// Keys are the front-matter keys a page may set.
-var Keys = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide", "aliases"}
-
-// releaseRE is a release of a repository, as a citation names it.
-var releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
-
-// Required are the keys every page must set.
-var Required = []string{"title", "description"}
+var (
+	// urlRE is the clean set of paths a page may be published at: segments
+	// of letters, digits and - _ . ~, none starting with a dot, each ending
+	// in a slash; nothing a browser or file system reads another way (%, ?, #, \).
+	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
+	// releaseRE is a release of a repository, as a citation names it.
+	releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
+	// Keys are the front-matter keys a page may set; Required, those it must.
+	Keys     = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide", "aliases"}
+	Required = []string{"title", "description"}
+)
 
 const delim = "+++"
 
@@ -88,7 +87,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	}
 	for _, k := range md.Undecoded() {
 		key := k.String()
-		return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key)+1, key, strings.Join(Keys, ", "))
+		return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key), key, strings.Join(Keys, ", "))
 	}
 	for _, k := range Required {
 		if !md.IsDefined(k) {
@@ -96,25 +95,22 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		}
 	}
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
-		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title")+1)
+		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
 	}
-	meta.URLLine = 1
-	if md.IsDefined("url") {
-		meta.URLLine = keyLine(fm, "url") + 1
+	line := func(key string) int { // of the file, or 0 when key is not set
+		if md.IsDefined(key) {
+			return keyLine(fm, key)
+		}
+		return 0
 	}
+	meta.URLLine, meta.AliasesLine, meta.HistoryLine = cmp.Or(line("url"), 1), line("aliases"), line("history")
 	if md.IsDefined("url") && !urlRE.MatchString(meta.URL) {
 		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
-	}
-	if md.IsDefined("aliases") {
-		meta.AliasesLine = keyLine(fm, "aliases") + 1
 	}
 	for _, a := range meta.Aliases {
 		if !urlRE.MatchString(a) {
 			return meta, nil, 0, fmt.Errorf("%s:%d: alias %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/old-name/\"", path, meta.AliasesLine, a)
 		}
-	}
-	if md.IsDefined("history") {
-		meta.HistoryLine = keyLine(fm, "history") + 1
 	}
 	for _, h := range meta.History {
 		if !releaseRE.MatchString(h) {
@@ -124,16 +120,16 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }
 
-// keyLine finds the 1-based line of the front matter that sets key, for
-// errors that the TOML decoder reports without a position.
+// keyLine finds the line of the file that sets key in the front matter fm
+// (the first key's, 2, when none does), for errors that the TOML decoder
+// reports without a position.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
-		f := strings.TrimSpace(l)
-		if name, _, ok := strings.Cut(f, "="); ok && strings.TrimSpace(name) == key {
-			return i + 1
+		if name, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(name) == key {
+			return i + 2
 		}
 	}
-	return 1
+	return 2
 }
 
 // CounterOn reports whether the page loads the counter; it does unless the
