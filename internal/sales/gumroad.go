@@ -72,13 +72,11 @@ func gumroadSale(row []string, cols map[string]int) (Record, error) {
 	}
 	flags := map[string]bool{}
 	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?"} {
-		switch v := field(row, cols, c); v {
-		case "1":
-			flags[c] = true
-		case "0", "":
-		default:
+		v := field(row, cols, c)
+		if v != "0" && v != "1" && v != "" {
 			return Record{}, fmt.Errorf("%s is %q: want 0 or 1", c, v)
 		}
+		flags[c] = v == "1"
 	}
 	kept := !flags["Fully Refunded?"] && !(flags["Disputed?"] && !flags["Dispute Won?"])
 	return Record{Key: key("gumroad", id), Day: at.UTC().Format(time.DateOnly), Channel: "gumroad",

@@ -30,9 +30,8 @@ type Shape struct {
 	Seed  uint64
 }
 
-// Month is the report's issue month: 60 days, so that the last 30 can be
-// set against the 30 before, at about 5,000 views in the last 30, ending
-// at 14:00 UTC on end's day.
+// Month is the report's issue month: 60 days (the last 30 against the 30
+// before), about 5,000 views in the last 30, ending at 14:00 UTC on end's day.
 func Month(end time.Time) Shape {
 	day := end.UTC().Truncate(24 * time.Hour)
 	return Shape{End: day.Add(14 * time.Hour), Days: 60, Views: 9000, Seed: 20}
