@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -189,5 +190,24 @@ func TestAGuideOnItsPagesRow(t *testing.T) {
 	}
 	if !strings.Contains(out, `/buy/  "The McpError field guide"      3   $52.50`) || strings.Contains(out, `"Other guide"`) {
 		t.Errorf("the guides' rows:\n%s", out)
+	}
+}
+
+// TestGuidesArePlacedAsTheBuildPlacesPages: a section's index page is at
+// /DIR/, as the build writes it, so its guide's sales land on that row.
+func TestGuidesArePlacedAsTheBuildPlacesPages(t *testing.T) {
+	dir := t.TempDir()
+	for name, guide := range map[string]string{"index.md": "Home guide", "mcp/index.md": "Section guide", "mcp/mcperror.md": "Page guide"} {
+		p := filepath.Join(dir, "content", filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("+++\ntitle = \"x\"\ndescription = \"d\"\nguide = \""+guide+"\"\n+++\nText.\n"), 0o644)
+	}
+	_, guides, err := readSite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"/": "Home guide", "/mcp/": "Section guide", "/mcp/mcperror/": "Page guide"}
+	if !maps.Equal(guides, want) {
+		t.Errorf("guides %v, want %v", guides, want)
 	}
 }

@@ -50,7 +50,7 @@ func readSite(root string) (clicks map[string][]string, guides map[string]string
 		}
 		fm, _, _, err := frontmatter.Parse(rel, src)
 		if guide := cmp.Or(fm.Guide, site.Guide); err == nil && guide != "" {
-			guides[pageURL(fm.URL, strings.TrimSuffix(strings.TrimPrefix(rel, "content/"), ".md"))] = guide
+			guides[frontmatter.PageURL(strings.TrimSuffix(strings.TrimPrefix(rel, "content/"), ".md"), fm.URL)] = guide
 		}
 		return nil
 	})
@@ -58,18 +58,4 @@ func readSite(root string) (clicks map[string][]string, guides map[string]string
 		return clicks, guides, nil
 	}
 	return clicks, guides, err
-}
-
-// pageURL is a page's URL as the build makes it: its url key, else / for
-// content/index.md, /404.html for content/404.md, /NAME/ for content/NAME.md.
-func pageURL(url, name string) string {
-	switch {
-	case url != "":
-		return url
-	case name == "index":
-		return "/"
-	case name == "404":
-		return "/404.html"
-	}
-	return "/" + name + "/"
 }

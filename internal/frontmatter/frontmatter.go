@@ -135,3 +135,19 @@ func keyLine(fm []byte, key string) int {
 // CounterOn reports whether the page loads the counter; it does unless the
 // front matter says counter = false.
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }
+
+// PageURL is the URL of the page content/NAME.md (name without .md) whose
+// url key is url: that key when set, else / for index, /404.html for 404
+// (as Netlify serves it), /DIR/ for DIR/index and /NAME/ for NAME. The
+// build and the report's guides both place pages by it.
+func PageURL(name, url string) string {
+	switch {
+	case url != "":
+		return url
+	case name == "index":
+		return "/"
+	case name == "404":
+		return "/404.html"
+	}
+	return "/" + strings.TrimSuffix(name, "/index") + "/"
+}

@@ -166,3 +166,18 @@ func TestParseErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestPageURL(t *testing.T) {
+	for _, tc := range []struct{ name, url, want string }{
+		{"index", "", "/"},
+		{"404", "", "/404.html"},
+		{"pay", "", "/pay/"},
+		{"mcp/index", "", "/mcp/"},
+		{"mcp/mcperror", "", "/mcp/mcperror/"},
+		{"mcp/mcperror", "/errors/mcp/", "/errors/mcp/"},
+	} {
+		if got := PageURL(tc.name, tc.url); got != tc.want {
+			t.Errorf("PageURL(%q, %q) = %q, want %q", tc.name, tc.url, got, tc.want)
+		}
+	}
+}

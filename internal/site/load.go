@@ -233,18 +233,11 @@ func ignored(name string) bool {
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
 }
 
-// outPath maps a content name (a path under content/ without .md) to its
-// URL and output file: index is /, 404 is /404.html (as Netlify serves
-// it), DIR/index is /DIR/, NAME is /NAME/.
+// outPath maps a content name to its URL (frontmatter.PageURL) and output file.
 func outPath(name, url string) (string, string) {
-	switch {
-	case url != "":
-		return url, strings.TrimPrefix(url, "/") + "index.html"
-	case name == "index":
-		return "/", "index.html"
-	case name == "404":
-		return "/404.html", "404.html"
+	u := frontmatter.PageURL(name, url)
+	if u == "/404.html" {
+		return u, "404.html"
 	}
-	name = strings.TrimSuffix(name, "/index")
-	return "/" + name + "/", name + "/index.html"
+	return u, strings.TrimPrefix(u, "/") + "index.html"
 }
