@@ -122,8 +122,6 @@ func Money(cents int64) string {
 	return fmt.Sprintf("%s$%s.%02d", sign, num(int(cents/100)), cents%100)
 }
 
-func otherLabel(n int, what string) string { return fmt.Sprintf("%d other %s", n, what) }
-
 func campaignLabel(r Row, q func(string) string) string {
 	d := func(s string) string {
 		if s == "" {
@@ -172,7 +170,7 @@ func sections(r Report, q func(string) string) []section {
 			case row.None:
 				l.Label, l.Host, l.Muted = none, false, true
 			case row.Other > 0:
-				l.Label, l.Host, l.Muted = otherLabel(row.Other, others), false, true
+				l.Label, l.Host, l.Muted = fmt.Sprintf("%d other %s", row.Other, others), false, true
 			}
 			s.Rows = append(s.Rows, l)
 			for _, part := range row.Parts {

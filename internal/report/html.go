@@ -120,6 +120,7 @@ type bar struct {
 }
 
 // htmlTmpl is parsed on first use, not when a command links this package.
+// Its num and money, given a *int or *int64, are passed what it points to.
 var htmlTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"pct":    pct,
@@ -130,11 +131,8 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		"changeParts": func(n, before int) []string { return strings.SplitN(change(n, before), " ", 2) },
 		"share":       share,
 		"hostSplit":   func(h string) []string { return strings.SplitAfter(h, ".") }, // a break falls after a dot only
-		"at":          func(m map[string]int, k string) int { return m[k] },
-		"money":       func(c *int64) string { return Money(*c) },
-		"money64":     Money,
+		"money":       Money,
 		"clickPage":   clickPage,
-		"deref":       func(n *int) int { return *n },
 	}).Parse(pageHTML))
 })
 

@@ -9,7 +9,9 @@ package report
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,6 +254,13 @@ type Report struct {
 	Days       []Day          `json:"days"`
 }
 
+// JSON writes r for scripts.
+func JSON(w io.Writer, r Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
 // Top is how many rows a section lists before it adds up the rest in one.
 const Top = 20
 
@@ -281,7 +290,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	}
 	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
-	terms := map[termKey]*Steps{}
+	campaigns, terms := map[campaignKey]*Steps{}, map[termKey]*Steps{}
 	visible := map[int]int{}
 	nDays := int(end.Sub(start).Hours()/24) + 1
 	r.Days = make([]Day, nDays)
@@ -293,7 +302,6 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			r.Days[i].Clicks, r.Days[i].BuyLinkClicks = new(int), new(int)
 		}
 	}
-	var d *Day // the day of the last reading count
 	for i := range counts {
 		c := &counts[i]
 		current := c.Day >= q.From && c.Day <= q.To
@@ -337,13 +345,11 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		}
 		p.add(c)
 		r.Total.add(c)
-		if d == nil || d.Day != c.Day { // the store gives counts by day
-			d = day[c.Day]
-		}
-		d.add(c.Name, c.N)
+		day[c.Day].add(c.Name, c.N)
 		addTo(refs, c.Ref, c)
 		addTo(outreach, c.Outreach, c)
 		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
+		addTo(campaigns, k, c)
 		addTo(terms, termKey{k, c.Term, c.Content}, c)
 		if c.Name == event.Engaged && c.VisibleS > 0 {
 			visible[c.VisibleS] += c.N
@@ -364,17 +370,6 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	r.Visible = quartiles(visible)
 	r.Refs = rows(refs, func(k string) Row { return Row{Ref: k, None: k == ""} })
 	r.Outreach = rows(outreach, func(k string) Row { return Row{Outreach: k, None: k == ""} })
-	campaigns := map[campaignKey]*Steps{}
-	for k, s := range terms {
-		c := campaigns[k.campaignKey]
-		if c == nil {
-			c = &Steps{}
-			campaigns[k.campaignKey] = c
-		}
-		c.View += s.View
-		c.HumanCandidate += s.HumanCandidate
-		c.Engaged += s.Engaged
-	}
 	r.Campaigns = rows(campaigns, func(k campaignKey) Row {
 		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged}
 	})

@@ -89,7 +89,10 @@ func Text(w io.Writer, r Report) error {
 		tb = nil
 		tb.row(sec.Head, "views", "share", "human candidates", "engaged")
 		for _, row := range sec.Rows {
-			tb.row(indent(row.Part)+row.Label, num(row.View), share(row.View, t.View), num(row.HumanCandidate), num(row.Engaged))
+			if row.Part {
+				row.Label = "  · " + row.Label
+			}
+			tb.row(row.Label, num(row.View), share(row.View, t.View), num(row.HumanCandidate), num(row.Engaged))
 		}
 		tb.row("all", num(t.View), share(t.View, t.View), num(t.HumanCandidate), num(t.Engaged))
 		tb.write(w)
@@ -164,13 +167,6 @@ func clickPage(s *SiteWide, name string) string {
 		return " on " + strings.Join(pages, ", ")
 	}
 	return " on no page now"
-}
-
-func indent(part bool) string {
-	if part {
-		return "  · "
-	}
-	return ""
 }
 
 // table lines up rows for a terminal: the first column to the left, the
