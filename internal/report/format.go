@@ -5,6 +5,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -90,10 +91,15 @@ func visibleLine(v *Visible) string {
 
 // filterLine names the filter, its values quoted for the terminal when q.
 func filterLine(f Filter, q func(string) string) string {
+	return named(q, "path", f.Path, "referrer", f.Ref, "utm_campaign", f.Campaign, "outreach", f.Outreach)
+}
+
+// named lists each name and value of pairs whose value is set: "utm_term x, utm_content y".
+func named(q func(string) string, pairs ...string) string {
 	var parts []string
-	for _, p := range [][2]string{{"path", f.Path}, {"referrer", f.Ref}, {"utm_campaign", f.Campaign}, {"outreach", f.Outreach}} {
-		if p[1] != "" {
-			parts = append(parts, p[0]+" "+q(p[1]))
+	for i := 0; i < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			parts = append(parts, pairs[i]+" "+q(pairs[i+1]))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -132,20 +138,6 @@ func campaignLabel(r Row, q func(string) string) string {
 	return d(r.Source) + " / " + d(r.Medium) + " / " + d(r.Campaign)
 }
 
-func termLabel(r Row, q func(string) string) string {
-	var parts []string
-	if r.Term != "" {
-		parts = append(parts, "utm_term "+q(r.Term))
-	}
-	if r.Content != "" {
-		parts = append(parts, "utm_content "+q(r.Content))
-	}
-	if parts == nil {
-		return noneTerm
-	}
-	return strings.Join(parts, ", ")
-}
-
 // section is a table of rows by where readers came from, as the text and
 // the page show it.
 type section struct {
@@ -174,7 +166,7 @@ func sections(r Report, q func(string) string) []section {
 			}
 			s.Rows = append(s.Rows, l)
 			for _, part := range row.Parts {
-				s.Rows = append(s.Rows, line{Row: part, Label: termLabel(part, q), Part: true})
+				s.Rows = append(s.Rows, line{Row: part, Label: cmp.Or(named(q, "utm_term", part.Term, "utm_content", part.Content), noneTerm), Part: true})
 			}
 		}
 		return s

@@ -270,11 +270,6 @@ type campaignKey struct {
 	tagged                   bool
 }
 
-type termKey struct {
-	campaignKey
-	term, content string
-}
-
 // Build adds up the counts of q's period and the one before it.
 func Build(counts []tally.Count, q Query) (Report, error) {
 	start, end, err := q.days()
@@ -290,7 +285,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	}
 	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
-	campaigns, terms := map[campaignKey]*Steps{}, map[termKey]*Steps{}
+	campaigns, terms := map[campaignKey]*Steps{}, map[campaignKey]map[[2]string]*Steps{} // terms: by utm_term and utm_content
 	visible := map[int]int{}
 	nDays := int(end.Sub(start).Hours()/24) + 1
 	r.Days = make([]Day, nDays)
@@ -308,25 +303,21 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		if !current && (c.Day < prevFrom || c.Day > prevTo) {
 			continue
 		}
-		reading := slices.Contains(event.Reading, c.Name)
-		if !reading {
+		if !slices.Contains(event.Reading, c.Name) {
 			if filtered {
 				continue
 			}
-			clicks, buy := r.SiteWide.PreviousClicks, r.SiteWide.PreviousBuyLinkClicks
-			if current {
-				clicks, buy = r.SiteWide.Clicks, r.SiteWide.BuyLinkClicks
-			}
-			if c.Name == event.Checkout {
-				buy[c.Checkout] += c.N
-				if current {
-					*day[c.Day].BuyLinkClicks += c.N
-				}
-			} else {
-				clicks[c.Name] += c.N
-				if current {
-					*day[c.Day].Clicks += c.N
-				}
+			switch w := r.SiteWide; {
+			case c.Name == event.Checkout && current:
+				w.BuyLinkClicks[c.Checkout] += c.N
+				*day[c.Day].BuyLinkClicks += c.N
+			case c.Name == event.Checkout:
+				w.PreviousBuyLinkClicks[c.Checkout] += c.N
+			case current:
+				w.Clicks[c.Name] += c.N
+				*day[c.Day].Clicks += c.N
+			default:
+				w.PreviousClicks[c.Name] += c.N
 			}
 			continue
 		}
@@ -350,7 +341,10 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		addTo(outreach, c.Outreach, c)
 		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
 		addTo(campaigns, k, c)
-		addTo(terms, termKey{k, c.Term, c.Content}, c)
+		if terms[k] == nil {
+			terms[k] = map[[2]string]*Steps{}
+		}
+		addTo(terms[k], [2]string{c.Term, c.Content}, c)
 		if c.Name == event.Engaged && c.VisibleS > 0 {
 			visible[c.VisibleS] += c.N
 		}
@@ -375,22 +369,14 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	})
 	for i := range r.Campaigns {
 		c := &r.Campaigns[i]
-		if c.None || c.Other > 0 {
-			continue
+		parts := terms[campaignKey{c.Source, c.Medium, c.Campaign, true}]
+		if c.None || c.Other > 0 || len(parts) == 1 && parts[[2]string{}] != nil {
+			continue // not split: no event has a utm_term or utm_content
 		}
-		k := campaignKey{c.Source, c.Medium, c.Campaign, true}
-		var parts []Row
-		split := false
-		for tk, s := range terms {
-			if tk.campaignKey == k {
-				parts = append(parts, Row{Term: tk.term, Content: tk.content, Steps: *s})
-				split = split || tk.term != "" || tk.content != ""
-			}
+		for k, s := range parts {
+			c.Parts = append(c.Parts, Row{Term: k[0], Content: k[1], Steps: *s})
 		}
-		if split {
-			sortRows(parts)
-			c.Parts = parts
-		}
+		sortRows(c.Parts)
 	}
 	if q.Today >= q.From && q.Today <= q.To {
 		r.PartialDay = q.Today
