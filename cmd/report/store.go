@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"errref/internal/report"
+	"errref/internal/sales"
+	"errref/internal/settings"
 	"errref/internal/store"
 )
 
@@ -20,7 +22,7 @@ const timeout = 30 * time.Second
 // openStore opens the store the flags name: -db, else DATABASE_URL,
 // NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in root. -migrate and the
 // imports are done here; it reports whether the command is done.
-func openStore(ctx context.Context, db, root, importFile string, migrate bool, in salesImport) (*store.Store, bool) {
+func openStore(ctx context.Context, db, root, importFile string, migrate bool, salesFile string, o sales.Options) (*store.Store, bool) {
 	dsn, from, err := store.Locate(os.Getenv, filepath.Join(root, "events.db"))
 	if db != "" {
 		dsn, from, err = db, "-db", nil
@@ -39,8 +41,8 @@ func openStore(ctx context.Context, db, root, importFile string, migrate bool, i
 		defer st.Close()
 		importLog(ctx, st, importFile)
 		return nil, true
-	case in.file != "":
-		recs := in.read(root)
+	case salesFile != "":
+		recs := readSales(salesFile, root, o)
 		st := open(ctx, dsn, from, store.Options{Create: true})
 		defer st.Close()
 		res, err := st.KeepSales(ctx, recs)
@@ -88,6 +90,40 @@ func importLog(ctx context.Context, st *store.Store, file string) {
 	if len(res.Refused) > 0 {
 		os.Exit(1)
 	}
+}
+
+// readSales reads the export's sales, and says what it found, kept and
+// left. site.toml matters only to a transfers export without -wallet.
+func readSales(file, root string, o sales.Options) []sales.Record {
+	var settingsErr error
+	if o.Wallet == "" {
+		var s settings.Settings
+		if s, settingsErr = settings.Load(os.DirFS(root), os.Getenv); settingsErr == nil {
+			o.Wallet = s.Wallet
+		}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		fail(err)
+	}
+	defer f.Close()
+	kind, recs, err := sales.Read(file, f, o)
+	if errors.Is(err, sales.ErrNoWallet) && settingsErr != nil {
+		fail(fmt.Errorf("-import-sales: reading the wallet address: %w", settingsErr))
+	}
+	if err != nil {
+		fail(err)
+	}
+	kept, cents := 0, int64(0)
+	for _, r := range recs {
+		if r.Kept {
+			kept++
+			cents += r.Cents
+		}
+	}
+	fmt.Fprintf(os.Stderr, "report: %s: %s, %d sales, %d kept (%s), %d fully refunded or lost in a dispute\n",
+		report.Quote(file), kind, len(recs), kept, report.Money(cents), len(recs)-kept)
+	return recs
 }
 
 // openForReport opens the store read-only, after taking the preview's
