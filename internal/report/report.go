@@ -461,10 +461,7 @@ func rate(n, of int) *float64 {
 
 // Period turns -from, -to and -since into a report's UTC days.
 func Period(now time.Time, since time.Duration, from, to string) (string, string, error) {
-	today := now.UTC().Truncate(24 * time.Hour)
-	if to == "" {
-		to = today.Format(time.DateOnly)
-	}
+	to = cmp.Or(to, Today(now))
 	end, err := time.Parse(time.DateOnly, to)
 	if err != nil {
 		return "", "", fmt.Errorf("-to %q: write a date such as 2026-03-31", to)

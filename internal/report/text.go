@@ -13,8 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// Text writes r as tables for a terminal. Every stored value goes through
-// Quote.
+// Text writes r as tables for a terminal, every stored value through Quote.
 func Text(w io.Writer, r Report) error {
 	fmt.Fprintf(w, "Readers, %s to %s (UTC days)", r.From, r.To)
 	if r.PartialDay != "" {
