@@ -59,16 +59,12 @@ func HTML(w io.Writer, r Report) error {
 				Title: d.Day + ": " + num(val(d)) + " " + c.Name})
 		}
 	}
-	days := len(r.Days)
 	return htmlTmpl().Execute(w, struct {
 		Report
 		CSS                    template.CSS
 		CSP                    string
 		Steps                  []step
 		Charts                 []chart
-		NDays                  int
-		FirstDay               string
-		LastDay                string
 		Filter                 string
 		Sections               []section
 		Visible                string
@@ -83,9 +79,6 @@ func HTML(w io.Writer, r Report) error {
 		CSP:       "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
 		Steps:     steps,
 		Charts:    charts,
-		NDays:     days,
-		FirstDay:  r.Days[0].Day,
-		LastDay:   r.Days[days-1].Day,
 		Filter:    filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
 		Sections:  sections(r, func(s string) string { return s }),
 		Visible:   visibleLine(r.Visible),
