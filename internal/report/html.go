@@ -72,7 +72,6 @@ func HTML(w io.Writer, r Report) error {
 		Notes                  [3]string
 		SalesNote, NoSalesNote string
 		Partial                string
-		DaysShown              int
 	}{
 		Report:    r,
 		CSS:       template.CSS(css),
