@@ -53,17 +53,29 @@ func openStore(ctx context.Context, db, root, importFile string, migrate bool, s
 			report.Quote(st.String()), res.Added, res.Changed, res.Again)
 		return nil, true
 	}
+	// The report reads the store read-only, after taking the preview's
+	// journal into it. Only the default events.db is created for that: a
+	// mistyped -db or SITE_EVENTS_DB is an error, not a new store.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	st, err := openForReport(ctx, dsn, from, filepath.Join(root, "events.jsonl"))
-	if errors.Is(err, errNoEvents) {
-		fmt.Println(noEvents(report.Quote(dsn)))
+	journal := filepath.Join(root, "events.jsonl")
+	if from == "" && !store.IsPostgres(dsn) && !exists(dsn) && !exists(journal) {
+		fmt.Println(noEvents(report.Quote(dsn))) // a fresh site: no store and no journal yet
 		return nil, true
 	}
-	if err != nil {
-		fail(err)
+	if !store.IsPostgres(dsn) {
+		if _, err := os.Stat(journal); err == nil {
+			if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
+				if from != "" {
+					fail(named(err, from))
+				}
+				fail(fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err))
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			fail(err)
+		}
 	}
-	return st, false
+	return open(ctx, dsn, from, store.Options{ReadOnly: true}), false
 }
 
 // importLog takes a log's not-stored events into st, names each line it
@@ -125,35 +137,6 @@ func readSales(file, root string, o sales.Options) []sales.Record {
 		report.Quote(file), kind, len(recs), kept, report.Money(cents), len(recs)-kept)
 	return recs
 }
-
-// openForReport opens the store read-only, after taking the preview's
-// journal into it. Only the default events.db is created for that: a
-// mistyped -db or SITE_EVENTS_DB is an error, not a new store.
-func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store, error) {
-	if from == "" && !store.IsPostgres(dsn) && !exists(dsn) && !exists(journal) {
-		return nil, errNoEvents
-	}
-	if !store.IsPostgres(dsn) {
-		if _, err := os.Stat(journal); err == nil {
-			if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
-				if from != "" {
-					return nil, named(err, from)
-				}
-				return nil, fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err)
-			}
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-	}
-	st, err := store.Open(ctx, dsn, store.Options{ReadOnly: true})
-	if err != nil {
-		return nil, named(timedOut(ctx, err), from)
-	}
-	return st, nil
-}
-
-// errNoEvents is a fresh site's: no store and no journal beside it yet.
-var errNoEvents = errors.New("no events yet")
 
 // noEvents says what to do when nothing was recorded yet.
 func noEvents(where string) string {
