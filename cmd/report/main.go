@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"errref/internal/report"
+	"errref/internal/sales"
 
 	_ "modernc.org/sqlite" // the store's default: a file beside the site
 )
@@ -40,10 +41,10 @@ func main() {
 	flag.StringVar(&f.Outreach, "outreach", "", "only the reading events of this outreach code")
 	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, netlify logs --function event --json, or a journal), each once; - reads standard input")
 	migrate := flag.Bool("migrate", false, "bring the store's schema up to this release, creating it if need be, and stop")
-	var in salesImport
-	flag.StringVar(&in.file, "import-sales", "", "store the sales of Gumroad's sales export (CSV) or of a Base explorer's token transfers export (CSV), counts only, each sale once, and stop")
-	flag.StringVar(&in.wallet, "wallet", "", "with -import-sales of transfers: the wallet paid in USDC (default: wallet_address in site.toml, or SITE_WALLET_ADDRESS)")
-	flag.StringVar(&in.product, "product", "", "with -import-sales of transfers: the product the wallet's payments buy")
+	salesFile := flag.String("import-sales", "", "store the sales of Gumroad's sales export (CSV) or of a Base explorer's token transfers export (CSV), counts only, each sale once, and stop")
+	var o sales.Options
+	flag.StringVar(&o.Wallet, "wallet", "", "with -import-sales of transfers: the wallet paid in USDC (default: wallet_address in site.toml, or SITE_WALLET_ADDRESS)")
+	flag.StringVar(&o.Product, "product", "", "with -import-sales of transfers: the product the wallet's payments buy")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fail(fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0)))
@@ -58,7 +59,7 @@ func main() {
 	}
 	// Where, and how: read-only unless a step needs to write (see store.go).
 	ctx := context.Background()
-	st, done := openStore(ctx, *db, *root, *importFile, *migrate, in)
+	st, done := openStore(ctx, *db, *root, *importFile, *migrate, *salesFile, o)
 	if done {
 		return
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"errref/internal/report"
+	"errref/internal/sales"
+	"errref/internal/settings"
 	"errref/internal/store"
 )
 
@@ -20,7 +22,7 @@ const timeout = 30 * time.Second
 // openStore opens the store the flags name: -db, else DATABASE_URL,
 // NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in root. -migrate and the
 // imports are done here; it reports whether the command is done.
-func openStore(ctx context.Context, db, root, importFile string, migrate bool, in salesImport) (*store.Store, bool) {
+func openStore(ctx context.Context, db, root, importFile string, migrate bool, salesFile string, o sales.Options) (*store.Store, bool) {
 	dsn, from, err := store.Locate(os.Getenv, filepath.Join(root, "events.db"))
 	if db != "" {
 		dsn, from, err = db, "-db", nil
@@ -39,8 +41,8 @@ func openStore(ctx context.Context, db, root, importFile string, migrate bool, i
 		defer st.Close()
 		importLog(ctx, st, importFile)
 		return nil, true
-	case in.file != "":
-		recs := in.read(root)
+	case salesFile != "":
+		recs := readSales(salesFile, root, o)
 		st := open(ctx, dsn, from, store.Options{Create: true})
 		defer st.Close()
 		res, err := st.KeepSales(ctx, recs)
@@ -51,17 +53,29 @@ func openStore(ctx context.Context, db, root, importFile string, migrate bool, i
 			report.Quote(st.String()), res.Added, res.Changed, res.Again)
 		return nil, true
 	}
+	// The report reads the store read-only, after taking the preview's
+	// journal into it. Only the default events.db is created for that: a
+	// mistyped -db or SITE_EVENTS_DB is an error, not a new store.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	st, err := openForReport(ctx, dsn, from, filepath.Join(root, "events.jsonl"))
-	if errors.Is(err, errNoEvents) {
-		fmt.Println(noEvents(report.Quote(dsn)))
+	journal := filepath.Join(root, "events.jsonl")
+	if from == "" && !store.IsPostgres(dsn) && !exists(dsn) && !exists(journal) {
+		fmt.Println(noEvents(report.Quote(dsn))) // a fresh site: no store and no journal yet
 		return nil, true
 	}
-	if err != nil {
-		fail(err)
+	if !store.IsPostgres(dsn) {
+		if _, err := os.Stat(journal); err == nil {
+			if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
+				if from != "" {
+					fail(named(err, from))
+				}
+				fail(fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err))
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			fail(err)
+		}
 	}
-	return st, false
+	return open(ctx, dsn, from, store.Options{ReadOnly: true}), false
 }
 
 // importLog takes a log's not-stored events into st, names each line it
@@ -90,34 +104,39 @@ func importLog(ctx context.Context, st *store.Store, file string) {
 	}
 }
 
-// openForReport opens the store read-only, after taking the preview's
-// journal into it. Only the default events.db is created for that: a
-// mistyped -db or SITE_EVENTS_DB is an error, not a new store.
-func openForReport(ctx context.Context, dsn, from, journal string) (*store.Store, error) {
-	if from == "" && !store.IsPostgres(dsn) && !exists(dsn) && !exists(journal) {
-		return nil, errNoEvents
-	}
-	if !store.IsPostgres(dsn) {
-		if _, err := os.Stat(journal); err == nil {
-			if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
-				if from != "" {
-					return nil, named(err, from)
-				}
-				return nil, fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err)
-			}
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+// readSales reads the export's sales, and says what it found, kept and
+// left. site.toml matters only to a transfers export without -wallet.
+func readSales(file, root string, o sales.Options) []sales.Record {
+	var settingsErr error
+	if o.Wallet == "" {
+		var s settings.Settings
+		if s, settingsErr = settings.Load(os.DirFS(root), os.Getenv); settingsErr == nil {
+			o.Wallet = s.Wallet
 		}
 	}
-	st, err := store.Open(ctx, dsn, store.Options{ReadOnly: true})
+	f, err := os.Open(file)
 	if err != nil {
-		return nil, named(timedOut(ctx, err), from)
+		fail(err)
 	}
-	return st, nil
+	defer f.Close()
+	kind, recs, err := sales.Read(file, f, o)
+	if errors.Is(err, sales.ErrNoWallet) && settingsErr != nil {
+		fail(fmt.Errorf("-import-sales: reading the wallet address: %w", settingsErr))
+	}
+	if err != nil {
+		fail(err)
+	}
+	kept, cents := 0, int64(0)
+	for _, r := range recs {
+		if r.Kept {
+			kept++
+			cents += r.Cents
+		}
+	}
+	fmt.Fprintf(os.Stderr, "report: %s: %s, %d sales, %d kept (%s), %d fully refunded or lost in a dispute\n",
+		report.Quote(file), kind, len(recs), kept, report.Money(cents), len(recs)-kept)
+	return recs
 }
-
-// errNoEvents is a fresh site's: no store and no journal beside it yet.
-var errNoEvents = errors.New("no events yet")
 
 // noEvents says what to do when nothing was recorded yet.
 func noEvents(where string) string {

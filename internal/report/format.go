@@ -5,6 +5,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -90,10 +91,15 @@ func visibleLine(v *Visible) string {
 
 // filterLine names the filter, its values quoted for the terminal when q.
 func filterLine(f Filter, q func(string) string) string {
+	return named(q, "path", f.Path, "referrer", f.Ref, "utm_campaign", f.Campaign, "outreach", f.Outreach)
+}
+
+// named lists each name and value of pairs whose value is set: "utm_term x, utm_content y".
+func named(q func(string) string, pairs ...string) string {
 	var parts []string
-	for _, p := range [][2]string{{"path", f.Path}, {"referrer", f.Ref}, {"utm_campaign", f.Campaign}, {"outreach", f.Outreach}} {
-		if p[1] != "" {
-			parts = append(parts, p[0]+" "+q(p[1]))
+	for i := 0; i < len(pairs); i += 2 {
+		if pairs[i+1] != "" {
+			parts = append(parts, pairs[i]+" "+q(pairs[i+1]))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -106,10 +112,6 @@ const (
 	noSalesNote   = "Sales: the preview's journal holds none. go run ./cmd/report -import-sales FILE takes a Gumroad export or a Base explorer's export into the store, and its report shows them."
 	countsNote    = "Counts of events: the counter keeps no identifier, so each rate is one count over another, not a number of people who went on."
 	scrolledNote  = "A view is sent at load, before anyone can scroll, so \"scrolled\" is read from the later events."
-	noneRef       = "no referrer or same site"
-	noneCampaign  = "no campaign"
-	noneOutreach  = "no outreach code"
-	noneTerm      = "no utm_term or utm_content"
 	partialMarker = "today, not over"
 )
 
@@ -120,32 +122,6 @@ func Money(cents int64) string {
 		sign, cents = "-", -cents
 	}
 	return fmt.Sprintf("%s$%s.%02d", sign, num(int(cents/100)), cents%100)
-}
-
-func otherLabel(n int, what string) string { return fmt.Sprintf("%d other %s", n, what) }
-
-func campaignLabel(r Row, q func(string) string) string {
-	d := func(s string) string {
-		if s == "" {
-			return "-"
-		}
-		return q(s)
-	}
-	return d(r.Source) + " / " + d(r.Medium) + " / " + d(r.Campaign)
-}
-
-func termLabel(r Row, q func(string) string) string {
-	var parts []string
-	if r.Term != "" {
-		parts = append(parts, "utm_term "+q(r.Term))
-	}
-	if r.Content != "" {
-		parts = append(parts, "utm_content "+q(r.Content))
-	}
-	if parts == nil {
-		return noneTerm
-	}
-	return strings.Join(parts, ", ")
 }
 
 // section is a table of rows by where readers came from, as the text and
@@ -172,19 +148,20 @@ func sections(r Report, q func(string) string) []section {
 			case row.None:
 				l.Label, l.Host, l.Muted = none, false, true
 			case row.Other > 0:
-				l.Label, l.Host, l.Muted = otherLabel(row.Other, others), false, true
+				l.Label, l.Host, l.Muted = fmt.Sprintf("%d other %s", row.Other, others), false, true
 			}
 			s.Rows = append(s.Rows, l)
 			for _, part := range row.Parts {
-				s.Rows = append(s.Rows, line{Row: part, Label: termLabel(part, q), Part: true})
+				s.Rows = append(s.Rows, line{Row: part, Label: cmp.Or(named(q, "utm_term", part.Term, "utm_content", part.Content), "no utm_term or utm_content"), Part: true})
 			}
 		}
 		return s
 	}
+	dash := func(s string) string { return cmp.Or(q(s), "-") } // a campaign's part not set
 	return []section{
-		sec("Referrer hosts", "", "host", r.Refs, true, noneRef, "hosts", func(r Row) string { return q(r.Ref) }),
+		sec("Referrer hosts", "", "host", r.Refs, true, "no referrer or same site", "hosts", func(r Row) string { return q(r.Ref) }),
 		sec("Campaigns", "utm_source / utm_medium / utm_campaign; under each, its utm_term and utm_content where any is set.", "campaign",
-			r.Campaigns, false, noneCampaign, "campaigns", func(r Row) string { return campaignLabel(r, q) }),
-		sec("Outreach codes", "", "code", r.Outreach, false, noneOutreach, "codes", func(r Row) string { return q(r.Outreach) }),
+			r.Campaigns, false, "no campaign", "campaigns", func(r Row) string { return dash(r.Source) + " / " + dash(r.Medium) + " / " + dash(r.Campaign) }),
+		sec("Outreach codes", "", "code", r.Outreach, false, "no outreach code", "codes", func(r Row) string { return q(r.Outreach) }),
 	}
 }

@@ -59,16 +59,12 @@ func HTML(w io.Writer, r Report) error {
 				Title: d.Day + ": " + num(val(d)) + " " + c.Name})
 		}
 	}
-	days := len(r.Days)
 	return htmlTmpl().Execute(w, struct {
 		Report
 		CSS                    template.CSS
 		CSP                    string
 		Steps                  []step
 		Charts                 []chart
-		NDays                  int
-		FirstDay               string
-		LastDay                string
 		Filter                 string
 		Sections               []section
 		Visible                string
@@ -76,16 +72,12 @@ func HTML(w io.Writer, r Report) error {
 		Notes                  [3]string
 		SalesNote, NoSalesNote string
 		Partial                string
-		DaysShown              int
 	}{
 		Report:    r,
 		CSS:       template.CSS(css),
 		CSP:       "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
 		Steps:     steps,
 		Charts:    charts,
-		NDays:     days,
-		FirstDay:  r.Days[0].Day,
-		LastDay:   r.Days[days-1].Day,
 		Filter:    filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
 		Sections:  sections(r, func(s string) string { return s }),
 		Visible:   visibleLine(r.Visible),
@@ -120,6 +112,7 @@ type bar struct {
 }
 
 // htmlTmpl is parsed on first use, not when a command links this package.
+// Its num and money, given a *int or *int64, are passed what it points to.
 var htmlTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"pct":    pct,
@@ -130,11 +123,8 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		"changeParts": func(n, before int) []string { return strings.SplitN(change(n, before), " ", 2) },
 		"share":       share,
 		"hostSplit":   func(h string) []string { return strings.SplitAfter(h, ".") }, // a break falls after a dot only
-		"at":          func(m map[string]int, k string) int { return m[k] },
-		"money":       func(c *int64) string { return Money(*c) },
-		"money64":     Money,
+		"money":       Money,
 		"clickPage":   clickPage,
-		"deref":       func(n *int) int { return *n },
 	}).Parse(pageHTML))
 })
 

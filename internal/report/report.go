@@ -9,7 +9,9 @@ package report
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,6 +254,13 @@ type Report struct {
 	Days       []Day          `json:"days"`
 }
 
+// JSON writes r for scripts.
+func JSON(w io.Writer, r Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
 // Top is how many rows a section lists before it adds up the rest in one.
 const Top = 20
 
@@ -259,11 +268,6 @@ const Top = 20
 type campaignKey struct {
 	source, medium, campaign string
 	tagged                   bool
-}
-
-type termKey struct {
-	campaignKey
-	term, content string
 }
 
 // Build adds up the counts of q's period and the one before it.
@@ -281,7 +285,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	}
 	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
-	terms := map[termKey]*Steps{}
+	campaigns, terms := map[campaignKey]*Steps{}, map[campaignKey]map[[2]string]*Steps{} // terms: by utm_term and utm_content
 	visible := map[int]int{}
 	nDays := int(end.Sub(start).Hours()/24) + 1
 	r.Days = make([]Day, nDays)
@@ -293,32 +297,27 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			r.Days[i].Clicks, r.Days[i].BuyLinkClicks = new(int), new(int)
 		}
 	}
-	var d *Day // the day of the last reading count
 	for i := range counts {
 		c := &counts[i]
 		current := c.Day >= q.From && c.Day <= q.To
 		if !current && (c.Day < prevFrom || c.Day > prevTo) {
 			continue
 		}
-		reading := slices.Contains(event.Reading, c.Name)
-		if !reading {
+		if !slices.Contains(event.Reading, c.Name) {
 			if filtered {
 				continue
 			}
-			clicks, buy := r.SiteWide.PreviousClicks, r.SiteWide.PreviousBuyLinkClicks
-			if current {
-				clicks, buy = r.SiteWide.Clicks, r.SiteWide.BuyLinkClicks
-			}
-			if c.Name == event.Checkout {
-				buy[c.Checkout] += c.N
-				if current {
-					*day[c.Day].BuyLinkClicks += c.N
-				}
-			} else {
-				clicks[c.Name] += c.N
-				if current {
-					*day[c.Day].Clicks += c.N
-				}
+			switch w := r.SiteWide; {
+			case c.Name == event.Checkout && current:
+				w.BuyLinkClicks[c.Checkout] += c.N
+				*day[c.Day].BuyLinkClicks += c.N
+			case c.Name == event.Checkout:
+				w.PreviousBuyLinkClicks[c.Checkout] += c.N
+			case current:
+				w.Clicks[c.Name] += c.N
+				*day[c.Day].Clicks += c.N
+			default:
+				w.PreviousClicks[c.Name] += c.N
 			}
 			continue
 		}
@@ -337,14 +336,15 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		}
 		p.add(c)
 		r.Total.add(c)
-		if d == nil || d.Day != c.Day { // the store gives counts by day
-			d = day[c.Day]
-		}
-		d.add(c.Name, c.N)
+		day[c.Day].add(c.Name, c.N)
 		addTo(refs, c.Ref, c)
 		addTo(outreach, c.Outreach, c)
 		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
-		addTo(terms, termKey{k, c.Term, c.Content}, c)
+		addTo(campaigns, k, c)
+		if terms[k] == nil {
+			terms[k] = map[[2]string]*Steps{}
+		}
+		addTo(terms[k], [2]string{c.Term, c.Content}, c)
 		if c.Name == event.Engaged && c.VisibleS > 0 {
 			visible[c.VisibleS] += c.N
 		}
@@ -364,38 +364,19 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	r.Visible = quartiles(visible)
 	r.Refs = rows(refs, func(k string) Row { return Row{Ref: k, None: k == ""} })
 	r.Outreach = rows(outreach, func(k string) Row { return Row{Outreach: k, None: k == ""} })
-	campaigns := map[campaignKey]*Steps{}
-	for k, s := range terms {
-		c := campaigns[k.campaignKey]
-		if c == nil {
-			c = &Steps{}
-			campaigns[k.campaignKey] = c
-		}
-		c.View += s.View
-		c.HumanCandidate += s.HumanCandidate
-		c.Engaged += s.Engaged
-	}
 	r.Campaigns = rows(campaigns, func(k campaignKey) Row {
 		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged}
 	})
 	for i := range r.Campaigns {
 		c := &r.Campaigns[i]
-		if c.None || c.Other > 0 {
-			continue
+		parts := terms[campaignKey{c.Source, c.Medium, c.Campaign, true}]
+		if c.None || c.Other > 0 || len(parts) == 1 && parts[[2]string{}] != nil {
+			continue // not split: no event has a utm_term or utm_content
 		}
-		k := campaignKey{c.Source, c.Medium, c.Campaign, true}
-		var parts []Row
-		split := false
-		for tk, s := range terms {
-			if tk.campaignKey == k {
-				parts = append(parts, Row{Term: tk.term, Content: tk.content, Steps: *s})
-				split = split || tk.term != "" || tk.content != ""
-			}
+		for k, s := range parts {
+			c.Parts = append(c.Parts, Row{Term: k[0], Content: k[1], Steps: *s})
 		}
-		if split {
-			sortRows(parts)
-			c.Parts = parts
-		}
+		sortRows(c.Parts)
 	}
 	if q.Today >= q.From && q.Today <= q.To {
 		r.PartialDay = q.Today
@@ -480,10 +461,7 @@ func rate(n, of int) *float64 {
 
 // Period turns -from, -to and -since into a report's UTC days.
 func Period(now time.Time, since time.Duration, from, to string) (string, string, error) {
-	today := now.UTC().Truncate(24 * time.Hour)
-	if to == "" {
-		to = today.Format(time.DateOnly)
-	}
+	to = cmp.Or(to, Today(now))
 	end, err := time.Parse(time.DateOnly, to)
 	if err != nil {
 		return "", "", fmt.Errorf("-to %q: write a date such as 2026-03-31", to)

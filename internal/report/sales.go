@@ -87,13 +87,9 @@ func (r *Report) addSales(sales []tally.Sale) {
 		products[k].RevenueCents += s.Cents
 	}
 	out := &Sales{Products: []ProductSale{}}
-	for _, ch := range channels {
-		out.Channels = append(out.Channels, *by[ch])
-	}
-	out.Channels = append(out.Channels, *all)
-	for i := range out.Channels {
-		c := &out.Channels[i]
+	for _, c := range []*Channel{by["gumroad"], by["site"], all} {
 		c.SalesPerBuyLinkClick = rate(c.Sales, c.BuyLinkClicks)
+		out.Channels = append(out.Channels, *c)
 	}
 	for _, p := range products {
 		out.Products = append(out.Products, *p)

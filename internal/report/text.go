@@ -13,8 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// Text writes r as tables for a terminal. Every stored value goes through
-// Quote.
+// Text writes r as tables for a terminal, every stored value through Quote.
 func Text(w io.Writer, r Report) error {
 	fmt.Fprintf(w, "Readers, %s to %s (UTC days)", r.From, r.To)
 	if r.PartialDay != "" {
@@ -27,8 +26,7 @@ func Text(w io.Writer, r Report) error {
 	fmt.Fprintf(w, "Changes are against %s to %s, the period of the same length before.\n%s\n\n", r.Previous.From, r.Previous.To, countsNote)
 
 	t, prev := r.Total, r.Previous.Total
-	var tb table
-	tb.row("", "this period", "before", "change")
+	tb := table{{"", "this period", "before", "change"}}
 	tb.row("views", num(t.View), num(prev.View), change(t.View, prev.View))
 	tb.row("human candidates", num(t.HumanCandidate), num(prev.HumanCandidate), change(t.HumanCandidate, prev.HumanCandidate))
 	tb.row("engaged", num(t.Engaged), num(prev.Engaged), change(t.Engaged, prev.Engaged))
@@ -38,8 +36,7 @@ func Text(w io.Writer, r Report) error {
 	fmt.Fprintf(w, "  time in view of engaged readers: %s\n", visibleLine(r.Visible))
 
 	fmt.Fprintf(w, "\nPages:\n")
-	tb = nil
-	tb.row("path", "views", "change", "human candidates", "change", "engaged", "change", "human, of views", "engaged, of human", "scrolled, of human")
+	tb = table{{"path", "views", "change", "human candidates", "change", "engaged", "change", "human, of views", "engaged, of human", "scrolled, of human"}}
 	for _, pg := range r.Pages {
 		tb.row(Quote(pg.Path),
 			num(pg.View), change(pg.View, pg.Previous.View),
@@ -65,8 +62,7 @@ func Text(w io.Writer, r Report) error {
 
 	if s := r.SiteWide; s != nil {
 		fmt.Fprintf(w, "\nSite-wide. %s\n", noFilterNote)
-		tb = nil
-		tb.row("", "this period", "before", "change")
+		tb = table{{"", "this period", "before", "change"}}
 		for _, n := range slices.Sorted(maps.Keys(s.Clicks)) {
 			tb.row("click "+Quote(n)+clickPage(s, n), num(s.Clicks[n]), num(s.PreviousClicks[n]), change(s.Clicks[n], s.PreviousClicks[n]))
 		}
@@ -86,25 +82,19 @@ func Text(w io.Writer, r Report) error {
 		} else {
 			fmt.Fprintf(w, "\n%s:\n", sec.Title)
 		}
-		tb = nil
-		tb.row(sec.Head, "views", "share", "human candidates", "engaged")
+		tb = table{{sec.Head, "views", "share", "human candidates", "engaged"}}
 		for _, row := range sec.Rows {
-			tb.row(indent(row.Part)+row.Label, num(row.View), share(row.View, t.View), num(row.HumanCandidate), num(row.Engaged))
+			if row.Part {
+				row.Label = "  · " + row.Label
+			}
+			tb.row(row.Label, num(row.View), share(row.View, t.View), num(row.HumanCandidate), num(row.Engaged))
 		}
 		tb.row("all", num(t.View), share(t.View, t.View), num(t.HumanCandidate), num(t.Engaged))
 		tb.write(w)
 	}
 
 	fmt.Fprintf(w, "\nBy day (UTC):\n")
-	tb = nil
-	switch {
-	case r.SiteWide != nil && r.SiteWide.Sales != nil:
-		tb.row("day", "views", "human candidates", "engaged", "clicks", "buy-link clicks", "sales", "revenue")
-	case r.SiteWide != nil:
-		tb.row("day", "views", "human candidates", "engaged", "clicks", "buy-link clicks")
-	default:
-		tb.row("day", "views", "human candidates", "engaged")
-	}
+	tb = table{{"day", "views", "human candidates", "engaged", "clicks", "buy-link clicks", "sales", "revenue"}}
 	for _, d := range r.Days {
 		day := d.Day
 		if d.Partial {
@@ -119,6 +109,7 @@ func Text(w io.Writer, r Report) error {
 		}
 		tb.row(cells...)
 	}
+	tb[0] = tb[0][:len(tb[len(tb)-1])] // the days' columns: no clicks under a filter, no sales where the store keeps none
 	return tb.write(w)
 }
 
@@ -131,8 +122,7 @@ func textSales(w io.Writer, r Report) {
 		return
 	}
 	fmt.Fprintf(w, "\nSales by channel (%s):\n", salesNote)
-	var tb table
-	tb.row("channel", "buy-link clicks", "sales", "sales per buy-link click", "revenue", "sales before", "change", "revenue before")
+	tb := table{{"channel", "buy-link clicks", "sales", "sales per buy-link click", "revenue", "sales before", "change", "revenue before"}}
 	for _, c := range s.Channels {
 		tb.row(c.Channel, num(c.BuyLinkClicks), num(c.Sales), ratio(c.SalesPerBuyLinkClick), Money(c.RevenueCents),
 			num(c.PreviousSales), change(c.Sales, c.PreviousSales), Money(c.PreviousRevenueCents))
@@ -145,8 +135,7 @@ func textSales(w io.Writer, r Report) {
 		num(all.BuyLinkClicks), pct(r.SiteWide.BuyLinkClicksPerEngaged), num(all.Sales), pct(all.SalesPerBuyLinkClick), Money(all.RevenueCents))
 	if len(s.Products) > 0 {
 		fmt.Fprintf(w, "\nProducts sold:\n")
-		tb = nil
-		tb.row("product", "channel", "sales", "revenue")
+		tb = table{{"product", "channel", "sales", "revenue"}}
 		for _, p := range s.Products {
 			tb.row(Quote(p.Product), p.Channel, num(p.Sales), Money(p.RevenueCents))
 		}
@@ -164,13 +153,6 @@ func clickPage(s *SiteWide, name string) string {
 		return " on " + strings.Join(pages, ", ")
 	}
 	return " on no page now"
-}
-
-func indent(part bool) string {
-	if part {
-		return "  · "
-	}
-	return ""
 }
 
 // table lines up rows for a terminal: the first column to the left, the

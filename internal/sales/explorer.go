@@ -2,10 +2,7 @@
 // Blockscout (base.blockscout.com, Base's open-source explorer) writes it:
 // Explorer.Chain.CsvExport.Address.TokenTransfers in blockscout/blockscout
 // (apps/explorer/lib/explorer/chain/csv_export/address/token_transfers.ex
-// at 1d6172f), columns TxHash, BlockNumber, UnixTimestamp, FromAddress,
-// ToAddress, TokenContractAddress, Type, TokenDecimals, TokenSymbol,
-// TokenDecimals, TokensTransferred, TransactionFee, Status, ErrCode.
-// TokensTransferred is in the token's smallest unit.
+// at 1d6172f). TokensTransferred is in the token's smallest unit.
 
 package sales
 

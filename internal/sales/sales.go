@@ -1,9 +1,7 @@
 // Package sales reads the storefront's exports of sales, recognised by
-// their header, into what the store keeps of each: a key that takes it
-// once, its UTC day, channel, product, amount in cents and whether it was
-// kept. A buyer's name, email, address, country, license key, the
-// purchase ID and a sender's wallet address are read past and never
-// returned.
+// their header, into what the store keeps of each (see Record). A buyer's
+// name, email, address, country, license key, the purchase ID and a
+// sender's wallet address are read past and never returned.
 package sales
 
 import (
@@ -37,9 +35,8 @@ type Options struct {
 	Product string
 }
 
-// Read recognises an export by its header and returns its sales. A file
-// that is neither export is refused, naming the header found and those
-// expected.
+// Read recognises an export by its header and returns its sales; any
+// other file is refused, naming the header found and those expected.
 func Read(name string, r io.Reader, o Options) (kind string, recs []Record, err error) {
 	b, err := io.ReadAll(r)
 	if err != nil {

@@ -9,8 +9,7 @@ import (
 	"strings"
 )
 
-// Count is how many events of one kind a day holds: those that agree on
-// every field below. The report adds them up in whichever way it needs.
+// Count is how many events of one day agree on every field below.
 type Count struct {
 	Day, Name, Path, Ref                              string
 	Source, Medium, Campaign, Term, Content, Outreach string
