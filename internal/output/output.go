@@ -9,10 +9,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -45,14 +46,12 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return fmt.Errorf("%s: refusing to write %s: the build writes it itself", dir, Marker)
 	}
 	removeLeftovers(dir)
-	names := make([]string, 0, len(files))
-	for name := range files {
+	names := slices.Sorted(maps.Keys(files))
+	for _, name := range names {
 		if err := checkName(dir, name); err != nil {
 			return err
 		}
-		names = append(names, name)
 	}
-	sort.Strings(names)
 	// The lock is held until this build ends, or dies (on Windows until
 	// the swap: see lock_windows.go): another build of dir leaves a held
 	// folder alone (see removeLeftovers). The folder is marked from the
@@ -275,18 +274,15 @@ func removeBuilt(dir string, l *lock) error {
 var removeAll = os.RemoveAll
 
 // Update makes dir, which holds exactly prev, hold exactly next, writing
-// only the files whose bytes differ and removing those next lacks. Each
-// file is replaced in one step (a rename), but not the folder as a whole:
-// it is for the preview, where a save changes a page or two of a thousand.
-// The CLI build, which must never leave a half-written site, uses Write.
+// only the files whose bytes differ and removing those next lacks, and the
+// folders left empty (a deleted page's NAME/), as a whole build would not
+// make them. Each file is replaced in one step (a rename), but not the
+// folder as a whole: it is for the preview, where a save changes a page or
+// two of a thousand. The CLI build, which must never leave a half-written
+// site, uses Write.
 func Update(dir string, prev, next map[string][]byte) error {
 	dir = filepath.Clean(dir)
-	names := make([]string, 0, len(next))
-	for name := range next {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(next)) {
 		if old, ok := prev[name]; ok && bytes.Equal(old, next[name]) {
 			continue
 		}
@@ -309,12 +305,19 @@ func Update(dir string, prev, next map[string][]byte) error {
 		}
 	}
 	for name := range prev {
-		if _, ok := next[name]; !ok {
-			if err := checkName(dir, name); err != nil {
-				return err
-			}
-			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("%s: %w", dir, err)
+		if _, ok := next[name]; ok {
+			continue
+		}
+		if err := checkName(dir, name); err != nil {
+			return err
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		// os.Remove leaves a folder that holds anything.
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			if os.Remove(filepath.Join(dir, filepath.FromSlash(d))) != nil {
+				break
 			}
 		}
 	}

@@ -54,8 +54,6 @@ type Server struct {
 	handler  http.Handler    // the routes behind the host check
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
-	building bool            // a build runs
-	again    bool            // a change came in while it ran: build once more
 	changed  map[string]bool // the files saved since the last build took them (site.Options.Changed)
 	subs     map[chan string]bool
 	logMu    sync.Mutex

@@ -12,7 +12,6 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,6 +44,16 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 	w.Add(s.o.Root) // site.toml and netlify.toml
 	s.watchOne.Do(func() { close(s.watching) })
+	// Builds run apart from the watcher, so that a build that hangs until
+	// its time limit never keeps the next save from being seen: one at a
+	// time, and saves made while one runs are built once more after it.
+	builds := make(chan struct{}, 1)
+	defer close(builds)
+	go func() {
+		for range builds {
+			s.rebuild()
+		}
+	}()
 	var timer <-chan time.Time
 	for {
 		select {
@@ -68,36 +77,12 @@ func (s *Server) Watch(ctx context.Context) error {
 			s.logf("watch: %v", err)
 		case <-timer:
 			timer = nil
-			s.kick()
-		}
-	}
-}
-
-// kick starts a build without waiting for it, so that the watcher never
-// blocks: a build that hangs until its time limit must not keep the next
-// save from being seen. One build runs at a time; changes that come in
-// while it runs are built once more after it.
-func (s *Server) kick() {
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
-	if s.building {
-		s.again = true
-		return
-	}
-	s.building = true
-	go func() {
-		for {
-			s.rebuild()
-			s.buildMu.Lock()
-			if !s.again {
-				s.building = false
-				s.buildMu.Unlock()
-				return
+			select {
+			case builds <- struct{}{}:
+			default: // one is waiting already
 			}
-			s.again = false
-			s.buildMu.Unlock()
 		}
-	}()
+	}
 }
 
 // rebuild builds and, when the build is good, writes the output and
@@ -114,26 +99,21 @@ func (s *Server) rebuild() {
 	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Changed: changed, Timeout: s.o.Timeout})
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
+		// The output is as the last good build left it.
 		s.buildMu.Lock()
 		maps.Copy(s.changed, changed)
 		s.buildMu.Unlock()
-	}
-	switch {
-	case err != nil:
-		// The output is as the last good build left it.
-	case s.last == nil:
-		// Whole, in one swap; a failure leaves the folder as it was.
-		if err = output.Write(s.o.Out, b.Files); err == nil {
-			s.last = b
-		}
-	default:
-		if err = output.Update(s.o.Out, s.last.Files, b.Files); err != nil {
-			// The folder may hold part of each build: next time, write
-			// it whole.
-			s.last = nil
+	} else {
+		if s.last == nil {
+			// Whole, in one swap; a failure leaves the folder as it was.
+			err = output.Write(s.o.Out, b.Files)
 		} else {
-			removeEmptyFolders(s.o.Out, s.last.Files, b.Files)
-			s.last = b
+			err = output.Update(s.o.Out, s.last.Files, b.Files)
+		}
+		s.last = b
+		if err != nil {
+			// The folder may hold part of each build: next time, write it whole.
+			s.last = nil
 		}
 	}
 	// The terminal hears first, then the page: a test or a person reading
@@ -225,19 +205,3 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 // Watching is closed once Watch watches every folder of the site: a save
 // before that may go unseen.
 func (s *Server) Watching() <-chan struct{} { return s.watching }
-
-// removeEmptyFolders removes the folders that held only files of prev that
-// next lacks (a deleted page's public/NAME/), as a whole build would not
-// make them. os.Remove leaves a folder that holds anything.
-func removeEmptyFolders(out string, prev, next map[string][]byte) {
-	for name := range prev {
-		if _, ok := next[name]; ok {
-			continue
-		}
-		for dir := path.Dir(name); dir != "." && dir != "/"; dir = path.Dir(dir) {
-			if os.Remove(filepath.Join(out, filepath.FromSlash(dir))) != nil {
-				break
-			}
-		}
-	}
-}
