@@ -8,32 +8,33 @@ import (
 	"time"
 )
 
-// watchParent returns a function that waits until the process that
-// started this one (at the time of the call) ends, and says so; it
-// returns nil when ctx ends first, or at once when there is no parent to
-// follow (this process was started by init, or orphaned before it
-// looked).
+// parentPoll is how often the preview looks whether its parent still runs.
+const parentPoll = 200 * time.Millisecond
+
+// watchParent returns a function that waits until the process ppid, which
+// started this one, ends, and reports true; false when ctx ends first, or
+// at once when there is no parent to follow (this process was started by
+// init, or orphaned before it looked).
 //
 // An orphan is handed to init or a subreaper, so its parent's ID
 // changes: that is polled, on every Unix alike. (Linux's
 // PR_SET_PDEATHSIG would signal instead, but it fires when the thread
 // that started the process ends, which in a Go parent such as go run may
 // be any time.)
-func watchParent() func(ctx context.Context) error {
-	ppid := os.Getppid()
-	return func(ctx context.Context) error {
+func watchParent(ppid int) func(ctx context.Context) bool {
+	return func(ctx context.Context) bool {
 		if ppid <= 1 {
-			return nil
+			return false
 		}
 		tick := time.NewTicker(parentPoll)
 		defer tick.Stop()
 		for {
 			select {
 			case <-ctx.Done():
-				return nil
+				return false
 			case <-tick.C:
 				if os.Getppid() != ppid {
-					return &parentEndedError{ppid}
+					return true
 				}
 			}
 		}

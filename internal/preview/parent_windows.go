@@ -5,21 +5,20 @@ import (
 	"os"
 )
 
-// watchParent returns a function that waits until the process that
-// started this one (at the time of the call) ends, and says so; it
-// returns nil when ctx ends first, or at once when the parent cannot be
-// watched (it ended before this process looked).
+// watchParent returns a function that waits until the process ppid, which
+// started this one, ends, and reports true; false when ctx ends first, or
+// at once when the parent cannot be watched (it ended before this process
+// looked).
 //
 // Windows gives an orphan no new parent, so its parent's ID never
 // changes: this waits on a handle to the parent instead, opened at once.
 // The wait cannot be cancelled, and is left to the process's end when
 // ctx ends first.
-func watchParent() func(ctx context.Context) error {
-	ppid := os.Getppid()
+func watchParent(ppid int) func(ctx context.Context) bool {
 	p, err := os.FindProcess(ppid)
-	return func(ctx context.Context) error {
+	return func(ctx context.Context) bool {
 		if err != nil {
-			return nil
+			return false
 		}
 		ended := make(chan error, 1)
 		go func() {
@@ -28,12 +27,9 @@ func watchParent() func(ctx context.Context) error {
 		}()
 		select {
 		case <-ctx.Done():
-			return nil
+			return false
 		case err := <-ended:
-			if err != nil {
-				return nil // the wait failed: the parent may still run
-			}
-			return &parentEndedError{ppid}
+			return err == nil // a failed wait: the parent may still run
 		}
 	}
 }

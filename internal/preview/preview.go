@@ -51,7 +51,7 @@ type Server struct {
 	last    *site.Site // the last good build, as written to Out; nil before one
 	warned  []string   // the warnings printed last (rebuild runs one at a time)
 
-	handler  http.Handler    // the routes behind the host check
+	handler  http.Handler    // the routes
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
 	changed  map[string]bool // the files saved since the last build took them (site.Options.Changed)

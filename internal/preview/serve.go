@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 )
@@ -24,14 +25,19 @@ func Serve(ctx context.Context, o Options) error {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(o.Log, "WARNING: -addr %s is not a loopback address: anyone who can reach this machine can read the preview and post events to it\n", o.Addr)
 	}
-	// Watched from the start: go run may be stopped while the first
-	// build runs.
-	parentEnded := watchParent()
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
+	// When the process that started the preview ends (go run killed by
+	// SIGTERM, which it passes on to no program, an editor that quit), the
+	// preview stops as on Ctrl-C, rather than hold its port with no one to
+	// stop it. Watched from the start: go run may be stopped while the
+	// first build runs.
+	ppid := os.Getppid()
+	parentEnded := watchParent(ppid)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go func() {
-		if err := parentEnded(ctx); err != nil {
-			stop(err)
+		if parentEnded(ctx) {
+			fmt.Fprintf(o.Log, "the process that started the preview (PID %d) ended: stopping\n", ppid)
+			stop()
 		}
 	}()
 	// The port before the build: a port that is taken (often by another
@@ -57,7 +63,7 @@ func Serve(ctx context.Context, o Options) error {
 	// Serve returns only once the watcher has closed: on Windows its
 	// handles on the site's folders keep them from being removed.
 	watched := make(chan struct{})
-	defer func() { stop(nil); <-watched }()
+	defer func() { stop(); <-watched }()
 	go func() {
 		defer close(watched)
 		if err := s.Watch(ctx); err != nil {
@@ -66,9 +72,6 @@ func Serve(ctx context.Context, o Options) error {
 	}()
 	go func() {
 		<-ctx.Done()
-		if err := context.Cause(ctx); errors.As(err, new(*parentEndedError)) {
-			fmt.Fprintf(o.Log, "%v: stopping\n", err)
-		}
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)
@@ -95,8 +98,17 @@ func (s *Server) Listening(addr string) error {
 	return nil
 }
 
-// ServeHTTP serves the preview through its routes, behind the host check.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP answers only requests addressed to the preview (see
+// Listening), through its routes. A page on another site whose name was
+// made to resolve to 127.0.0.1 (DNS rebinding) sends its own name as Host:
+// it may neither read the preview nor post events to it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hosts[strings.ToLower(r.Host)] {
+		http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
+		return
+	}
+	s.handler.ServeHTTP(w, r)
+}
 
 // routes are the preview's pages: the output folder, the counter's
 // receiver, the reload script and its event stream under the site's
@@ -111,21 +123,7 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /_preview/reload.js", s.siteHeaders(http.HandlerFunc(reloadScript)))
 	mux.Handle("GET /_preview/events", s.siteHeaders(http.HandlerFunc(s.reloads)))
 	mux.Handle("/", s.siteHeaders(http.HandlerFunc(s.file)))
-	return s.hostOnly(mux)
-}
-
-// hostOnly answers only requests addressed to the preview (see
-// Listening). A page on another site whose name was made to resolve to
-// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may neither
-// read the preview nor post events to it.
-func (s *Server) hostOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hosts[strings.ToLower(r.Host)] {
-			http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
+	return mux
 }
 
 func reloadScript(w http.ResponseWriter, _ *http.Request) {
