@@ -37,9 +37,7 @@ func (s *Server) openEvents() error {
 			st.Close()
 			return err
 		}
-		s.writer = store.NewWriter(st, fallback, 0, log)
-		s.keep = []io.Closer{st, fallback}
-		s.store, s.where = st, st.String()
+		s.writer, s.store, s.keep = store.NewWriter(st, fallback, 0, log), st, []io.Closer{st, fallback}
 	case strings.HasSuffix(ev, ".db") || strings.HasSuffix(ev, ".sqlite"):
 		return fmt.Errorf("-db %s: the preview keeps events in a journal of JSON lines (events.jsonl), which go run ./cmd/report takes into events.db; give a .jsonl file, a PostgreSQL URL, or none", ev)
 	default:
@@ -47,9 +45,7 @@ func (s *Server) openEvents() error {
 		if err != nil {
 			return err
 		}
-		s.writer = store.NewWriter(j, nil, 0, log)
-		s.keep = []io.Closer{j}
-		s.store, s.where = j, j.String()
+		s.writer, s.store, s.keep = store.NewWriter(j, nil, 0, log), j, []io.Closer{j}
 	}
 	return nil
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"errref/internal/event"
 	"errref/internal/report"
 	"errref/internal/site"
 	"errref/internal/store"
@@ -26,7 +25,6 @@ import (
 type Options struct {
 	Root, Out, Addr string
 	Log             io.Writer
-	Debounce        time.Duration // 30 ms when zero
 	Timeout         time.Duration // site.Options.Timeout
 	// Events is where the preview keeps the counter's events: a journal
 	// of JSON lines (events.jsonl, which go run ./cmd/report takes into
@@ -39,13 +37,12 @@ type Options struct {
 type Server struct {
 	o       Options
 	headers []headerRule
-	recv    *event.Handler
 	// The event store's writer, and what the report reads (the
-	// PostgreSQL store or the journal); nil without Options.Events.
+	// PostgreSQL store or the journal, which print as where they are);
+	// nil without Options.Events.
 	writer  *store.Writer
 	store   report.CountReader
 	keep    []io.Closer // closed after the writer: the store, the journals
-	where   string      // the store, for the terminal
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
@@ -64,9 +61,6 @@ type Server struct {
 // New builds the site once and returns its server. A failed first build is
 // shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
-	if o.Debounce == 0 {
-		o.Debounce = 30 * time.Millisecond
-	}
 	s := &Server{o: o, subs: map[chan string]bool{}, changed: map[string]bool{}, watching: make(chan struct{})}
 	var cfg struct {
 		Headers []headerRule `toml:"headers"`
@@ -78,7 +72,6 @@ func New(o Options) (*Server, error) {
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}
-	s.recv = &event.Handler{Sink: s.keepEvent}
 	s.handler = s.routes()
 	s.rebuild()
 	return s, nil

@@ -14,6 +14,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"errref/internal/event"
 )
 
 // Serve runs the preview at o.Addr until ctx ends.
@@ -58,7 +60,7 @@ func Serve(ctx context.Context, o Options) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if s.writer != nil {
-		fmt.Fprintf(o.Log, "events are kept in %s; the funnel is at http://%s/_preview/report\n", s.where, ln.Addr())
+		fmt.Fprintf(o.Log, "events are kept in %s; the funnel is at http://%s/_preview/report\n", s.store, ln.Addr())
 	}
 	// Serve returns only once the watcher has closed: on Windows its
 	// handles on the site's folders keep them from being removed.
@@ -119,7 +121,7 @@ func (s *Server) routes() http.Handler {
 	// own policy in a meta tag.
 	mux.HandleFunc("GET /_preview/report", s.report)
 	// Any method: the receiver answers the ones it refuses itself.
-	mux.Handle("/api/event", s.siteHeaders(s.recv))
+	mux.Handle("/api/event", s.siteHeaders(&event.Handler{Sink: s.keepEvent}))
 	mux.Handle("GET /_preview/reload.js", s.siteHeaders(http.HandlerFunc(reloadScript)))
 	mux.Handle("GET /_preview/events", s.siteHeaders(http.HandlerFunc(s.reloads)))
 	mux.Handle("/", s.siteHeaders(http.HandlerFunc(s.file)))

@@ -72,7 +72,7 @@ func (s *Server) Watch(ctx context.Context) error {
 				s.buildMu.Unlock()
 			}
 			// Editors write in bursts (a temp file, a rename): wait for quiet.
-			timer = time.After(s.o.Debounce)
+			timer = time.After(30 * time.Millisecond)
 		case err := <-w.Errors:
 			s.logf("watch: %v", err)
 		case <-timer:
