@@ -1,40 +1,24 @@
 package output
 
 import (
-	"cmp"
 	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // writeAll writes each named file into dir, whose folders exist, as many
 // at a time as there are cores: a write is mostly the kernel's work, and
 // one after another they kept one core busy and left the other idle.
 func writeAll(dir string, names []string, files map[string][]byte) error {
-	workers := min(runtime.GOMAXPROCS(0), len(names))
-	next := make(chan string)
-	errs := make(chan error, workers)
-	for range workers {
-		go func() {
-			var first error
-			for name := range next {
-				if first == nil {
-					first = writeOver(filepath.Join(dir, filepath.FromSlash(name)), files[name])
-				}
-			}
-			errs <- first
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, name := range names {
-		next <- name
+		g.Go(func() error { return writeOver(filepath.Join(dir, filepath.FromSlash(name)), files[name]) })
 	}
-	close(next)
-	var err error
-	for range workers {
-		err = cmp.Or(err, <-errs)
-	}
-	return err
+	return g.Wait()
 }
 
 // writeOver writes data as the file name, over what a spare holds there
