@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -38,20 +39,16 @@ const markerText = "This folder is the output of errref's build (go run ./cmd/bu
 // Write writes into it (spare.go).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
-	restoreAside(dir)
-	if err := Replaceable(dir); err != nil {
-		return err
-	}
-	if _, ok := files[Marker]; ok {
-		return fmt.Errorf("%s: refusing to write %s: the build writes it itself", dir, Marker)
-	}
-	removeLeftovers(dir)
 	names := slices.Sorted(maps.Keys(files))
 	for _, name := range names {
 		if err := checkName(dir, name); err != nil {
 			return err
 		}
 	}
+	if err := Replaceable(dir); err != nil {
+		return err
+	}
+	tidy(dir)
 	// The lock is held until this build ends, or dies (on Windows until
 	// the swap: see lock_windows.go): another build of dir leaves a held
 	// folder alone (see removeLeftovers). The folder is marked from the
@@ -68,15 +65,6 @@ func Write(dir string, files map[string][]byte) (err error) {
 		}
 	}()
 	defer l.release()
-	made := map[string]bool{tmp: true}
-	for _, name := range names {
-		if d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(name))); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return fmt.Errorf("%s: cannot write the site: %w", dir, err)
-			}
-			made[d] = true
-		}
-	}
 	if err := writeAll(tmp, names, files); err != nil {
 		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
@@ -173,7 +161,7 @@ func Replaceable(dir string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("%s: cannot write the site: it is a file, not a folder", dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
+	if marked(dir) {
 		return nil
 	}
 	entries, err := os.ReadDir(dir)
@@ -186,61 +174,47 @@ func Replaceable(dir string) error {
 	return nil
 }
 
-// removeLeftovers removes the temporary folders of builds of dir that were
-// killed before they finished: .DIR.new-* beside it (new sites and old
-// ones moved aside), when empty or marked, and when no running build
-// holds it.
-func removeLeftovers(dir string) {
-	for _, left := range leftovers(dir) {
-		if fi, err := os.Lstat(left); err != nil || !fi.IsDir() {
+// tidy clears up after builds of dir that were killed before they
+// finished, which left folders .DIR.new-* beside it (new sites, and old
+// ones moved aside). When dir is missing, a build was killed between
+// moving the last good site aside and moving the new one into place: the
+// newest marked .DIR.new-*.old goes back. The others are removed when
+// empty or marked, and when no running build holds them.
+func tidy(dir string) {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		var last string
+		var lastTime time.Time
+		for _, l := range left {
+			fi, err := os.Lstat(l)
+			if err == nil && fi.IsDir() && strings.HasSuffix(l, asideSuffix) && marked(l) && (last == "" || fi.ModTime().After(lastTime)) {
+				last, lastTime = l, fi.ModTime()
+			}
+		}
+		if last != "" {
+			os.Rename(last, dir)
+		}
+	}
+	for _, l := range left {
+		if fi, err := os.Lstat(l); err != nil || !fi.IsDir() {
 			continue
 		}
 		// Locked while it is checked and removed: a build that would
 		// lock it meanwhile fails instead of writing into it.
-		l, ok := tryLock(left)
+		lk, ok := tryLock(l)
 		if !ok {
 			continue
 		}
-		if Replaceable(left) == nil {
-			removeBuilt(left, l)
+		if Replaceable(l) == nil {
+			removeBuilt(l, lk)
 		}
-		l.release()
+		lk.release()
 	}
 }
 
-func leftovers(dir string) []string {
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
-	return left
-}
-
-// restoreAside puts back the last good site when a build was killed
-// between moving it aside and moving the new one into place: dir is
-// missing and a marked .DIR.new-*.old folder is there (the newest, should
-// there be more than one).
-func restoreAside(dir string) {
-	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
-		return
-	}
-	var last string
-	var lastTime time.Time
-	for _, l := range leftovers(dir) {
-		if !strings.HasSuffix(l, asideSuffix) {
-			continue
-		}
-		fi, err := os.Lstat(l)
-		if err != nil || !fi.IsDir() {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(l, Marker)); err != nil {
-			continue
-		}
-		if last == "" || fi.ModTime().After(lastTime) {
-			last, lastTime = l, fi.ModTime()
-		}
-	}
-	if last != "" {
-		os.Rename(last, dir)
-	}
+func marked(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, Marker))
+	return err == nil
 }
 
 // removeBuilt removes a folder the build made, its marker last: a removal
@@ -249,24 +223,20 @@ func restoreAside(dir string) {
 // may take the marker first and leave files in a folder no build may
 // remove.) l, when not nil, is the folder's lock, held until the marker
 // goes.
-func removeBuilt(dir string, l *lock) error {
+func removeBuilt(dir string, l *lock) {
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return
 	}
 	for _, e := range entries {
-		if e.Name() == Marker {
-			continue
-		}
-		if err := removeAll(filepath.Join(dir, e.Name())); err != nil {
-			return err
+		if e.Name() != Marker && removeAll(filepath.Join(dir, e.Name())) != nil {
+			return
 		}
 	}
 	l.beforeMove()
-	if err := removeAll(filepath.Join(dir, Marker)); err != nil {
-		return err
+	if removeAll(filepath.Join(dir, Marker)) == nil {
+		removeAll(dir)
 	}
-	return removeAll(dir)
 }
 
 // removeAll is os.RemoveAll; a test stops removeBuilt part way through
@@ -324,10 +294,13 @@ func Update(dir string, prev, next map[string][]byte) error {
 	return nil
 }
 
-// checkName refuses a file name that is not a plain relative path.
+// checkName refuses a file name that is not a plain relative path, and
+// Marker, which the build writes itself.
 func checkName(dir, name string) error {
-	clean := path.Clean(name)
-	if clean != name || strings.HasPrefix(name, "/") || name == ".." || strings.HasPrefix(name, "../") {
+	if name == Marker {
+		return fmt.Errorf("%s: refusing to write %s: the build writes it itself", dir, Marker)
+	}
+	if !fs.ValidPath(name) {
 		return fmt.Errorf("%s: refusing to write %q: not a plain relative path", dir, name)
 	}
 	return nil

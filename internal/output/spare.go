@@ -37,7 +37,7 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 	if !ok {
 		return "", nil, false
 	}
-	if _, err := os.Stat(filepath.Join(spare, Marker)); err != nil {
+	if !marked(spare) {
 		l.release() // not the build's: left alone
 		return "", nil, false
 	}

@@ -9,10 +9,20 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// writeAll writes each named file into dir, whose folders exist, as many
-// at a time as there are cores: a write is mostly the kernel's work, and
-// one after another they kept one core busy and left the other idle.
+// writeAll writes each named file into dir, making its folders first,
+// then as many files at a time as there are cores: a write is mostly the
+// kernel's work, and one after another they kept one core busy and left
+// the other idle.
 func writeAll(dir string, names []string, files map[string][]byte) error {
+	made := map[string]bool{dir: true}
+	for _, name := range names {
+		if d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(name))); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+	}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, name := range names {
