@@ -30,13 +30,10 @@ const markerText = "This folder is the output of errref's build (go run ./cmd/bu
 // the build did not make holds what someone wrote, and is refused.
 //
 // The files go into a fresh folder .DIR.new-* beside dir, which then takes
-// dir's place: in one step where the system swaps two folders (Linux's
-// renameat2, macOS's renamex_np); elsewhere dir is first renamed aside to
-// .DIR.new-*.old and the new folder renamed into its place, and a build
-// killed between the two renames leaves no dir, which the next Write puts
-// back from the aside folder before anything else. Where a lock moves
-// with its folder, the replaced site is kept as .DIR.spare, and the next
-// Write writes into it (spare.go).
+// dir's place: in one step where the system swaps two folders, elsewhere
+// after dir is renamed aside to .DIR.new-*.old (see tidy). Where a lock
+// moves with its folder, the next Write writes into the replaced site
+// (spare.go).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
 	names := slices.Sorted(maps.Keys(files))
@@ -49,11 +46,9 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return err
 	}
 	tidy(dir)
-	// The lock is held until this build ends, or dies (on Windows until
-	// the swap: see lock_windows.go): another build of dir leaves a held
-	// folder alone (see removeLeftovers). The folder is marked from the
-	// start: a build killed from here on leaves a folder that the next
-	// build knows as its own leftover.
+	// Locked until this build ends or dies (on Windows until the swap), so
+	// that another build leaves it alone; marked from the start, so that a
+	// build killed from here on leaves a folder the next one removes.
 	tmp, l, err := fresh(dir, names)
 	if err != nil {
 		return err
@@ -111,9 +106,12 @@ func fresh(dir string, names []string) (string, *lock, error) {
 	var err error
 	for range 8 {
 		var tmp string
-		if tmp, err = newFolder(dir); err != nil {
+		if tmp, err = os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-"); err != nil {
 			break
 		}
+		// Clean, as every path the build compares is: os.MkdirTemp spells
+		// the one beside "public" "./.public.new-1".
+		tmp = filepath.Clean(tmp)
 		raced(dir)
 		var l *lock
 		if l, err = lockDir(tmp); err == nil {
@@ -128,23 +126,12 @@ func fresh(dir string, names []string) (string, *lock, error) {
 // happen here, between making a folder and locking it.
 var raced = func(dir string) {}
 
-// newFolder makes an empty .DIR.new-* folder beside dir. Its name is
-// clean, as every path the build compares is: os.MkdirTemp spells the one
-// beside "public" "./.public.new-1", which names nothing that
-// filepath.Join and filepath.WalkDir give (".public.new-1/...").
-func newFolder(dir string) (string, error) {
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
-	return filepath.Clean(tmp), err
-}
-
 // asideSuffix ends the name of a site moved aside by a swap that the
 // system cannot do in one step.
 const asideSuffix = ".old"
 
 // exchange swaps two folders in one step, or fails without touching
-// either where the system or the file system cannot (errors.ErrUnsupported
-// where no system call does it). A variable, so that a test can take the
-// other path on any system.
+// either; a variable, so that a test can take the other path on any system.
 var exchange = exchangeFolders
 
 // Replaceable refuses a dir that exists and that the build did not make:

@@ -26,33 +26,22 @@ func spareOf(dir string) string {
 // other build holds, to a fresh .DIR.new-* folder, prunes it for names,
 // and returns the folder and its lock, which moved with it.
 func takeSpare(dir string, names []string) (string, *lock, bool) {
-	if !keepSpare {
-		return "", nil, false
-	}
 	spare := spareOf(dir)
-	if fi, err := os.Lstat(spare); err != nil || !fi.IsDir() {
+	if fi, err := os.Lstat(spare); !keepSpare || err != nil || !fi.IsDir() {
 		return "", nil, false
 	}
 	l, ok := tryLock(spare)
 	if !ok {
 		return "", nil, false
 	}
-	if !marked(spare) {
-		l.release() // not the build's: left alone
-		return "", nil, false
-	}
 	// Renamed to a name no folder has, never onto an empty folder made
 	// for it: another build removing leftovers may have locked that
 	// folder, found it empty, and would then remove the spare in its
-	// place. (os.Rename refuses a folder in the way.)
+	// place.
 	tmp := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".%s.new-%d", filepath.Base(dir), rand.Uint32()))
-	if err := os.Rename(spare, tmp); err != nil {
-		l.release()
-		return "", nil, false
-	}
-	if err := prune(tmp, names); err != nil {
-		// A marked .DIR.new-* folder now, which the next build
-		// removes; this one starts afresh.
+	// A spare the build did not make is left alone; one that cannot be
+	// pruned is a marked .DIR.new-* folder, which the next build removes.
+	if !marked(spare) || os.Rename(spare, tmp) != nil || prune(tmp, names) != nil {
 		l.release()
 		return "", nil, false
 	}
