@@ -39,7 +39,7 @@ func (s *Server) Watch(ctx context.Context) error {
 			return nil
 		})
 	}
-	for _, d := range []string{site.ContentDir, site.TemplateDir, site.StaticDir, site.MeasureDir} {
+	for _, d := range site.SourceDirs() {
 		add(filepath.Join(s.o.Root, d))
 	}
 	w.Add(s.o.Root) // site.toml and netlify.toml
@@ -118,10 +118,9 @@ func (s *Server) rebuild() {
 	}
 	// The terminal hears first, then the page: a test or a person reading
 	// both sees the line by the time the page changes.
-	msg, failure := "reload", ""
+	failure := ""
 	if err != nil {
 		failure = err.Error()
-		msg = "failed\n" + failure // an event for the page: its kind, a line break, its data
 		s.logf("build failed, still serving the last good site:\n%s", err)
 	} else {
 		s.logf("%s built %d pages (%d rendered) in %v", time.Now().Format("15:04:05"), len(b.Pages), b.Rendered, time.Since(start).Round(time.Millisecond))
@@ -131,7 +130,7 @@ func (s *Server) rebuild() {
 	s.failure = failure
 	for ch := range s.subs {
 		select {
-		case ch <- msg:
+		case ch <- failure:
 		default:
 		}
 	}
@@ -161,8 +160,8 @@ func (s *Server) warn(warnings []string) {
 //go:embed reload.js
 var reloadJS string
 
-// reloads streams each build's outcome to a page as Server-Sent Events:
-// reload, or failed with the error; a page that connects after a failed
+// reloads streams each build's outcome (its failure, or "") to a page as
+// Server-Sent Events: reload, or failed with the error; a page that connects after a failed
 // build hears it at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
@@ -178,10 +177,13 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.mu.Lock(); delete(s.subs, ch); s.mu.Unlock() }()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	send := func(msg string) {
-		kind, data, _ := strings.Cut(msg, "\n")
-		fmt.Fprintf(w, "event: %s\n", kind)
-		for _, line := range strings.Split(data, "\n") {
+	send := func(failure string) {
+		if failure == "" {
+			fmt.Fprint(w, "event: reload\n")
+		} else {
+			fmt.Fprint(w, "event: failed\n")
+		}
+		for _, line := range strings.Split(failure, "\n") {
 			fmt.Fprintf(w, "data: %s\n", line)
 		}
 		fmt.Fprint(w, "\n")
@@ -190,14 +192,14 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, ": connected\n\n")
 	fl.Flush()
 	if failure != "" {
-		send("failed\n" + failure)
+		send(failure)
 	}
 	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case msg := <-ch:
-			send(msg)
+		case failure := <-ch:
+			send(failure)
 		}
 	}
 }
