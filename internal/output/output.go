@@ -99,10 +99,9 @@ func fresh(dir string, names []string) (string, *lock, error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
 	}
-	// Until it is locked, the new folder is an empty unlocked one, which
-	// another build of dir starting now removes as a leftover: lockDir then
-	// fails, and another folder is made. Each build removes leftovers
-	// once, so a few tries outlast any number of builds starting together.
+	// Another build starting now may remove the new folder, empty and
+	// unlocked, as a leftover: lockDir then fails, and another is made. Each
+	// build removes leftovers once, so a few tries are enough.
 	var err error
 	for range 8 {
 		var tmp string
@@ -161,12 +160,10 @@ func Replaceable(dir string) error {
 	return nil
 }
 
-// tidy clears up after builds of dir that were killed before they
-// finished, which left folders .DIR.new-* beside it (new sites, and old
-// ones moved aside). When dir is missing, a build was killed between
-// moving the last good site aside and moving the new one into place: the
-// newest marked .DIR.new-*.old goes back. The others are removed when
-// empty or marked, and when no running build holds them.
+// tidy clears up after killed builds of dir, which left .DIR.new-* beside
+// it. When dir is missing, one was killed between moving the last good
+// site aside and moving the new one in: the newest marked .DIR.new-*.old
+// goes back. The others go when empty or marked and no build holds them.
 func tidy(dir string) {
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
@@ -183,9 +180,6 @@ func tidy(dir string) {
 		}
 	}
 	for _, l := range left {
-		if fi, err := os.Lstat(l); err != nil || !fi.IsDir() {
-			continue
-		}
 		// Locked while it is checked and removed: a build that would
 		// lock it meanwhile fails instead of writing into it.
 		lk, ok := tryLock(l)
@@ -204,12 +198,10 @@ func marked(dir string) bool {
 	return err == nil
 }
 
-// removeBuilt removes a folder the build made, its marker last: a removal
-// cut short, by a kill or an error, leaves a folder that still holds the
-// marker, or an empty one, and the next build removes either. (os.RemoveAll
-// may take the marker first and leave files in a folder no build may
-// remove.) l, when not nil, is the folder's lock, held until the marker
-// goes.
+// removeBuilt removes a folder the build made, its marker last, unlike
+// os.RemoveAll: a removal cut short leaves a folder that is marked or
+// empty, which the next build removes. l, when not nil, is the folder's
+// lock, held until the marker goes.
 func removeBuilt(dir string, l *lock) {
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

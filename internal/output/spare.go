@@ -10,13 +10,11 @@ import (
 )
 
 // After a swap, the old site is kept beside dir as .DIR.spare, and the
-// next build writes into it: each file it rewrites keeps its inode, each
-// folder stays. Creating a thousand folders and files, and deleting the
-// thousand before, is a fifth of a 1,000-page build's time, most of it
-// the file system hunting for free inodes past those just deleted; a file
-// written over in place costs none of it. A spare holds no answer
-// of an earlier build: every file the build makes is written whole, and
-// whatever else the spare holds goes before (prune).
+// next build writes into it, keeping each file's inode and each folder:
+// creating a thousand folders and files, and deleting the thousand before,
+// is a fifth of a 1,000-page build's time (the file system hunts for free
+// inodes). Every file the build makes is written whole, and whatever else
+// the spare holds goes before (prune): no answer of an earlier build stays.
 
 func spareOf(dir string) string {
 	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".spare")
@@ -54,22 +52,17 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 // cp -al), which a write in place would change there too.
 func prune(dir string, names []string) error {
 	files := map[string]bool{Marker: true}
-	dirs := map[string]bool{}
+	dirs := map[string]bool{".": true}
 	for _, n := range names {
 		files[n] = true
 		for d := path.Dir(n); d != "."; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
-	// Walked relative to the folder, so that rel is the name the build
-	// writes, however dir is spelt ("./.public.new-1" walks as
-	// ".public.new-1/...").
+	// Walked in the folder, so that rel is the name the build writes.
 	return fs.WalkDir(os.DirFS(dir), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
-		}
-		if rel == "." {
-			return nil
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if d.IsDir() {
