@@ -54,9 +54,7 @@ func Serve(ctx context.Context, o Options) error {
 		return err
 	}
 	defer s.Close()
-	if err := s.Listening(ln.Addr().String()); err != nil {
-		return err
-	}
+	s.Listening(ln.Addr().String())
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if s.writer != nil {
@@ -72,12 +70,11 @@ func Serve(ctx context.Context, o Options) error {
 			s.logf("watch: %v", err)
 		}
 	}()
-	go func() {
-		<-ctx.Done()
+	context.AfterFunc(ctx, func() {
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)
-	}()
+	})
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -85,19 +82,15 @@ func Serve(ctx context.Context, o Options) error {
 	return nil
 }
 
-// Listening tells the server the address it listens on, host:port. It
+// Listening tells the server the address its listener has, host:port. It
 // answers requests whose Host is that address, or localhost, 127.0.0.1 or
 // [::1] with its port, and refuses all others.
-func (s *Server) Listening(addr string) error {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return err
-	}
+func (s *Server) Listening(addr string) {
+	_, port, _ := net.SplitHostPort(addr)
 	s.hosts = map[string]bool{strings.ToLower(addr): true}
 	for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
 		s.hosts[h+":"+port] = true
 	}
-	return nil
 }
 
 // ServeHTTP answers only requests addressed to the preview (see
