@@ -12,9 +12,7 @@ import (
 // holds it, or that lies inside one of root's folders named by kept (the
 // site's sources, .git), comparing the paths as the file system resolves
 // them: through a link (ln -s . here; -out here/content) a path that looks
-// new can name content/ itself, and on a Mac or Windows Content/ is
-// content/. Case is ignored on every system. Write refuses, besides, any
-// existing folder it did not make (see Replaceable).
+// new can name content/ itself. Case is ignored on every system.
 func CheckDir(dir, root string, kept []string) error {
 	absRoot, err := resolve(root)
 	if err != nil {

@@ -30,13 +30,10 @@ const markerText = "This folder is the output of errref's build (go run ./cmd/bu
 
 // Write makes dir hold exactly files, keyed by slash-separated relative
 // path, and Marker. An existing dir must be empty or hold Marker: a folder
-// the build did not make holds what someone wrote, and is refused.
-//
-// The files go into a fresh folder .DIR.new-* beside dir, which then takes
-// dir's place: in one step where the system swaps two folders, elsewhere
-// after dir is renamed aside to .DIR.new-*.old (see tidy). Where a lock
-// moves with its folder, the next Write writes into the replaced site
-// (spare.go).
+// the build did not make holds what someone wrote, and is refused. The
+// files go into a fresh folder .DIR.new-* beside dir, which then takes
+// dir's place: in one step where the system swaps two folders, else after
+// dir is renamed aside to .DIR.new-*.old (see tidy).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
 	names := slices.Sorted(maps.Keys(files))
@@ -95,10 +92,8 @@ func Write(dir string, files map[string][]byte) (err error) {
 	return nil
 }
 
-// writeAll writes each named file into dir, making its folders first,
-// then as many files at a time as there are cores: a write is mostly the
-// kernel's work, and one after another they kept one core busy and left
-// the other idle.
+// writeAll writes each named file into dir, making its folders first, as
+// many at a time as there are cores: a write is mostly the kernel's work.
 func writeAll(dir string, names []string, files map[string][]byte) error {
 	made := map[string]bool{dir: true}
 	for _, name := range names {
@@ -136,8 +131,7 @@ func writeOver(name string, data []byte) error {
 }
 
 // fresh returns the folder a build writes into, locked and marked: dir's
-// spare, pruned, when there is one to take (see spare.go), else a new
-// empty one.
+// spare, pruned, when there is one to take, else a new empty one.
 func fresh(dir string, names []string) (string, *lock, error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
@@ -267,11 +261,10 @@ var removeAll = os.RemoveAll
 
 // Update makes dir, which holds exactly prev, hold exactly next, writing
 // only the files whose bytes differ and removing those next lacks, and the
-// folders left empty (a deleted page's NAME/), as a whole build would not
-// make them. Each file is replaced in one step (a rename), but not the
-// folder as a whole: it is for the preview, where a save changes a page or
-// two of a thousand. The CLI build, which must never leave a half-written
-// site, uses Write.
+// folders left empty. Each file is replaced in one step, but not the folder
+// as a whole: it is for the preview, where a save changes a page or two of
+// a thousand; the CLI build, which must never leave a half-written site,
+// uses Write.
 func Update(dir string, prev, next map[string][]byte) error {
 	dir = filepath.Clean(dir)
 	for _, name := range slices.Sorted(maps.Keys(next)) {

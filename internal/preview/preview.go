@@ -99,9 +99,8 @@ func (s *Server) Close() error {
 }
 
 // openEvents opens where the preview keeps events: PostgreSQL, with the
-// journal not-stored.jsonl for what it cannot take, or the journal
-// events.jsonl. Every event goes through one writer, which answers each
-// only once it is kept.
+// journal not-stored.jsonl for what it cannot take, or a journal. One
+// writer answers each event only once it is kept.
 func (s *Server) openEvents() error {
 	ev := s.o.Events
 	log := func(msg string) { s.logf("events: %s", msg) }

@@ -167,9 +167,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.handler.ServeHTTP(w, r)
 }
 
-// routes are the preview's pages: the output folder, the counter's
-// receiver, the reload script and its event stream under the site's
-// headers, and the report.
+// routes are the preview's pages, all but the report under the site's headers.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	// Not under the site's headers: the report is its own page, with its

@@ -87,9 +87,8 @@ func (s *Server) Watch(ctx context.Context) error {
 
 // rebuild builds and, when the build is good, writes the output and
 // reloads the browsers; when it fails, keeps the last good output and
-// shows the error. Only what a save changed is rendered and written: the
-// pages whose files changed, or every page when something they all share
-// changed (site.Options.Prev says which).
+// shows the error. Only what a save changed is rendered and written
+// (site.Options.Prev).
 func (s *Server) rebuild() {
 	start := time.Now()
 	s.buildMu.Lock()
@@ -161,8 +160,8 @@ func (s *Server) warn(warnings []string) {
 var reloadJS string
 
 // reloads streams each build's outcome (its failure, or "") to a page as
-// Server-Sent Events: reload, or failed with the error; a page that connects after a failed
-// build hears it at once.
+// Server-Sent Events: reload, or failed with the error; a page that
+// connects after a failed build hears it at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {
