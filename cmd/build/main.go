@@ -118,7 +118,7 @@ func exit(ok bool, err error) {
 	os.Exit(0)
 }
 
-// site builds the site in memory, for a quote tool, printing its warnings.
+// site builds the site in memory, printing its warnings.
 func (f flags) site() (*site.Site, error) {
 	s, err := site.Build(site.Options{FS: os.DirFS(f.root), Publish: f.publish, Timeout: f.timeout})
 	if err != nil {

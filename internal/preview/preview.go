@@ -39,7 +39,9 @@ type Options struct {
 // Server serves one site folder's preview.
 type Server struct {
 	o       Options
-	headers []headerRule
+	netlify struct {
+		Headers []headerRule `toml:"headers"`
+	}
 	// The event store's writer, and what the report reads (the
 	// PostgreSQL store or the journal, which print as where they are);
 	// nil without Options.Events.
@@ -65,13 +67,9 @@ type Server struct {
 // shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
 	s := &Server{o: o, subs: map[chan string]bool{}, changed: map[string]bool{}, watching: make(chan struct{})}
-	var cfg struct {
-		Headers []headerRule `toml:"headers"`
-	}
-	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &cfg); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &s.netlify); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("netlify.toml: %w", err)
 	}
-	s.headers = cfg.Headers
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}

@@ -221,7 +221,7 @@ type headerRule struct {
 // siteHeaders sets netlify.toml's headers for the request's path.
 func (s *Server) siteHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, rule := range s.headers {
+		for _, rule := range s.netlify.Headers {
 			if match(rule.For, r.URL.Path) {
 				for k, v := range rule.Values {
 					w.Header().Set(k, v)

@@ -163,11 +163,7 @@ var reloadJS string
 // Server-Sent Events: reload, or failed with the error; a page that
 // connects after a failed build hears it at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
+	rc := http.NewResponseController(w)
 	ch := make(chan string, 4)
 	s.mu.Lock()
 	s.subs[ch] = true
@@ -186,10 +182,10 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, "data: %s\n", line)
 		}
 		fmt.Fprint(w, "\n")
-		fl.Flush()
+		rc.Flush()
 	}
 	fmt.Fprint(w, ": connected\n\n")
-	fl.Flush()
+	rc.Flush()
 	if failure != "" {
 		send(failure)
 	}
