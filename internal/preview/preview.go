@@ -30,9 +30,8 @@ type Options struct {
 	Log             io.Writer
 	Timeout         time.Duration // site.Options.Timeout
 	// Events is where the preview keeps the counter's events: a journal
-	// of JSON lines (events.jsonl, which go run ./cmd/report takes into
-	// events.db), a PostgreSQL URL, or "" for nowhere. Serve prints it at
-	// start: a shell whose DATABASE_URL is production's sends it clicks.
+	// of JSON lines, a PostgreSQL URL, or "" for nowhere. Serve prints it
+	// at start: a shell whose DATABASE_URL is production's sends it clicks.
 	Events string
 }
 
@@ -42,9 +41,8 @@ type Server struct {
 	netlify struct {
 		Headers []headerRule `toml:"headers"`
 	}
-	// The event store's writer, and what the report reads (the
-	// PostgreSQL store or the journal, which print as where they are);
-	// nil without Options.Events.
+	// The event store's writer, and what the report reads (the store or
+	// the journal, which print as where they are); nil without Events.
 	writer  *store.Writer
 	store   report.CountReader
 	keep    []io.Closer // closed after the writer: the store, the journals

@@ -89,9 +89,6 @@ func Serve(ctx context.Context, o Options) error {
 	return nil
 }
 
-// parentPoll is how often the preview looks whether its parent still runs.
-const parentPoll = 200 * time.Millisecond
-
 // watchParent returns a function that waits until the process ppid, which
 // started this one, ends, and reports true; false when ctx ends first, or
 // at once when there is no parent to follow (this process was started by
@@ -121,15 +118,14 @@ func watchParent(ppid int) func(ctx context.Context) bool {
 		}
 	}
 	// An orphan is handed to init or a subreaper, so its parent's ID
-	// changes: that is polled, on every Unix alike. (Linux's
-	// PR_SET_PDEATHSIG would signal instead, but it fires when the thread
-	// that started the process ends, which in a Go parent such as go run
-	// may be any time.)
+	// changes: that is polled. (Linux's PR_SET_PDEATHSIG fires when the
+	// thread that started the process ends, which in a Go parent such as
+	// go run may be any time.)
 	return func(ctx context.Context) bool {
 		if ppid <= 1 {
 			return false
 		}
-		tick := time.NewTicker(parentPoll)
+		tick := time.NewTicker(200 * time.Millisecond)
 		defer tick.Stop()
 		for {
 			select {

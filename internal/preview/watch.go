@@ -1,6 +1,5 @@
-// Watching the site: a save below its folders starts a build, one at a
-// time, and the browsers reload, or show the failure, over Server-Sent
-// Events.
+// Watching the site: a save starts a build, and the browsers reload, or
+// show the failure, over Server-Sent Events.
 
 package preview
 
