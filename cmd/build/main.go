@@ -90,8 +90,7 @@ func main() {
 		failHead = "-check-sources failed:"
 		exit(quote.Check(os.Stdout, f.checks, f.site))
 	}
-	// From here on there is an output folder to write, and a failure
-	// leaves it as it was.
+	// From here on a failure leaves the output folder as it was.
 	failHead, footer = "build failed:", "The output folder was left as it was."
 	if err := output.CheckDir(f.out, f.root, append(site.SourceDirs(), ".git")); err != nil {
 		fail(err)
@@ -132,8 +131,7 @@ func (f flags) site() (*site.Site, error) {
 
 // build builds the site into the output folder and prints the summary.
 func build(f flags) {
-	// Before the build, not after it: a folder that will be refused is
-	// reported at once.
+	// Before the build: a folder that will be refused is reported at once.
 	if err := output.Replaceable(f.out); err != nil {
 		fail(err)
 	}

@@ -57,7 +57,6 @@ func Write(dir string, files map[string][]byte) (err error) {
 	}
 	defer func() {
 		if err != nil {
-			// tmp holds the new files, or part of them.
 			removeBuilt(tmp, nil)
 		}
 	}()

@@ -11,10 +11,9 @@ import (
 
 // After a swap, the old site is kept beside dir as .DIR.spare, and the
 // next build writes into it, keeping each file's inode and each folder:
-// creating a thousand folders and files, and deleting the thousand before,
-// is a fifth of a 1,000-page build's time (the file system hunts for free
-// inodes). Every file the build makes is written whole, and whatever else
-// the spare holds goes before (prune): no answer of an earlier build stays.
+// creating a thousand of each and deleting the thousand before is a fifth
+// of a 1,000-page build's time. Every file is written whole, and whatever
+// else the spare holds goes before (prune): no earlier answer stays.
 
 func spareOf(dir string) string {
 	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".spare")

@@ -1,9 +1,7 @@
-// Serving the preview: Serve listens on loopback, the host check answers
-// only requests addressed to the preview, and the routes send each request
-// to its handler: the output folder, served as Netlify serves it (with
-// netlify.toml's headers, index.html for a folder, 404.html for what is
-// not there, and the reload script in every page), the counter's receiver,
-// the reload stream and the report.
+// Serving the preview: on loopback, only to requests addressed to it, the
+// output folder as Netlify serves it (netlify.toml's headers, index.html
+// for a folder, 404.html for what is not there) with the reload script in
+// every page, the counter's receiver, the reload stream and the report.
 
 package preview
 

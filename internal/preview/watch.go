@@ -136,8 +136,7 @@ func (s *Server) rebuild() {
 }
 
 // warn prints a good build's warnings as go run ./cmd/build does, when
-// they differ from those printed last: a save that changes none of them
-// adds only its "built" line, and one that fixes the last says so.
+// they differ from those printed last, and says when they are all fixed.
 func (s *Server) warn(warnings []string) {
 	if slices.Equal(warnings, s.warned) {
 		return
