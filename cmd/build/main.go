@@ -32,18 +32,13 @@ import (
 	"errref/internal/store"
 )
 
-type list []string
-
-func (s *list) String() string     { return strings.Join(*s, ",") }
-func (s *list) Set(v string) error { *s = append(*s, v); return nil }
-
 // flags are the command line, read once.
 type flags struct {
 	root, out, addr, db string
 	publish, quiet      bool
 	brotli, serve       bool
 	timeout             time.Duration
-	checks, drifts      list
+	checks, drifts      []string
 	repin               string
 	write, pre, json    bool
 }
@@ -59,10 +54,10 @@ func main() {
 	flag.DurationVar(&f.timeout, "timeout", site.DefaultTimeout, "the longest the pages may take to render")
 	flag.StringVar(&f.addr, "addr", "127.0.0.1:8080", "the preview's address")
 	flag.StringVar(&f.db, "db", "", "where the preview keeps events: a journal of JSON lines or a PostgreSQL URL (default: DATABASE_URL, NETLIFY_DB_URL, else events.jsonl in -root, which go run ./cmd/report takes into events.db; -db=none keeps none)")
-	flag.Var(&f.checks, "check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)")
+	flag.Func("check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)", appendTo(&f.checks))
 	flag.StringVar(&f.repin, "repin", "", "move the citations of REPO at the versions -check-sources gives to REPO@VERSION=DIR, printing the diff")
 	flag.BoolVar(&f.write, "write", false, "with -repin, rewrite content/*.md instead of printing the diff")
-	flag.Var(&f.drifts, "drift", "check the citations of REPO=GITDIR against the newest release of each major version they cite, read from the git clone GITDIR (repeatable, one per cited repository); exit 1 if a quote no longer holds, 2 if it cannot tell")
+	flag.Func("drift", "check the citations of REPO=GITDIR against the newest release of each major version they cite, read from the git clone GITDIR (repeatable, one per cited repository); exit 1 if a quote no longer holds, 2 if it cannot tell", appendTo(&f.drifts))
 	flag.BoolVar(&f.pre, "drift-pre", false, "with -drift, count prereleases (v2.1.0rc1) as releases")
 	flag.BoolVar(&f.json, "json", false, "with -drift, print the report as JSON")
 	flag.Parse()
@@ -83,14 +78,19 @@ func main() {
 	case f.serve && (len(f.checks) > 0 || f.repin != ""):
 		fail(fmt.Errorf("-serve goes without -check-sources and -repin"))
 	case len(f.drifts) > 0:
-		drift(f)
+		code, err := quote.Drift(quote.DriftOptions{Build: f.site, Clones: f.drifts, Pre: f.pre, JSON: f.json, Out: os.Stdout})
+		if err != nil {
+			fail(err)
+		}
+		os.Exit(code)
 	case f.repin != "":
-		repin(f)
+		failHead = "-repin failed:"
+		exit(quote.Repin(quote.RepinOptions{Build: f.site, Root: f.root, To: f.repin, From: f.checks, Write: f.write, Out: os.Stdout}))
 	case len(f.checks) > 0:
-		checkSources(f)
+		failHead = "-check-sources failed:"
+		exit(quote.Check(os.Stdout, f.checks, f.site))
 	}
-	// From here on there is an output folder to write, and a failure
-	// leaves it as it was.
+	// From here on a failure leaves the output folder as it was.
 	failHead, footer = "build failed:", "The output folder was left as it was."
 	if err := output.CheckDir(f.out, f.root, append(site.SourceDirs(), ".git")); err != nil {
 		fail(err)
@@ -102,27 +102,8 @@ func main() {
 	build(f)
 }
 
-// checkSources checks the quotes against copies of their sources.
-func checkSources(f flags) {
-	failHead = "-check-sources failed:"
-	ok, err := quote.Check(os.Stdout, f.checks, f.site)
-	exit(ok, err)
-}
-
-// repin moves the quotes to another version of their source.
-func repin(f flags) {
-	failHead = "-repin failed:"
-	ok, err := quote.Repin(quote.RepinOptions{Build: f.site, Root: f.root, To: f.repin, From: f.checks, Write: f.write, Out: os.Stdout})
-	exit(ok, err)
-}
-
-// drift checks the quotes against the newest releases.
-func drift(f flags) {
-	code, err := quote.Drift(quote.DriftOptions{Build: f.site, Clones: f.drifts, Pre: f.pre, JSON: f.json, Out: os.Stdout})
-	if err != nil {
-		fail(err)
-	}
-	os.Exit(code)
+func appendTo(list *[]string) func(string) error {
+	return func(v string) error { *list = append(*list, v); return nil }
 }
 
 // exit ends a quote tool's run: 0 when every quote held, else 1.
@@ -136,7 +117,7 @@ func exit(ok bool, err error) {
 	os.Exit(0)
 }
 
-// site builds the site in memory, for a quote tool, printing its warnings.
+// site builds the site in memory, printing its warnings.
 func (f flags) site() (*site.Site, error) {
 	s, err := site.Build(site.Options{FS: os.DirFS(f.root), Publish: f.publish, Timeout: f.timeout})
 	if err != nil {
@@ -150,8 +131,7 @@ func (f flags) site() (*site.Site, error) {
 
 // build builds the site into the output folder and prints the summary.
 func build(f flags) {
-	// Before the build, not after it: a folder that will be refused is
-	// reported at once.
+	// Before the build: a folder that will be refused is reported at once.
 	if err := output.Replaceable(f.out); err != nil {
 		fail(err)
 	}

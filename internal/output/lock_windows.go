@@ -26,11 +26,10 @@ func lockDir(dir string) (*lock, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, err
+	if err = lockFile(f); err == nil {
+		_, err = f.WriteString(markerText)
 	}
-	if _, err := f.WriteString(markerText); err != nil {
+	if err != nil {
 		f.Close()
 		return nil, err
 	}

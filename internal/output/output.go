@@ -9,12 +9,19 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"errref/internal/casefold"
 )
 
 // Marker is the file every output folder holds: a folder without it was
@@ -25,59 +32,35 @@ const markerText = "This folder is the output of errref's build (go run ./cmd/bu
 
 // Write makes dir hold exactly files, keyed by slash-separated relative
 // path, and Marker. An existing dir must be empty or hold Marker: a folder
-// the build did not make holds what someone wrote, and is refused.
-//
-// The files go into a fresh folder .DIR.new-* beside dir, which then takes
-// dir's place: in one step where the system swaps two folders (Linux's
-// renameat2, macOS's renamex_np); elsewhere dir is first renamed aside to
-// .DIR.new-*.old and the new folder renamed into its place, and a build
-// killed between the two renames leaves no dir, which the next Write puts
-// back from the aside folder before anything else. Where a lock moves
-// with its folder, the replaced site is kept as .DIR.spare, and the next
-// Write writes into it (spare.go).
+// the build did not make holds what someone wrote, and is refused. The
+// files go into a fresh folder .DIR.new-* beside dir, which then takes
+// dir's place: in one step where the system swaps two folders, else after
+// dir is renamed aside to .DIR.new-*.old (see tidy).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
-	restoreAside(dir)
-	if err := Replaceable(dir); err != nil {
-		return err
-	}
-	if _, ok := files[Marker]; ok {
-		return fmt.Errorf("%s: refusing to write %s: the build writes it itself", dir, Marker)
-	}
-	removeLeftovers(dir)
-	names := make([]string, 0, len(files))
-	for name := range files {
+	names := slices.Sorted(maps.Keys(files))
+	for _, name := range names {
 		if err := checkName(dir, name); err != nil {
 			return err
 		}
-		names = append(names, name)
 	}
-	sort.Strings(names)
-	// The lock is held until this build ends, or dies (on Windows until
-	// the swap: see lock_windows.go): another build of dir leaves a held
-	// folder alone (see removeLeftovers). The folder is marked from the
-	// start: a build killed from here on leaves a folder that the next
-	// build knows as its own leftover.
+	if err := Replaceable(dir); err != nil {
+		return err
+	}
+	tidy(dir)
+	// Locked until this build ends or dies (on Windows until the swap), so
+	// that another build leaves it alone; marked from the start, so that a
+	// build killed from here on leaves a folder the next one removes.
 	tmp, l, err := fresh(dir, names)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
-			// tmp holds the new files, or part of them.
 			removeBuilt(tmp, nil)
 		}
 	}()
 	defer l.release()
-	made := map[string]bool{tmp: true}
-	for _, name := range names {
-		if d := filepath.Dir(filepath.Join(tmp, filepath.FromSlash(name))); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return fmt.Errorf("%s: cannot write the site: %w", dir, err)
-			}
-			made[d] = true
-		}
-	}
 	if err := writeAll(tmp, names, files); err != nil {
 		return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 	}
@@ -110,23 +93,62 @@ func Write(dir string, files map[string][]byte) (err error) {
 	return nil
 }
 
+// writeAll writes each named file into dir, making its folders first, as
+// many at a time as there are cores: a write is mostly the kernel's work.
+func writeAll(dir string, names []string, files map[string][]byte) error {
+	made := map[string]bool{dir: true}
+	for _, name := range names {
+		if d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(name))); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			made[d] = true
+		}
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, name := range names {
+		g.Go(func() error { return writeOver(filepath.Join(dir, filepath.FromSlash(name)), files[name]) })
+	}
+	return g.Wait()
+}
+
+// writeOver writes data as the file name, over what a spare holds there
+// (spare.go): from the first byte, then cut to data's length. Not
+// O_TRUNC: ext4 flushes a file cut to nothing and written again when it
+// is closed (its auto_da_alloc, which guards programs that do that
+// without fsync), which makes writing a spare three times slower than
+// writing new files. A link in the spare is never followed (noFollow).
+func writeOver(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|noFollow, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Truncate(int64(len(data)))
+	}
+	return errors.Join(err, f.Close())
+}
+
 // fresh returns the folder a build writes into, locked and marked: dir's
-// spare, pruned, when there is one to take (see spare.go), else a new
-// empty one.
+// spare, pruned, when there is one to take, else a new empty one.
 func fresh(dir string, names []string) (string, *lock, error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
 	}
-	// Until it is locked, the new folder is an empty unlocked one, which
-	// another build of dir starting now removes as a leftover: lockDir then
-	// fails, and another folder is made. Each build removes leftovers
-	// once, so a few tries outlast any number of builds starting together.
+	// Another build starting now may remove the new folder, empty and
+	// unlocked, as a leftover: lockDir then fails, and another is made. Each
+	// build removes leftovers once, so a few tries are enough.
 	var err error
 	for range 8 {
 		var tmp string
-		if tmp, err = newFolder(dir); err != nil {
+		if tmp, err = os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-"); err != nil {
 			break
 		}
+		// Clean, as every path the build compares is: os.MkdirTemp spells
+		// the one beside "public" "./.public.new-1".
+		tmp = filepath.Clean(tmp)
 		raced(dir)
 		var l *lock
 		if l, err = lockDir(tmp); err == nil {
@@ -141,23 +163,12 @@ func fresh(dir string, names []string) (string, *lock, error) {
 // happen here, between making a folder and locking it.
 var raced = func(dir string) {}
 
-// newFolder makes an empty .DIR.new-* folder beside dir. Its name is
-// clean, as every path the build compares is: os.MkdirTemp spells the one
-// beside "public" "./.public.new-1", which names nothing that
-// filepath.Join and filepath.WalkDir give (".public.new-1/...").
-func newFolder(dir string) (string, error) {
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-")
-	return filepath.Clean(tmp), err
-}
-
 // asideSuffix ends the name of a site moved aside by a swap that the
 // system cannot do in one step.
 const asideSuffix = ".old"
 
 // exchange swaps two folders in one step, or fails without touching
-// either where the system or the file system cannot (errors.ErrUnsupported
-// where no system call does it). A variable, so that a test can take the
-// other path on any system.
+// either; a variable, so that a test can take the other path on any system.
 var exchange = exchangeFolders
 
 // Replaceable refuses a dir that exists and that the build did not make:
@@ -174,7 +185,7 @@ func Replaceable(dir string) error {
 	case !fi.IsDir():
 		return fmt.Errorf("%s: cannot write the site: it is a file, not a folder", dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, Marker)); err == nil {
+	if marked(dir) {
 		return nil
 	}
 	entries, err := os.ReadDir(dir)
@@ -187,87 +198,114 @@ func Replaceable(dir string) error {
 	return nil
 }
 
-// removeLeftovers removes the temporary folders of builds of dir that were
-// killed before they finished: .DIR.new-* beside it (new sites and old
-// ones moved aside), when empty or marked, and when no running build
-// holds it.
-func removeLeftovers(dir string) {
-	for _, left := range leftovers(dir) {
-		if fi, err := os.Lstat(left); err != nil || !fi.IsDir() {
-			continue
+// CheckDir refuses an output folder dir that is the site folder root or
+// holds it, or that lies inside one of root's folders named by kept (the
+// site's sources, .git), comparing the paths as the file system resolves
+// them: through a link (ln -s . here; -out here/content) a path that looks
+// new can name content/ itself. Case is ignored on every system.
+func CheckDir(dir, root string, kept []string) error {
+	absRoot, err := resolve(root)
+	if err != nil {
+		return fmt.Errorf("%s: %w", root, err)
+	}
+	absOut, err := resolve(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if within(absOut, absRoot) {
+		return fmt.Errorf("%s: refusing to build into this folder: it is or holds the site folder %s, which the build would replace", dir, absRoot)
+	}
+	for _, src := range kept {
+		if p := filepath.Join(absRoot, src); within(p, absOut) {
+			return fmt.Errorf("%s: refusing to build into this folder: it is inside %s, which holds what you wrote", dir, p)
 		}
+	}
+	return nil
+}
+
+// resolve makes p absolute and resolves every link on its way, including
+// in the part of it that exists when the rest does not yet.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for cur := abs; ; cur = filepath.Dir(cur) {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...), nil
+		}
+		if cur == filepath.Dir(cur) {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+	}
+}
+
+// within reports whether child is parent or lies below it, in any case:
+// on a Mac or Windows, Static/x is inside static/ (EvalSymlinks keeps the
+// case it is given), and a writer's folder moves between systems.
+func within(parent, child string) bool {
+	rel, err := filepath.Rel(casefold.Key(parent), casefold.Key(child))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// tidy clears up after killed builds of dir, which left .DIR.new-* beside
+// it. When dir is missing, one was killed between moving the last good
+// site aside and moving the new one in: the newest marked .DIR.new-*.old
+// goes back. The others go when empty or marked and no build holds them.
+func tidy(dir string) {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		var last string
+		var lastTime time.Time
+		for _, l := range left {
+			fi, err := os.Lstat(l)
+			if err == nil && fi.IsDir() && strings.HasSuffix(l, asideSuffix) && marked(l) && (last == "" || fi.ModTime().After(lastTime)) {
+				last, lastTime = l, fi.ModTime()
+			}
+		}
+		if last != "" {
+			os.Rename(last, dir)
+		}
+	}
+	for _, l := range left {
 		// Locked while it is checked and removed: a build that would
 		// lock it meanwhile fails instead of writing into it.
-		l, ok := tryLock(left)
+		lk, ok := tryLock(l)
 		if !ok {
 			continue
 		}
-		if Replaceable(left) == nil {
-			removeBuilt(left, l)
+		if Replaceable(l) == nil {
+			removeBuilt(l, lk)
 		}
-		l.release()
+		lk.release()
 	}
 }
 
-func leftovers(dir string) []string {
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
-	return left
+func marked(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, Marker))
+	return err == nil
 }
 
-// restoreAside puts back the last good site when a build was killed
-// between moving it aside and moving the new one into place: dir is
-// missing and a marked .DIR.new-*.old folder is there (the newest, should
-// there be more than one).
-func restoreAside(dir string) {
-	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
-		return
-	}
-	var last string
-	var lastTime time.Time
-	for _, l := range leftovers(dir) {
-		if !strings.HasSuffix(l, asideSuffix) {
-			continue
-		}
-		fi, err := os.Lstat(l)
-		if err != nil || !fi.IsDir() {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(l, Marker)); err != nil {
-			continue
-		}
-		if last == "" || fi.ModTime().After(lastTime) {
-			last, lastTime = l, fi.ModTime()
-		}
-	}
-	if last != "" {
-		os.Rename(last, dir)
-	}
-}
-
-// removeBuilt removes a folder the build made, its marker last: a removal
-// cut short, by a kill or an error, leaves a folder that still holds the
-// marker, or an empty one, and the next build removes either. (os.RemoveAll
-// may take the marker first and leave files in a folder no build may
-// remove.) l, when not nil, is the folder's lock, held until the marker
-// goes.
-func removeBuilt(dir string, l *lock) error {
+// removeBuilt removes a folder the build made, its marker last, unlike
+// os.RemoveAll: a removal cut short leaves a folder that is marked or
+// empty, which the next build removes. l, when not nil, is the folder's
+// lock, held until the marker goes.
+func removeBuilt(dir string, l *lock) {
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return
 	}
 	for _, e := range entries {
-		if e.Name() == Marker {
-			continue
-		}
-		if err := removeAll(filepath.Join(dir, e.Name())); err != nil {
-			return err
+		if e.Name() != Marker && removeAll(filepath.Join(dir, e.Name())) != nil {
+			return
 		}
 	}
 	l.beforeMove()
-	if err := removeAll(filepath.Join(dir, Marker)); err != nil {
-		return err
+	if removeAll(filepath.Join(dir, Marker)) == nil {
+		removeAll(dir)
 	}
-	return removeAll(dir)
 }
 
 // removeAll is os.RemoveAll; a test stops removeBuilt part way through
@@ -275,18 +313,14 @@ func removeBuilt(dir string, l *lock) error {
 var removeAll = os.RemoveAll
 
 // Update makes dir, which holds exactly prev, hold exactly next, writing
-// only the files whose bytes differ and removing those next lacks. Each
-// file is replaced in one step (a rename), but not the folder as a whole:
-// it is for the preview, where a save changes a page or two of a thousand.
-// The CLI build, which must never leave a half-written site, uses Write.
+// only the files whose bytes differ and removing those next lacks, and the
+// folders left empty. Each file is replaced in one step, but not the folder
+// as a whole: it is for the preview, where a save changes a page or two of
+// a thousand; the CLI build, which must never leave a half-written site,
+// uses Write.
 func Update(dir string, prev, next map[string][]byte) error {
 	dir = filepath.Clean(dir)
-	names := make([]string, 0, len(next))
-	for name := range next {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(next)) {
 		if old, ok := prev[name]; ok && bytes.Equal(old, next[name]) {
 			continue
 		}
@@ -309,22 +343,32 @@ func Update(dir string, prev, next map[string][]byte) error {
 		}
 	}
 	for name := range prev {
-		if _, ok := next[name]; !ok {
-			if err := checkName(dir, name); err != nil {
-				return err
-			}
-			if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return fmt.Errorf("%s: %w", dir, err)
+		if _, ok := next[name]; ok {
+			continue
+		}
+		if err := checkName(dir, name); err != nil {
+			return err
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		// os.Remove leaves a folder that holds anything.
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			if os.Remove(filepath.Join(dir, filepath.FromSlash(d))) != nil {
+				break
 			}
 		}
 	}
 	return nil
 }
 
-// checkName refuses a file name that is not a plain relative path.
+// checkName refuses a file name that is not a plain relative path, and
+// Marker, which the build writes itself.
 func checkName(dir, name string) error {
-	clean := path.Clean(name)
-	if clean != name || strings.HasPrefix(name, "/") || name == ".." || strings.HasPrefix(name, "../") {
+	if name == Marker {
+		return fmt.Errorf("%s: refusing to write %s: the build writes it itself", dir, Marker)
+	}
+	if !fs.ValidPath(name) {
 		return fmt.Errorf("%s: refusing to write %q: not a plain relative path", dir, name)
 	}
 	return nil

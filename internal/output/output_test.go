@@ -179,7 +179,7 @@ func TestAnotherBuildStartingMeanwhile(t *testing.T) {
 		raced = func(dir string) {
 			if first {
 				first = false
-				removeLeftovers(dir)
+				tidy(dir)
 			}
 		}
 		t.Cleanup(func() { raced = func(string) {} })

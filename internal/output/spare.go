@@ -10,13 +10,10 @@ import (
 )
 
 // After a swap, the old site is kept beside dir as .DIR.spare, and the
-// next build writes into it: each file it rewrites keeps its inode, each
-// folder stays. Creating a thousand folders and files, and deleting the
-// thousand before, is a fifth of a 1,000-page build's time, most of it
-// the file system hunting for free inodes past those just deleted; a file
-// written over in place costs none of it. A spare holds no answer
-// of an earlier build: every file the build makes is written whole, and
-// whatever else the spare holds goes before (prune).
+// next build writes into it, keeping each file's inode and each folder:
+// creating a thousand of each and deleting the thousand before is a fifth
+// of a 1,000-page build's time. Every file is written whole, and whatever
+// else the spare holds goes before (prune): no earlier answer stays.
 
 func spareOf(dir string) string {
 	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".spare")
@@ -26,33 +23,22 @@ func spareOf(dir string) string {
 // other build holds, to a fresh .DIR.new-* folder, prunes it for names,
 // and returns the folder and its lock, which moved with it.
 func takeSpare(dir string, names []string) (string, *lock, bool) {
-	if !keepSpare {
-		return "", nil, false
-	}
 	spare := spareOf(dir)
-	if fi, err := os.Lstat(spare); err != nil || !fi.IsDir() {
+	if fi, err := os.Lstat(spare); !keepSpare || err != nil || !fi.IsDir() {
 		return "", nil, false
 	}
 	l, ok := tryLock(spare)
 	if !ok {
 		return "", nil, false
 	}
-	if _, err := os.Stat(filepath.Join(spare, Marker)); err != nil {
-		l.release() // not the build's: left alone
-		return "", nil, false
-	}
 	// Renamed to a name no folder has, never onto an empty folder made
 	// for it: another build removing leftovers may have locked that
 	// folder, found it empty, and would then remove the spare in its
-	// place. (os.Rename refuses a folder in the way.)
+	// place.
 	tmp := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".%s.new-%d", filepath.Base(dir), rand.Uint32()))
-	if err := os.Rename(spare, tmp); err != nil {
-		l.release()
-		return "", nil, false
-	}
-	if err := prune(tmp, names); err != nil {
-		// A marked .DIR.new-* folder now, which the next build
-		// removes; this one starts afresh.
+	// A spare the build did not make is left alone; one that cannot be
+	// pruned is a marked .DIR.new-* folder, which the next build removes.
+	if !marked(spare) || os.Rename(spare, tmp) != nil || prune(tmp, names) != nil {
 		l.release()
 		return "", nil, false
 	}
@@ -65,22 +51,17 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 // cp -al), which a write in place would change there too.
 func prune(dir string, names []string) error {
 	files := map[string]bool{Marker: true}
-	dirs := map[string]bool{}
+	dirs := map[string]bool{".": true}
 	for _, n := range names {
 		files[n] = true
 		for d := path.Dir(n); d != "."; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
-	// Walked relative to the folder, so that rel is the name the build
-	// writes, however dir is spelt ("./.public.new-1" walks as
-	// ".public.new-1/...").
+	// Walked in the folder, so that rel is the name the build writes.
 	return fs.WalkDir(os.DirFS(dir), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
-		}
-		if rel == "." {
-			return nil
 		}
 		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if d.IsDir() {

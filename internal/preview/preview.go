@@ -5,12 +5,14 @@
 package preview
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,36 +28,32 @@ import (
 type Options struct {
 	Root, Out, Addr string
 	Log             io.Writer
-	Debounce        time.Duration // 30 ms when zero
 	Timeout         time.Duration // site.Options.Timeout
 	// Events is where the preview keeps the counter's events: a journal
-	// of JSON lines (events.jsonl, which go run ./cmd/report takes into
-	// events.db), a PostgreSQL URL, or "" for nowhere. Serve prints it at
-	// start: a shell whose DATABASE_URL is production's sends it clicks.
+	// of JSON lines, a PostgreSQL URL, or "" for nowhere. Serve prints it
+	// at start: a shell whose DATABASE_URL is production's sends it clicks.
 	Events string
 }
 
 // Server serves one site folder's preview.
 type Server struct {
 	o       Options
-	headers []headerRule
-	recv    *event.Handler
-	// The event store's writer, and what the report reads (the
-	// PostgreSQL store or the journal); nil without Options.Events.
+	netlify struct {
+		Headers []headerRule `toml:"headers"`
+	}
+	// The event store's writer, and what the report reads (the store or
+	// the journal, which print as where they are); nil without Events.
 	writer  *store.Writer
 	store   report.CountReader
 	keep    []io.Closer // closed after the writer: the store, the journals
-	where   string      // the store, for the terminal
 	mu      sync.Mutex
 	failure string     // the last build's error, or ""
 	last    *site.Site // the last good build, as written to Out; nil before one
 	warned  []string   // the warnings printed last (rebuild runs one at a time)
 
-	handler  http.Handler    // the routes behind the host check
+	handler  http.Handler    // the routes
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
-	building bool            // a build runs
-	again    bool            // a change came in while it ran: build once more
 	changed  map[string]bool // the files saved since the last build took them (site.Options.Changed)
 	subs     map[chan string]bool
 	logMu    sync.Mutex
@@ -66,21 +64,13 @@ type Server struct {
 // New builds the site once and returns its server. A failed first build is
 // shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
-	if o.Debounce == 0 {
-		o.Debounce = 30 * time.Millisecond
-	}
 	s := &Server{o: o, subs: map[chan string]bool{}, changed: map[string]bool{}, watching: make(chan struct{})}
-	var cfg struct {
-		Headers []headerRule `toml:"headers"`
-	}
-	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &cfg); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &s.netlify); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("netlify.toml: %w", err)
 	}
-	s.headers = cfg.Headers
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}
-	s.recv = &event.Handler{Sink: s.keepEvent}
 	s.handler = s.routes()
 	s.rebuild()
 	return s, nil
@@ -102,4 +92,62 @@ func (s *Server) Close() error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// openEvents opens where the preview keeps events: PostgreSQL, with the
+// journal not-stored.jsonl for what it cannot take, or a journal. One
+// writer answers each event only once it is kept.
+func (s *Server) openEvents() error {
+	ev := s.o.Events
+	log := func(msg string) { s.logf("events: %s", msg) }
+	switch {
+	case ev == "":
+		return nil
+	case store.IsPostgres(ev):
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		st, err := store.Open(ctx, ev, store.Options{})
+		cancel()
+		if err != nil {
+			return fmt.Errorf("the preview's store: %w", err)
+		}
+		fallback, err := s.journal(filepath.Join(s.o.Root, "not-stored.jsonl"))
+		if err != nil {
+			st.Close()
+			return err
+		}
+		s.writer, s.store, s.keep = store.NewWriter(st, fallback, 0, log), st, []io.Closer{st, fallback}
+	case strings.HasSuffix(ev, ".db") || strings.HasSuffix(ev, ".sqlite"):
+		return fmt.Errorf("-db %s: the preview keeps events in a journal of JSON lines (events.jsonl), which go run ./cmd/report takes into events.db; give a .jsonl file, a PostgreSQL URL, or none", ev)
+	default:
+		j, err := s.journal(ev)
+		if err != nil {
+			return err
+		}
+		s.writer, s.store, s.keep = store.NewWriter(j, nil, 0, log), j, []io.Closer{j}
+	}
+	return nil
+}
+
+// keepEvent keeps one event the counter sent, when the preview keeps
+// events, and prints it; an event it could not keep is printed as such.
+func (s *Server) keepEvent(e event.Event, t time.Time) error {
+	if s.writer != nil {
+		if err := s.writer.Receive(e, t); err != nil {
+			s.logf("NOT KEPT, answered 503: %s: %v", e.Line(t), err)
+			return err
+		}
+	}
+	s.logf("%s", e.Line(t))
+	return nil
+}
+
+func (s *Server) journal(path string) (*store.Journal, error) {
+	j, fixed, err := store.OpenJournal(path)
+	if err != nil {
+		return nil, fmt.Errorf("the preview's journal of events: %w", err)
+	}
+	if fixed {
+		s.logf("%s: removed a last line cut short by a crash (its event was never acknowledged)", path)
+	}
+	return j, nil
 }

@@ -1,18 +1,26 @@
-// Serving the preview: Serve listens on loopback, the host check answers
-// only requests addressed to the preview, and the routes send each request
-// to its handler.
+// Serving the preview: on loopback, only to requests addressed to it, the
+// output folder as Netlify serves it (netlify.toml's headers, index.html
+// for a folder, 404.html for what is not there) with the reload script in
+// every page, the counter's receiver, the reload stream and the report.
 
 package preview
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path"
+	"runtime"
 	"strings"
 	"time"
+
+	"errref/internal/event"
+	"errref/internal/report"
 )
 
 // Serve runs the preview at o.Addr until ctx ends.
@@ -24,14 +32,19 @@ func Serve(ctx context.Context, o Options) error {
 	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
 		fmt.Fprintf(o.Log, "WARNING: -addr %s is not a loopback address: anyone who can reach this machine can read the preview and post events to it\n", o.Addr)
 	}
-	// Watched from the start: go run may be stopped while the first
-	// build runs.
-	parentEnded := watchParent()
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
+	// When the process that started the preview ends (go run killed by
+	// SIGTERM, which it passes on to no program, an editor that quit), the
+	// preview stops as on Ctrl-C, rather than hold its port with no one to
+	// stop it. Watched from the start: go run may be stopped while the
+	// first build runs.
+	ppid := os.Getppid()
+	parentEnded := watchParent(ppid)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go func() {
-		if err := parentEnded(ctx); err != nil {
-			stop(err)
+		if parentEnded(ctx) {
+			fmt.Fprintf(o.Log, "the process that started the preview (PID %d) ended: stopping\n", ppid)
+			stop()
 		}
 	}()
 	// The port before the build: a port that is taken (often by another
@@ -46,33 +59,27 @@ func Serve(ctx context.Context, o Options) error {
 		return err
 	}
 	defer s.Close()
-	if err := s.Listening(ln.Addr().String()); err != nil {
-		return err
-	}
+	s.Listening(ln.Addr().String())
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if s.writer != nil {
-		fmt.Fprintf(o.Log, "events are kept in %s; the funnel is at http://%s/_preview/report\n", s.where, ln.Addr())
+		fmt.Fprintf(o.Log, "events are kept in %s; the funnel is at http://%s/_preview/report\n", s.store, ln.Addr())
 	}
 	// Serve returns only once the watcher has closed: on Windows its
 	// handles on the site's folders keep them from being removed.
 	watched := make(chan struct{})
-	defer func() { stop(nil); <-watched }()
+	defer func() { stop(); <-watched }()
 	go func() {
 		defer close(watched)
 		if err := s.Watch(ctx); err != nil {
 			s.logf("watch: %v", err)
 		}
 	}()
-	go func() {
-		<-ctx.Done()
-		if err := context.Cause(ctx); errors.As(err, new(*parentEndedError)) {
-			fmt.Fprintf(o.Log, "%v: stopping\n", err)
-		}
+	context.AfterFunc(ctx, func() {
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
 		srv.Shutdown(shut)
-	}()
+	})
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -80,56 +87,202 @@ func Serve(ctx context.Context, o Options) error {
 	return nil
 }
 
-// Listening tells the server the address it listens on, host:port. It
+// watchParent returns a function that waits until the process ppid, which
+// started this one, ends, and reports true; false when ctx ends first, or
+// at once when there is no parent to follow (this process was started by
+// init, or the parent ended before it looked).
+func watchParent(ppid int) func(ctx context.Context) bool {
+	if runtime.GOOS == "windows" {
+		// Windows gives an orphan no new parent, so its parent's ID never
+		// changes: this waits on a handle to the parent instead, opened at
+		// once. The wait cannot be cancelled, and is left to the process's
+		// end when ctx ends first.
+		p, err := os.FindProcess(ppid)
+		return func(ctx context.Context) bool {
+			if err != nil {
+				return false
+			}
+			ended := make(chan error, 1)
+			go func() {
+				_, err := p.Wait()
+				ended <- err
+			}()
+			select {
+			case <-ctx.Done():
+				return false
+			case err := <-ended:
+				return err == nil // a failed wait: the parent may still run
+			}
+		}
+	}
+	// An orphan is handed to init or a subreaper, so its parent's ID
+	// changes: that is polled. (Linux's PR_SET_PDEATHSIG fires when the
+	// thread that started the process ends, which in a Go parent such as
+	// go run may be any time.)
+	return func(ctx context.Context) bool {
+		if ppid <= 1 {
+			return false
+		}
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return false
+			case <-tick.C:
+				if os.Getppid() != ppid {
+					return true
+				}
+			}
+		}
+	}
+}
+
+// Listening tells the server the address its listener has, host:port. It
 // answers requests whose Host is that address, or localhost, 127.0.0.1 or
 // [::1] with its port, and refuses all others.
-func (s *Server) Listening(addr string) error {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return err
-	}
+func (s *Server) Listening(addr string) {
+	_, port, _ := net.SplitHostPort(addr)
 	s.hosts = map[string]bool{strings.ToLower(addr): true}
 	for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
 		s.hosts[h+":"+port] = true
 	}
-	return nil
 }
 
-// ServeHTTP serves the preview through its routes, behind the host check.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+// ServeHTTP answers only requests addressed to the preview (see
+// Listening), through its routes. A page on another site whose name was
+// made to resolve to 127.0.0.1 (DNS rebinding) sends its own name as Host:
+// it may neither read the preview nor post events to it.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hosts[strings.ToLower(r.Host)] {
+		http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
+		return
+	}
+	s.handler.ServeHTTP(w, r)
+}
 
-// routes are the preview's pages: the output folder, the counter's
-// receiver, the reload script and its event stream under the site's
-// headers, and the report.
+// routes are the preview's pages, all but the report under the site's headers.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	// Not under the site's headers: the report is its own page, with its
 	// own policy in a meta tag.
 	mux.HandleFunc("GET /_preview/report", s.report)
 	// Any method: the receiver answers the ones it refuses itself.
-	mux.Handle("/api/event", s.siteHeaders(s.recv))
+	mux.Handle("/api/event", s.siteHeaders(&event.Handler{Sink: s.keepEvent}))
 	mux.Handle("GET /_preview/reload.js", s.siteHeaders(http.HandlerFunc(reloadScript)))
 	mux.Handle("GET /_preview/events", s.siteHeaders(http.HandlerFunc(s.reloads)))
 	mux.Handle("/", s.siteHeaders(http.HandlerFunc(s.file)))
-	return s.hostOnly(mux)
-}
-
-// hostOnly answers only requests addressed to the preview (see
-// Listening). A page on another site whose name was made to resolve to
-// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may neither
-// read the preview nor post events to it.
-func (s *Server) hostOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hosts[strings.ToLower(r.Host)] {
-			http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
+	return mux
 }
 
 func reloadScript(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	io.WriteString(w, reloadJS)
+}
+
+// report serves the page go run ./cmd/report -html writes, of the last 30
+// days, from the preview's store, reloaded every 5 s, so that the author
+// sees it move while clicking through the page in another tab.
+func (s *Server) report(w http.ResponseWriter, r *http.Request) {
+	if s.store == nil {
+		http.Error(w, "the preview keeps no events: it was started with -db=none", http.StatusNotFound)
+		return
+	}
+	now := time.Now()
+	from, to, _ := report.Period(now, 30*24*time.Hour, "", "") // no dates given: it cannot fail
+	rep, err := report.Load(r.Context(), s.store, report.Query{From: from, To: to, Today: report.Today(now)})
+	var b bytes.Buffer
+	if err == nil {
+		err = report.HTML(&b, rep)
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Refresh", "5")
+	w.Write(b.Bytes())
+}
+
+type headerRule struct {
+	For    string            `toml:"for"`
+	Values map[string]string `toml:"values"`
+}
+
+// siteHeaders sets netlify.toml's headers for the request's path.
+func (s *Server) siteHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, rule := range s.netlify.Headers {
+			if match(rule.For, r.URL.Path) {
+				for k, v := range rule.Values {
+					w.Header().Set(k, v)
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// match is Netlify's path pattern, as far as netlify.toml uses it: an exact
+// path, or * standing for any run of characters.
+func match(pattern, p string) bool {
+	prefix, suffix, star := strings.Cut(pattern, "*")
+	if !star {
+		return p == pattern
+	}
+	return len(p) >= len(prefix)+len(suffix) && strings.HasPrefix(p, prefix) && strings.HasSuffix(p, suffix)
+}
+
+// file serves from the output folder through os.Root, which refuses ..
+// and links that lead outside it. The folder is opened for each request:
+// a build replaces it whole.
+func (s *Server) file(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	root, err := os.OpenRoot(s.o.Out)
+	if err != nil {
+		http.Error(w, "no build yet", http.StatusServiceUnavailable)
+		return
+	}
+	defer root.Close()
+	w.Header().Set("Cache-Control", "no-store")
+	name := path.Clean("/" + r.URL.Path)
+	want := name
+	if strings.HasSuffix(r.URL.Path, "/") {
+		want = path.Join(name, "index.html")
+	}
+	switch fi, err := root.Stat(want[1:]); {
+	case err == nil && fi.IsDir():
+		// To the cleaned path: /%2fevil.example/..%2fpay is /pay, and a
+		// Location of //evil.example/../pay/ would leave the site.
+		http.Redirect(w, r, name+"/", http.StatusMovedPermanently)
+	case err != nil:
+		servePage(w, r, root, "404.html", http.StatusNotFound)
+	case strings.HasSuffix(want, ".html"):
+		servePage(w, r, root, want[1:], http.StatusOK)
+	default:
+		http.FileServerFS(root.FS()).ServeHTTP(w, r)
+	}
+}
+
+// servePage serves an HTML page with the reload script in it, put in at
+// serving time as an external file: the build's output never holds it,
+// and the CSP still holds.
+func servePage(w http.ResponseWriter, r *http.Request, root *os.Root, name string, status int) {
+	data, err := root.ReadFile(name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	data = bytes.Replace(data, []byte("</head>"), []byte(`<script src="/_preview/reload.js" defer></script></head>`), 1)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
 }

@@ -1,6 +1,5 @@
-// Watching the site: a save below its folders starts a build, one at a
-// time, and the browsers reload, or show the failure, over Server-Sent
-// Events.
+// Watching the site: a save starts a build, and the browsers reload, or
+// show the failure, over Server-Sent Events.
 
 package preview
 
@@ -12,7 +11,6 @@ import (
 	"maps"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -40,11 +38,21 @@ func (s *Server) Watch(ctx context.Context) error {
 			return nil
 		})
 	}
-	for _, d := range []string{site.ContentDir, site.TemplateDir, site.StaticDir, site.MeasureDir} {
+	for _, d := range site.SourceDirs() {
 		add(filepath.Join(s.o.Root, d))
 	}
 	w.Add(s.o.Root) // site.toml and netlify.toml
 	s.watchOne.Do(func() { close(s.watching) })
+	// Builds run apart from the watcher, so that a build that hangs until
+	// its time limit never keeps the next save from being seen: one at a
+	// time, and saves made while one runs are built once more after it.
+	builds := make(chan struct{}, 1)
+	defer close(builds)
+	go func() {
+		for range builds {
+			s.rebuild()
+		}
+	}()
 	var timer <-chan time.Time
 	for {
 		select {
@@ -63,48 +71,23 @@ func (s *Server) Watch(ctx context.Context) error {
 				s.buildMu.Unlock()
 			}
 			// Editors write in bursts (a temp file, a rename): wait for quiet.
-			timer = time.After(s.o.Debounce)
+			timer = time.After(30 * time.Millisecond)
 		case err := <-w.Errors:
 			s.logf("watch: %v", err)
 		case <-timer:
 			timer = nil
-			s.kick()
-		}
-	}
-}
-
-// kick starts a build without waiting for it, so that the watcher never
-// blocks: a build that hangs until its time limit must not keep the next
-// save from being seen. One build runs at a time; changes that come in
-// while it runs are built once more after it.
-func (s *Server) kick() {
-	s.buildMu.Lock()
-	defer s.buildMu.Unlock()
-	if s.building {
-		s.again = true
-		return
-	}
-	s.building = true
-	go func() {
-		for {
-			s.rebuild()
-			s.buildMu.Lock()
-			if !s.again {
-				s.building = false
-				s.buildMu.Unlock()
-				return
+			select {
+			case builds <- struct{}{}:
+			default: // one is waiting already
 			}
-			s.again = false
-			s.buildMu.Unlock()
 		}
-	}()
+	}
 }
 
 // rebuild builds and, when the build is good, writes the output and
 // reloads the browsers; when it fails, keeps the last good output and
-// shows the error. Only what a save changed is rendered and written: the
-// pages whose files changed, or every page when something they all share
-// changed (site.Options.Prev says which).
+// shows the error. Only what a save changed is rendered and written
+// (site.Options.Prev).
 func (s *Server) rebuild() {
 	start := time.Now()
 	s.buildMu.Lock()
@@ -114,34 +97,28 @@ func (s *Server) rebuild() {
 	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Changed: changed, Timeout: s.o.Timeout})
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
+		// The output is as the last good build left it.
 		s.buildMu.Lock()
 		maps.Copy(s.changed, changed)
 		s.buildMu.Unlock()
-	}
-	switch {
-	case err != nil:
-		// The output is as the last good build left it.
-	case s.last == nil:
-		// Whole, in one swap; a failure leaves the folder as it was.
-		if err = output.Write(s.o.Out, b.Files); err == nil {
-			s.last = b
-		}
-	default:
-		if err = output.Update(s.o.Out, s.last.Files, b.Files); err != nil {
-			// The folder may hold part of each build: next time, write
-			// it whole.
-			s.last = nil
+	} else {
+		if s.last == nil {
+			// Whole, in one swap; a failure leaves the folder as it was.
+			err = output.Write(s.o.Out, b.Files)
 		} else {
-			removeEmptyFolders(s.o.Out, s.last.Files, b.Files)
-			s.last = b
+			err = output.Update(s.o.Out, s.last.Files, b.Files)
+		}
+		s.last = b
+		if err != nil {
+			// The folder may hold part of each build: next time, write it whole.
+			s.last = nil
 		}
 	}
 	// The terminal hears first, then the page: a test or a person reading
 	// both sees the line by the time the page changes.
-	msg, failure := "reload", ""
+	failure := ""
 	if err != nil {
 		failure = err.Error()
-		msg = "failed\n" + failure // an event for the page: its kind, a line break, its data
 		s.logf("build failed, still serving the last good site:\n%s", err)
 	} else {
 		s.logf("%s built %d pages (%d rendered) in %v", time.Now().Format("15:04:05"), len(b.Pages), b.Rendered, time.Since(start).Round(time.Millisecond))
@@ -151,7 +128,7 @@ func (s *Server) rebuild() {
 	s.failure = failure
 	for ch := range s.subs {
 		select {
-		case ch <- msg:
+		case ch <- failure:
 		default:
 		}
 	}
@@ -159,8 +136,7 @@ func (s *Server) rebuild() {
 }
 
 // warn prints a good build's warnings as go run ./cmd/build does, when
-// they differ from those printed last: a save that changes none of them
-// adds only its "built" line, and one that fixes the last says so.
+// they differ from those printed last, and says when they are all fixed.
 func (s *Server) warn(warnings []string) {
 	if slices.Equal(warnings, s.warned) {
 		return
@@ -181,15 +157,11 @@ func (s *Server) warn(warnings []string) {
 //go:embed reload.js
 var reloadJS string
 
-// reloads streams each build's outcome to a page as Server-Sent Events:
-// reload, or failed with the error; a page that connects after a failed
-// build hears it at once.
+// reloads streams each build's outcome (its failure, or "") to a page as
+// Server-Sent Events: reload, or failed with the error; a page that
+// connects after a failed build hears it at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
-	fl, ok := w.(http.Flusher)
-	if !ok {
-		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
-		return
-	}
+	rc := http.NewResponseController(w)
 	ch := make(chan string, 4)
 	s.mu.Lock()
 	s.subs[ch] = true
@@ -198,26 +170,29 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	defer func() { s.mu.Lock(); delete(s.subs, ch); s.mu.Unlock() }()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	send := func(msg string) {
-		kind, data, _ := strings.Cut(msg, "\n")
-		fmt.Fprintf(w, "event: %s\n", kind)
-		for _, line := range strings.Split(data, "\n") {
+	send := func(failure string) {
+		if failure == "" {
+			fmt.Fprint(w, "event: reload\n")
+		} else {
+			fmt.Fprint(w, "event: failed\n")
+		}
+		for _, line := range strings.Split(failure, "\n") {
 			fmt.Fprintf(w, "data: %s\n", line)
 		}
 		fmt.Fprint(w, "\n")
-		fl.Flush()
+		rc.Flush()
 	}
 	fmt.Fprint(w, ": connected\n\n")
-	fl.Flush()
+	rc.Flush()
 	if failure != "" {
-		send("failed\n" + failure)
+		send(failure)
 	}
 	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case msg := <-ch:
-			send(msg)
+		case failure := <-ch:
+			send(failure)
 		}
 	}
 }
@@ -225,19 +200,3 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 // Watching is closed once Watch watches every folder of the site: a save
 // before that may go unseen.
 func (s *Server) Watching() <-chan struct{} { return s.watching }
-
-// removeEmptyFolders removes the folders that held only files of prev that
-// next lacks (a deleted page's public/NAME/), as a whole build would not
-// make them. os.Remove leaves a folder that holds anything.
-func removeEmptyFolders(out string, prev, next map[string][]byte) {
-	for name := range prev {
-		if _, ok := next[name]; ok {
-			continue
-		}
-		for dir := path.Dir(name); dir != "." && dir != "/"; dir = path.Dir(dir) {
-			if os.Remove(filepath.Join(out, filepath.FromSlash(dir))) != nil {
-				break
-			}
-		}
-	}
-}
