@@ -14,14 +14,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
-
-	"golang.org/x/sync/errgroup"
-
-	"errref/internal/casefold"
 )
 
 // Marker is the file every output folder holds: a folder without it was
@@ -93,44 +88,6 @@ func Write(dir string, files map[string][]byte) (err error) {
 	return nil
 }
 
-// writeAll writes each named file into dir, making its folders first, as
-// many at a time as there are cores: a write is mostly the kernel's work.
-func writeAll(dir string, names []string, files map[string][]byte) error {
-	made := map[string]bool{dir: true}
-	for _, name := range names {
-		if d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(name))); !made[d] {
-			if err := os.MkdirAll(d, 0o755); err != nil {
-				return err
-			}
-			made[d] = true
-		}
-	}
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, name := range names {
-		g.Go(func() error { return writeOver(filepath.Join(dir, filepath.FromSlash(name)), files[name]) })
-	}
-	return g.Wait()
-}
-
-// writeOver writes data as the file name, over what a spare holds there
-// (spare.go): from the first byte, then cut to data's length. Not
-// O_TRUNC: ext4 flushes a file cut to nothing and written again when it
-// is closed (its auto_da_alloc, which guards programs that do that
-// without fsync), which makes writing a spare three times slower than
-// writing new files. A link in the spare is never followed (noFollow).
-func writeOver(name string, data []byte) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|noFollow, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Truncate(int64(len(data)))
-	}
-	return errors.Join(err, f.Close())
-}
-
 // fresh returns the folder a build writes into, locked and marked: dir's
 // spare, pruned, when there is one to take, else a new empty one.
 func fresh(dir string, names []string) (string, *lock, error) {
@@ -196,58 +153,6 @@ func Replaceable(dir string) error {
 		return fmt.Errorf("%s: refusing to replace this folder: the build did not make it (it has no %s file), so it holds what someone wrote. Move it away, or give another -out", dir, Marker)
 	}
 	return nil
-}
-
-// CheckDir refuses an output folder dir that is the site folder root or
-// holds it, or that lies inside one of root's folders named by kept (the
-// site's sources, .git), comparing the paths as the file system resolves
-// them: through a link (ln -s . here; -out here/content) a path that looks
-// new can name content/ itself. Case is ignored on every system.
-func CheckDir(dir, root string, kept []string) error {
-	absRoot, err := resolve(root)
-	if err != nil {
-		return fmt.Errorf("%s: %w", root, err)
-	}
-	absOut, err := resolve(dir)
-	if err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
-	}
-	if within(absOut, absRoot) {
-		return fmt.Errorf("%s: refusing to build into this folder: it is or holds the site folder %s, which the build would replace", dir, absRoot)
-	}
-	for _, src := range kept {
-		if p := filepath.Join(absRoot, src); within(p, absOut) {
-			return fmt.Errorf("%s: refusing to build into this folder: it is inside %s, which holds what you wrote", dir, p)
-		}
-	}
-	return nil
-}
-
-// resolve makes p absolute and resolves every link on its way, including
-// in the part of it that exists when the rest does not yet.
-func resolve(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	var rest []string
-	for cur := abs; ; cur = filepath.Dir(cur) {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(append([]string{real}, rest...)...), nil
-		}
-		if cur == filepath.Dir(cur) {
-			return abs, nil
-		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
-	}
-}
-
-// within reports whether child is parent or lies below it, in any case:
-// on a Mac or Windows, Static/x is inside static/ (EvalSymlinks keeps the
-// case it is given), and a writer's folder moves between systems.
-func within(parent, child string) bool {
-	rel, err := filepath.Rel(casefold.Key(parent), casefold.Key(child))
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // tidy clears up after killed builds of dir, which left .DIR.new-* beside

@@ -51,7 +51,7 @@ type Server struct {
 	last    *site.Site // the last good build, as written to Out; nil before one
 	warned  []string   // the warnings printed last (rebuild runs one at a time)
 
-	handler  http.Handler    // the routes
+	handler  http.Handler    // the routes, behind the host check
 	hosts    map[string]bool // the Host values the preview answers: see Listening
 	buildMu  sync.Mutex
 	changed  map[string]bool // the files saved since the last build took them (site.Options.Changed)
@@ -71,7 +71,7 @@ func New(o Options) (*Server, error) {
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}
-	s.handler = s.routes()
+	s.handler = s.hostOnly(s.routes())
 	s.rebuild()
 	return s, nil
 }

@@ -14,8 +14,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path"
-	"runtime"
 	"strings"
 	"time"
 
@@ -87,57 +85,6 @@ func Serve(ctx context.Context, o Options) error {
 	return nil
 }
 
-// watchParent returns a function that waits until the process ppid, which
-// started this one, ends, and reports true; false when ctx ends first, or
-// at once when there is no parent to follow (this process was started by
-// init, or the parent ended before it looked).
-func watchParent(ppid int) func(ctx context.Context) bool {
-	if runtime.GOOS == "windows" {
-		// Windows gives an orphan no new parent, so its parent's ID never
-		// changes: this waits on a handle to the parent instead, opened at
-		// once. The wait cannot be cancelled, and is left to the process's
-		// end when ctx ends first.
-		p, err := os.FindProcess(ppid)
-		return func(ctx context.Context) bool {
-			if err != nil {
-				return false
-			}
-			ended := make(chan error, 1)
-			go func() {
-				_, err := p.Wait()
-				ended <- err
-			}()
-			select {
-			case <-ctx.Done():
-				return false
-			case err := <-ended:
-				return err == nil // a failed wait: the parent may still run
-			}
-		}
-	}
-	// An orphan is handed to init or a subreaper, so its parent's ID
-	// changes: that is polled. (Linux's PR_SET_PDEATHSIG fires when the
-	// thread that started the process ends, which in a Go parent such as
-	// go run may be any time.)
-	return func(ctx context.Context) bool {
-		if ppid <= 1 {
-			return false
-		}
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return false
-			case <-tick.C:
-				if os.Getppid() != ppid {
-					return true
-				}
-			}
-		}
-	}
-}
-
 // Listening tells the server the address its listener has, host:port. It
 // answers requests whose Host is that address, or localhost, 127.0.0.1 or
 // [::1] with its port, and refuses all others.
@@ -149,16 +96,21 @@ func (s *Server) Listening(addr string) {
 	}
 }
 
-// ServeHTTP answers only requests addressed to the preview (see
-// Listening), through its routes. A page on another site whose name was
-// made to resolve to 127.0.0.1 (DNS rebinding) sends its own name as Host:
-// it may neither read the preview nor post events to it.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !s.hosts[strings.ToLower(r.Host)] {
-		http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
-		return
-	}
-	s.handler.ServeHTTP(w, r)
+// ServeHTTP answers through the routes, behind the host check.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// hostOnly answers only requests addressed to the preview (see Listening).
+// A page on another site whose name was made to resolve to 127.0.0.1 (DNS
+// rebinding) sends its own name as Host: it may neither read the preview
+// nor post events to it.
+func (s *Server) hostOnly(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hosts[strings.ToLower(r.Host)] {
+			http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // routes are the preview's pages, all but the report under the site's headers.
@@ -205,84 +157,4 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Refresh", "5")
 	w.Write(b.Bytes())
-}
-
-type headerRule struct {
-	For    string            `toml:"for"`
-	Values map[string]string `toml:"values"`
-}
-
-// siteHeaders sets netlify.toml's headers for the request's path.
-func (s *Server) siteHeaders(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, rule := range s.netlify.Headers {
-			if match(rule.For, r.URL.Path) {
-				for k, v := range rule.Values {
-					w.Header().Set(k, v)
-				}
-			}
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-// match is Netlify's path pattern, as far as netlify.toml uses it: an exact
-// path, or * standing for any run of characters.
-func match(pattern, p string) bool {
-	prefix, suffix, star := strings.Cut(pattern, "*")
-	if !star {
-		return p == pattern
-	}
-	return len(p) >= len(prefix)+len(suffix) && strings.HasPrefix(p, prefix) && strings.HasSuffix(p, suffix)
-}
-
-// file serves from the output folder through os.Root, which refuses ..
-// and links that lead outside it. The folder is opened for each request:
-// a build replaces it whole.
-func (s *Server) file(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	root, err := os.OpenRoot(s.o.Out)
-	if err != nil {
-		http.Error(w, "no build yet", http.StatusServiceUnavailable)
-		return
-	}
-	defer root.Close()
-	w.Header().Set("Cache-Control", "no-store")
-	name := path.Clean("/" + r.URL.Path)
-	want := name
-	if strings.HasSuffix(r.URL.Path, "/") {
-		want = path.Join(name, "index.html")
-	}
-	switch fi, err := root.Stat(want[1:]); {
-	case err == nil && fi.IsDir():
-		// To the cleaned path: /%2fevil.example/..%2fpay is /pay, and a
-		// Location of //evil.example/../pay/ would leave the site.
-		http.Redirect(w, r, name+"/", http.StatusMovedPermanently)
-	case err != nil:
-		servePage(w, r, root, "404.html", http.StatusNotFound)
-	case strings.HasSuffix(want, ".html"):
-		servePage(w, r, root, want[1:], http.StatusOK)
-	default:
-		http.FileServerFS(root.FS()).ServeHTTP(w, r)
-	}
-}
-
-// servePage serves an HTML page with the reload script in it, put in at
-// serving time as an external file: the build's output never holds it,
-// and the CSP still holds.
-func servePage(w http.ResponseWriter, r *http.Request, root *os.Root, name string, status int) {
-	data, err := root.ReadFile(name)
-	if err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	data = bytes.Replace(data, []byte("</head>"), []byte(`<script src="/_preview/reload.js" defer></script></head>`), 1)
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		w.Write(data)
-	}
 }

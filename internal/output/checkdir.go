@@ -1,0 +1,60 @@
+package output
+
+import (
+	"errref/internal/casefold"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// CheckDir refuses an output folder dir that is the site folder root or
+// holds it, or that lies inside one of root's folders named by kept (the
+// site's sources, .git), comparing the paths as the file system resolves
+// them: through a link (ln -s . here; -out here/content) a path that looks
+// new can name content/ itself. Case is ignored on every system.
+func CheckDir(dir, root string, kept []string) error {
+	absRoot, err := resolve(root)
+	if err != nil {
+		return fmt.Errorf("%s: %w", root, err)
+	}
+	absOut, err := resolve(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if within(absOut, absRoot) {
+		return fmt.Errorf("%s: refusing to build into this folder: it is or holds the site folder %s, which the build would replace", dir, absRoot)
+	}
+	for _, src := range kept {
+		if p := filepath.Join(absRoot, src); within(p, absOut) {
+			return fmt.Errorf("%s: refusing to build into this folder: it is inside %s, which holds what you wrote", dir, p)
+		}
+	}
+	return nil
+}
+
+// resolve makes p absolute and resolves every link on its way, including
+// in the part of it that exists when the rest does not yet.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for cur := abs; ; cur = filepath.Dir(cur) {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...), nil
+		}
+		if cur == filepath.Dir(cur) {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(cur)}, rest...)
+	}
+}
+
+// within reports whether child is parent or lies below it, in any case:
+// on a Mac or Windows, Static/x is inside static/ (EvalSymlinks keeps the
+// case it is given), and a writer's folder moves between systems.
+func within(parent, child string) bool {
+	rel, err := filepath.Rel(casefold.Key(parent), casefold.Key(child))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
