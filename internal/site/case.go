@@ -1,10 +1,10 @@
 package site
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"sort"
-	"strings"
 
 	"errref/internal/casefold"
 )
@@ -25,7 +25,7 @@ func checkCase(files map[string][]byte, from map[string]string) error {
 	type first struct{ spelling, file string }
 	seen := map[string]first{} // a folded path -> how it was first spelt, and by which file
 	told := map[[2]string]bool{}
-	var errs []string
+	var errs []error
 	for _, name := range names {
 		for p := name; p != "."; p = path.Dir(p) {
 			f, ok := seen[casefold.Key(p)]
@@ -42,12 +42,9 @@ func checkCase(files map[string][]byte, from map[string]string) error {
 				// The writer's file first: it is the one to rename.
 				a, b, pa, pb = b, a, pb, pa
 			}
-			errs = append(errs, fmt.Sprintf("%s: writes public/%s, and %s writes public/%s: %q and %q differ only in case, which a Mac's or Windows' file system takes for one name and Netlify for two: rename one, or set another url",
+			errs = append(errs, fmt.Errorf("%s: writes public/%s, and %s writes public/%s: %q and %q differ only in case, which a Mac's or Windows' file system takes for one name and Netlify for two: rename one, or set another url",
 				from[a], a, from[b], b, pa, pb))
 		}
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(errs, "\n"))
-	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -57,16 +57,11 @@ func (s *Site) link() error {
 			bySection[p.Section] = sec
 			cat.Sections = append(cat.Sections, sec)
 		}
-		if !p.IsError() {
+		sec.Library = cmp.Or(sec.Library, p.Meta.Library)
+		if p.IsError() {
+			sec.Pages = append(sec.Pages, p)
+		} else {
 			sec.Page = p
-			if sec.Library == "" {
-				sec.Library = p.Meta.Library
-			}
-			continue
-		}
-		sec.Pages = append(sec.Pages, p)
-		if sec.Library == "" {
-			sec.Library = p.Meta.Library
 		}
 	}
 	slices.SortFunc(cat.Sections, func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
@@ -131,10 +126,5 @@ func (s *Site) link() error {
 }
 
 func sharesTag(a, b *Page) bool {
-	for _, t := range a.Meta.Tags {
-		if slices.Contains(b.Meta.Tags, t) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(a.Meta.Tags, func(t string) bool { return slices.Contains(b.Meta.Tags, t) })
 }

@@ -67,22 +67,20 @@ func servedFile(files map[string][]byte, path string) string {
 // carries its name and nothing else, so the report could not tell the
 // pages' clicks apart.
 func (s *Site) checkClicks() error {
-	first := map[string]string{} // name -> where the first page uses it
-	firstPage := map[string]*Page{}
-	var errs []string
+	type use struct {
+		at   string
+		page *Page
+	}
+	first := map[string]use{} // name -> where the first page uses it
+	var errs []error
 	for _, p := range s.Pages {
 		for _, c := range p.out.Clicks {
-			if at, ok := first[c.Href]; ok && firstPage[c.Href] != p {
-				errs = append(errs, fmt.Sprintf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", c.At, c.Href, at))
-				continue
-			}
-			if _, ok := first[c.Href]; !ok {
-				first[c.Href], firstPage[c.Href] = c.At, p
+			if u, ok := first[c.Href]; !ok {
+				first[c.Href] = use{c.At, p}
+			} else if u.page != p {
+				errs = append(errs, fmt.Errorf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", c.At, c.Href, u.at))
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return errors.New(strings.Join(errs, "\n"))
-	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"regexp"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -393,12 +393,7 @@ func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
 		if n := lineOf(p.src, needle); n > 0 {
 			return fmt.Sprintf("%s:%d", p.File, p.first+n-1)
 		}
-		names := make([]string, 0, len(tmplSrc))
-		for name := range tmplSrc {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(tmplSrc)) {
 			if n := lineOf(tmplSrc[name], needle); n > 0 {
 				return fmt.Sprintf("%s:%d (rendering %s)", name, n, p.File)
 			}

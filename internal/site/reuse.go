@@ -3,7 +3,8 @@ package site
 import (
 	"crypto/sha256"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // fingerprint hashes what every page's output depends on besides its own
@@ -13,12 +14,7 @@ func (s *Site) fingerprint(tmplSrc map[string][]byte) [sha256.Size]byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "%#v\n", s.Settings)
 	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
-		names := make([]string, 0, len(m))
-		for n := range m {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range slices.Sorted(maps.Keys(m)) {
 			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
 			h.Write(m[n])
 		}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"text/template/parse"
@@ -78,7 +80,7 @@ func loadTemplates(site fs.FS) (*templates, error) {
 				return
 			}
 			loc, _ := tt.Tree.ErrorContext(tn)
-			err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(sortedKeys(files), ", ")), files)
+			err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(files)), ", ")), files)
 		})
 		if err != nil {
 			return nil, err
@@ -125,15 +127,6 @@ func walk(n parse.Node, fn func(parse.Node)) {
 		walk(n.List, fn)
 		walk(n.ElseList, fn)
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // tooSlow says which template lines can keep a render going: each
