@@ -3,10 +3,14 @@ package site
 import (
 	"cmp"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
+	"sort"
 	"strings"
+
+	"errref/internal/casefold"
 )
 
 // index places the rendered pages among the bundled files, adds the
@@ -119,4 +123,44 @@ func (s *Site) writeSitemap() error {
 	}
 	s.Files["robots.txt"] = []byte(robots)
 	return nil
+}
+
+// checkCase refuses two output paths that differ only in case, in a
+// file's name or in a folder's on its way (Guide/index.html and
+// guide/index.html; Guide/index.html and guide/map.png). A file system
+// that folds case, a Mac's or Windows', keeps one file, or one folder,
+// for both, while Netlify serves each name as it was given: the site a
+// writer previews would not be the one readers get. from names what
+// writes each file, for the error.
+func checkCase(files map[string][]byte, from map[string]string) error {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	type first struct{ spelling, file string }
+	seen := map[string]first{} // a folded path -> how it was first spelt, and by which file
+	told := map[[2]string]bool{}
+	var errs []error
+	for _, name := range names {
+		for p := name; p != "."; p = path.Dir(p) {
+			f, ok := seen[casefold.Key(p)]
+			if !ok {
+				seen[casefold.Key(p)] = first{p, name}
+				continue
+			}
+			if f.spelling == p || told[[2]string{f.file, name}] {
+				continue
+			}
+			told[[2]string{f.file, name}] = true
+			a, b, pa, pb := name, f.file, p, f.spelling
+			if generated[a] {
+				// The writer's file first: it is the one to rename.
+				a, b, pa, pb = b, a, pb, pa
+			}
+			errs = append(errs, fmt.Errorf("%s: writes public/%s, and %s writes public/%s: %q and %q differ only in case, which a Mac's or Windows' file system takes for one name and Netlify for two: rename one, or set another url",
+				from[a], a, from[b], b, pa, pb))
+		}
+	}
+	return errors.Join(errs...)
 }

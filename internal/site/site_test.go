@@ -234,7 +234,7 @@ func TestSizesMatchTheCommands(t *testing.T) {
 		if err := os.WriteFile(f, s.Files[name], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		z := Measure(s.Files[name], true)
+		z := measureAll([][]byte{s.Files[name]}, true)[0]
 		for _, c := range []struct {
 			cmd  string
 			args []string

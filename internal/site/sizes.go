@@ -12,35 +12,24 @@ import (
 // Brotli is 0 when it was not measured.
 type Size struct{ Raw, Gzip, Brotli int }
 
-func (a Size) add(b Size) Size { return Size{a.Raw + b.Raw, a.Gzip + b.Gzip, a.Brotli + b.Brotli} }
-
-// Measure measures data with gzip -9 and, when withBrotli is set, with
-// brotli -q 11 beside it. Brotli at quality 11 is slow (50 ms for a
-// 30 KB page, most of a one-page build), and the budget is a gzip
-// figure, so it is measured only on request.
-func Measure(data []byte, withBrotli bool) Size {
-	return measureAll([][]byte{data}, withBrotli)[0]
-}
-
-// measureAll measures each of files as Measure does. The gzip figures are
-// taken one after another with one writer, reset for each (see gzipSize).
-// Brotli, when asked for, is slow enough that each file gets a core.
+// measureAll measures each of files with gzip -9 and, when withBrotli is
+// set, with brotli -q 11 beside it. Brotli at quality 11 is slow (50 ms
+// for a 30 KB page, most of a one-page build), and the budget is a gzip
+// figure, so it is measured only on request, each file on a core of its
+// own. The gzip figures are taken one after another with one writer,
+// reset for each (see gzipWriters).
 func measureAll(files [][]byte, withBrotli bool) []Size {
 	sizes := make([]Size, len(files))
-	brotlis := make([]int, len(files))
 	var wg sync.WaitGroup
 	if withBrotli {
 		for i, data := range files {
-			wg.Go(func() { brotlis[i] = brotliSize(data) })
+			wg.Go(func() { sizes[i].Brotli = brotliSize(data) })
 		}
 	}
 	for i, data := range files {
-		sizes[i] = Size{Raw: len(data), Gzip: gzipSize(data)}
+		sizes[i].Raw, sizes[i].Gzip = len(data), gzipSize(data)
 	}
 	wg.Wait()
-	for i := range sizes {
-		sizes[i].Brotli = brotlis[i]
-	}
 	return sizes
 }
 
@@ -118,7 +107,7 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 	for _, data := range s.Files {
 		r.Raw += len(data)
 	}
-	names := []string{"measure.js"}
+	todo := [][]byte{s.Files["measure.js"]}
 	var heavy *Page
 	for _, p := range s.Pages {
 		if heavy == nil || len(s.Files[p.Out]) > len(s.Files[heavy.Out]) {
@@ -127,17 +116,14 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 	}
 	if heavy != nil {
 		r.CriticalURL = heavy.URL
-		names = append(names, heavy.Out)
-		names = append(names, heavy.Loads...)
-	}
-	todo := make([][]byte, len(names))
-	for i, n := range names {
-		todo[i] = s.Files[n]
+		for _, name := range append([]string{heavy.Out}, heavy.Loads...) {
+			todo = append(todo, s.Files[name])
+		}
 	}
 	sizes := measureAll(todo, withBrotli)
 	r.Measure = sizes[0]
 	for _, z := range sizes[1:] {
-		r.Critical = r.Critical.add(z)
+		r.Critical = Size{r.Critical.Raw + z.Raw, r.Critical.Gzip + z.Gzip, r.Critical.Brotli + z.Brotli}
 	}
 	return r
 }
