@@ -71,7 +71,6 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 	}
 	r := &renderer{site: s, tmpl: tmpl, assets: assets, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
-	var renders atomic.Int64
 	var wg sync.WaitGroup
 	// As many renders at a time as there are cores: more would only hold
 	// more half-rendered pages in memory, for the collector to scan.
@@ -80,16 +79,14 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		if p.out.HTML != nil {
 			continue // reused from Prev
 		}
+		s.Rendered++
 		wg.Go(func() {
 			busy <- struct{}{}
 			defer func() { <-busy }()
-			renders.Add(1)
-			var out rendered
-			out.HTML, out.Cites, out.Warnings, errs[i] = r.render(p, &out)
-			if errs[i] != nil {
-				return
+			out, err := r.render(p)
+			if errs[i] = err; err == nil {
+				p.out = out
 			}
-			p.out = out
 		})
 	}
 	// A template cannot be stopped once it runs: on time out the build
@@ -104,7 +101,6 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		r.stop.Store(true)
 		return tooSlow(timeout, tmpl.set, tmpl.files)
 	}
-	s.Rendered = int(renders.Load())
 	return joinOnce(errs)
 }
 
@@ -130,9 +126,7 @@ func joinOnce(errs []error) error {
 				out = append(out, re.err)
 			}
 			pages[msg] = append(pages[msg], re.page)
-			continue
-		}
-		if err != nil {
+		} else if err != nil {
 			out = append(out, err)
 		}
 	}
@@ -179,17 +173,21 @@ type Checked struct {
 	Versions string // "v1.29.0 and v2.0.0"
 }
 
-func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string, error) {
+func (r *renderer) render(p *Page) (out rendered, err error) {
 	set := r.site.Settings
 	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn()}
 	if set.BaseURL != "" && !p.Meta.NoIndex {
 		d.Canonical = set.BaseURL + p.URL
 	}
 	if !p.Meta.NoIndex {
+		kind, title := "TechArticle", "headline"
+		if p.Home {
+			kind, title = "CollectionPage", "name"
+		}
 		ld := map[string]any{
 			"@context":    "https://schema.org",
-			"@type":       "TechArticle",
-			"headline":    p.Meta.Title,
+			"@type":       kind,
+			title:         p.Meta.Title,
 			"description": p.Meta.Description,
 			"inLanguage":  set.Language,
 			"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
@@ -203,11 +201,6 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 		}
 		if !p.Meta.Updated.IsZero() {
 			ld["dateModified"] = p.Meta.Updated.Format("2006-01-02")
-		}
-		if p.Home {
-			ld["@type"] = "CollectionPage"
-			ld["name"] = ld["headline"]
-			delete(ld, "headline")
 		}
 		d.JSONLD = ld
 		if crumbs := r.breadcrumb(p); crumbs != nil {
@@ -237,24 +230,23 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 		},
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
+		return out, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
 	}
-	cites := r.citations(p, res.Citations)
-	d.Checked = checkedAgainst(cites)
+	out.Cites = r.citations(p, res.Citations)
+	d.Checked = checkedAgainst(out.Cites)
 	d.ids = res.IDs
-	var warns []string
 	body := res.HTML
 	for i, name := range partials {
 		if name == "offer" && d.Guide == "" {
 			msg := fmt.Sprintf("%s:%d: {{< offer >}} names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, lineOf(p.raw, "{{< offer"), settings.File)
 			if r.publish {
-				return nil, nil, nil, fmt.Errorf("%s", msg)
+				return out, errors.New(msg)
 			}
-			warns = append(warns, msg+": the offer shows a placeholder; -publish refuses to build")
+			out.Warnings = append(out.Warnings, msg+": the offer shows a placeholder; -publish refuses to build")
 		}
 		var b bytes.Buffer
 		if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d); err != nil {
-			return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.File}
+			return out, renderError{templateError(err, r.tmpl.files), p.File}
 		}
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
@@ -262,13 +254,12 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.File}
+		return out, renderError{templateError(err, r.tmpl.files), p.File}
 	}
-	var problems []string
 	found := htmlcheck.Check(b.Bytes())
 	if found.Filter && !p.Home {
 		// Error pages keep the counter as their only script.
-		return nil, nil, nil, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
 	}
 	out.IDs = found.IDs
 	for _, href := range found.Links {
@@ -277,6 +268,7 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 	for _, name := range found.Clicks {
 		out.Clicks = append(out.Clicks, link{name, locate(p, r.tmpl.src, "copy="+name)})
 	}
+	var problems []error
 	for _, pr := range found.Problems {
 		where := locate(p, r.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
@@ -286,26 +278,25 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 			where = fmt.Sprintf("%s:%d", p.File, line)
 			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
 		}
-		problems = append(problems, fmt.Sprintf("%s: %s", where, pr.Msg))
+		problems = append(problems, fmt.Errorf("%s: %s", where, pr.Msg))
 	}
-	if len(problems) > 0 {
-		return nil, nil, nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
+	if err := errors.Join(problems...); err != nil {
+		return out, err
 	}
-	min, err := minifier.Bytes("text/html", b.Bytes())
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: minify: %v", p.File, err)
+	if out.HTML, err = minifier.Bytes("text/html", b.Bytes()); err != nil {
+		return out, fmt.Errorf("%s: minify: %v", p.File, err)
 	}
 	for _, w := range res.Warnings {
-		warns = append(warns, p.File+":"+strings.TrimPrefix(w, "line "))
+		out.Warnings = append(out.Warnings, p.File+":"+strings.TrimPrefix(w, "line "))
 	}
 	// A release named as history that nothing quotes is a typo, and would
 	// leave the quote it meant checked against the newest release.
 	for _, h := range p.Meta.History {
-		if !slices.ContainsFunc(cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
-			return nil, nil, nil, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
+		if !slices.ContainsFunc(out.Cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
+			return out, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
 		}
 	}
-	return min, cites, warns, nil
+	return out, nil
 }
 
 // breadcrumb is the page's BreadcrumbList: the index, the section's own
