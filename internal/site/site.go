@@ -139,8 +139,7 @@ func Build(o Options) (*Site, error) {
 	if err := s.bundleMeasure(o.FS); err != nil {
 		return nil, err
 	}
-	s.inputs = s.fingerprint(tmpl.src)
-	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), o.Changed, s.Settings); err != nil {
+	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev, tmpl.src), o.Changed, s.Settings); err != nil {
 		return nil, err
 	}
 	if err := s.link(); err != nil {
@@ -160,10 +159,12 @@ func Build(o Options) (*Site, error) {
 	return s, nil
 }
 
-// fingerprint hashes what every page's output depends on besides its own
-// file: the settings, the templates' sources, and the static and counter
-// files bundled so far (whose names the pages link to).
-func (s *Site) fingerprint(tmplSrc map[string][]byte) [sha256.Size]byte {
+// reusable hashes into s.inputs what every page's output depends on
+// besides its own file: the settings, the templates' sources, and the
+// static and counter files bundled so far (whose names the pages link to).
+// When prev's are the same, it maps each page of prev to its file; else
+// it is nil.
+func (s *Site) reusable(prev *Site, tmplSrc map[string][]byte) map[string]*Page {
 	h := sha256.New()
 	fmt.Fprintf(h, "%#v\n", s.Settings)
 	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
@@ -172,14 +173,7 @@ func (s *Site) fingerprint(tmplSrc map[string][]byte) [sha256.Size]byte {
 			h.Write(m[n])
 		}
 	}
-	var sum [sha256.Size]byte
-	h.Sum(sum[:0])
-	return sum
-}
-
-// reusable maps each page of prev to its file, when prev was built from
-// the same settings, templates and bundled files as s; else it is nil.
-func (s *Site) reusable(prev *Site) map[string]*Page {
+	h.Sum(s.inputs[:0])
 	if prev == nil || prev.inputs != s.inputs {
 		return nil
 	}
