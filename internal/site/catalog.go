@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -38,14 +39,10 @@ func (p *Page) LibraryName() string { return p.library }
 
 // link groups the pages into sections, sets each error page's neighbours
 // and related pages, and makes s.catalog for the templates. A related
-// page that no page is fails the build. When the catalog differs from
-// that of the build the pages were reused from, they render again: each
-// shows the others.
+// page that no page is fails the build.
 func (s *Site) link() error {
 	bySection := map[string]*Section{}
 	byURL := map[string]*Page{}
-	var cat Catalog
-	cat.Settings = s.Settings
 	for _, p := range s.Pages {
 		byURL[p.URL] = p
 		if p.Section == "" {
@@ -55,7 +52,6 @@ func (s *Site) link() error {
 		if sec == nil {
 			sec = &Section{Name: p.Section}
 			bySection[p.Section] = sec
-			cat.Sections = append(cat.Sections, sec)
 		}
 		sec.Library = cmp.Or(sec.Library, p.Meta.Library)
 		if p.IsError() {
@@ -64,7 +60,8 @@ func (s *Site) link() error {
 			sec.Page = p
 		}
 	}
-	slices.SortFunc(cat.Sections, func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
+	cat := Catalog{Settings: s.Settings}
+	cat.Sections = slices.SortedFunc(maps.Values(bySection), func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
 	for _, sec := range cat.Sections {
 		slices.SortFunc(sec.Pages, func(a, b *Page) int {
 			return cmp.Or(strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
@@ -94,7 +91,7 @@ func (s *Site) link() error {
 			}
 		}
 		for _, o := range cat.Pages {
-			if !seen[o] && sharesTag(p, o) {
+			if !seen[o] && slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) {
 				seen[o] = true
 				p.Related = append(p.Related, o)
 			}
@@ -113,7 +110,7 @@ func (s *Site) link() error {
 	}
 	s.catalog = &cat
 	// Every page shows the catalog (the index, the neighbours), so a page
-	// is reused only while the catalog is the same.
+	// is reused only while the catalog is the same (see Build).
 	h := sha256.New()
 	for _, p := range s.Pages {
 		if p.Section == "" {
@@ -123,8 +120,4 @@ func (s *Site) link() error {
 	}
 	h.Sum(s.catalogSum[:0])
 	return nil
-}
-
-func sharesTag(a, b *Page) bool {
-	return slices.ContainsFunc(a.Meta.Tags, func(t string) bool { return slices.Contains(b.Meta.Tags, t) })
 }

@@ -132,11 +132,8 @@ func Build(o Options) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	assets, err := s.bundleStatic(o.FS)
+	assets, err := s.bundle(o.FS)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.bundleMeasure(o.FS); err != nil {
 		return nil, err
 	}
 	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev, tmpl.src), o.Changed, s.Settings); err != nil {
