@@ -125,7 +125,6 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	raws, stamps, readErrs := readAll(site, names, prev, changed)
 	var pages []*Page
 	byOut := map[string]*Page{}
-	home := false
 	for i, base := range names {
 		rel := ContentDir + "/" + base
 		src := raws[i]
@@ -150,7 +149,6 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 				p.Section = dir
 			}
 		}
-		home = home || p.URL == "/"
 		if prev, ok := byOut[p.Out]; ok {
 			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.File, p.Out))
 			continue
@@ -158,7 +156,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		byOut[p.Out] = p
 		pages = append(pages, p)
 	}
-	if !home && len(errs) == 0 {
+	if byOut["index.html"] == nil && len(errs) == 0 {
 		// The index of errors, made from the settings and the catalog,
 		// both of which a reused page has in common with this build.
 		p := prev[homeFile]

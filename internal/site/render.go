@@ -409,28 +409,26 @@ func lineOf(src []byte, needle string) int {
 // history is not what the page was checked against.
 func checkedAgainst(cites []Citation) []Checked {
 	var repos []string
-	newest := map[string]map[string]string{} // repo -> major -> version
+	newest := map[string][]string{} // repo -> the newest version of each major
 	for _, c := range cites {
 		if c.History {
 			continue
 		}
-		if newest[c.Repo] == nil {
-			newest[c.Repo] = map[string]string{}
+		vs, ok := newest[c.Repo]
+		if !ok {
 			repos = append(repos, c.Repo)
 		}
-		m := major(c.Version)
-		if old, ok := newest[c.Repo][m]; !ok || compareVersions(c.Version, old) > 0 {
-			newest[c.Repo][m] = c.Version
+		switch i := slices.IndexFunc(vs, func(v string) bool { return major(v) == major(c.Version) }); {
+		case i < 0:
+			newest[c.Repo] = append(vs, c.Version)
+		case compareVersions(c.Version, vs[i]) > 0:
+			vs[i] = c.Version
 		}
 	}
 	var out []Checked
 	for _, repo := range repos {
-		var vs []string
-		for _, v := range newest[repo] {
-			vs = append(vs, v)
-		}
-		slices.SortFunc(vs, compareVersions)
-		out = append(out, Checked{Repo: repo, Versions: andList(vs)})
+		slices.SortFunc(newest[repo], compareVersions)
+		out = append(out, Checked{Repo: repo, Versions: andList(newest[repo])})
 	}
 	return out
 }

@@ -33,25 +33,21 @@ func SourceDirs() []string { return []string{ContentDir, TemplateDir, StaticDir,
 
 // Options say how to build.
 type Options struct {
-	// FS holds the site: site.toml, content/, templates/, static/ and
-	// measure/ at its top (os.DirFS(root) for a folder). Error messages
-	// name files by their paths in it, content/index.md:12.
+	// FS holds site.toml, content/, templates/, static/ and measure/.
+	// Error messages name files by their paths in it: content/index.md:12.
 	FS      fs.FS
 	Publish bool // refuse to build while a setting a published site needs is unset
 	Getenv  func(string) string
-	// Prev is the last good build of the same site, or nil. A page whose
-	// file is byte for byte the same, in a build whose settings, templates,
-	// static files and counter are the same, is taken from it as it was.
+	// Prev is the last good build, or nil. A page whose file is byte for
+	// byte the same, with all else the same, is taken from it as it was.
 	Prev *Site
-	// Changed names the files (content/x.md) known to have changed since
-	// Prev was built. A page file not named whose size and modification
-	// time are those Prev read is not read again: the preview's watcher
-	// names what it saw change, so a save that keeps both (a coarse
-	// clock, a same-size edit) is still read.
+	// Changed names the files (content/x.md) the preview's watcher saw
+	// change since Prev. Another file whose size and modification time are
+	// those Prev read is not read again; a named one always is, since a
+	// save may keep both (a coarse clock, a same-size edit).
 	Changed map[string]bool
-	// Timeout bounds the rendering of the pages, where the templates run:
-	// a template that never ends ({{range 100000000000}}) is reported
-	// instead of hanging the build. DefaultTimeout when zero.
+	// Timeout bounds the rendering, so that a template that never ends
+	// ({{range 100000000000}}) is reported. DefaultTimeout when zero.
 	Timeout time.Duration
 }
 
@@ -96,9 +92,8 @@ type Page struct {
 	// Section is the page's folder under content/ ("mcp"), empty at the top.
 	Section string
 	Home    bool // the generated index of errors, /
-	// Prev and Next are the neighbours within the section, in title
-	// order; Related are the pages that share a tag or that Meta.Related
-	// names.
+	// Prev and Next are the neighbours in the section, by title; Related,
+	// the pages that share a tag or that Meta.Related names.
 	Prev, Next *Page
 	Related    []*Page
 	library    string
@@ -156,11 +151,10 @@ func Build(o Options) (*Site, error) {
 	return s, nil
 }
 
-// reusable hashes into s.inputs what every page's output depends on
-// besides its own file: the settings, the templates' sources, and the
-// static and counter files bundled so far (whose names the pages link to).
-// When prev's are the same, it maps each page of prev to its file; else
-// it is nil.
+// reusable hashes into s.inputs what every page depends on besides its
+// own file: the settings, the templates, and the files bundled so far
+// (whose names the pages link to). When prev's are the same, it maps each
+// page of prev to its file; else it is nil.
 func (s *Site) reusable(prev *Site, tmplSrc map[string][]byte) map[string]*Page {
 	h := sha256.New()
 	fmt.Fprintf(h, "%#v\n", s.Settings)

@@ -13,11 +13,9 @@ import (
 type Size struct{ Raw, Gzip, Brotli int }
 
 // measureAll measures each of files with gzip -9 and, when withBrotli is
-// set, with brotli -q 11 beside it. Brotli at quality 11 is slow (50 ms
-// for a 30 KB page, most of a one-page build), and the budget is a gzip
-// figure, so it is measured only on request, each file on a core of its
-// own. The gzip figures are taken one after another with one writer,
-// reset for each (see gzipWriters).
+// set, with brotli -q 11, each file on a core. Brotli at quality 11 is
+// slow (50 ms for a 30 KB page), and the budget is a gzip figure, so it
+// is measured only on request.
 func measureAll(files [][]byte, withBrotli bool) []Size {
 	sizes := make([]Size, len(files))
 	var wg sync.WaitGroup
@@ -33,10 +31,8 @@ func measureAll(files [][]byte, withBrotli bool) []Size {
 	return sizes
 }
 
-// gzipWriters are level-9 writers, kept to be reset: one is 600 KB of
-// tables, which the kernel hands over a page at a time as they are first
-// written: on a small site, a new writer for each file would cost about as
-// much as compressing it.
+// gzipWriters are level-9 writers, kept to be reset: a new one is 600 KB
+// of tables, which would cost about as much as compressing a small file.
 var gzipWriters sync.Pool
 
 // gzipSize is the size of data under gzip -9.
@@ -56,10 +52,8 @@ func gzipSize(data []byte) int {
 
 func brotliSize(data []byte) int {
 	var n counter
-	// The brotli command fits its window to a small input; so does this,
-	// which gives its byte counts exactly (a 4 MB window, the streaming
-	// default, is a byte off on small files) and saves the time of
-	// setting up tables for 4 MB.
+	// The window fitted to the input, as the brotli command does: the
+	// streaming default, 4 MB, is a byte off on small files, and slower.
 	lgwin := min(max(10, bits.Len(uint(len(data)))), 24)
 	bw := brotli.NewWriterOptions(&n, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: lgwin})
 	bw.Write(data)
@@ -77,10 +71,9 @@ type Sizes struct {
 	Pages int
 	Files int
 	Raw   int // every file, uncompressed
-	// Critical is the heaviest page's critical path (its HTML, stylesheet
-	// and script), CriticalURL that page: the largest HTML stands for
-	// every page, as gzip follows the raw size closely enough on pages
-	// built from the same templates.
+	// Critical is the critical path (HTML, stylesheet, scripts) of the
+	// page with the largest HTML, CriticalURL: on pages built from the same
+	// templates, gzip follows the raw size closely enough.
 	Critical    Size
 	CriticalURL string
 	Measure     Size // measure.js
@@ -99,9 +92,8 @@ func (r Sizes) Verdict() string {
 // 1,460 bytes.
 const CriticalBudget = 14600
 
-// Sizes measures the built files. Only the figures it prints exactly are
-// compressed: the heaviest page's critical path and measure.js (see
-// measureAll).
+// Sizes measures the built files, compressing only what it prints: the
+// heaviest page's critical path and measure.js.
 func (s *Site) Sizes(withBrotli bool) Sizes {
 	r := Sizes{Pages: len(s.Pages), Files: len(s.Files), Brotli: withBrotli}
 	for _, data := range s.Files {
