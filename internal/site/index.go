@@ -26,8 +26,8 @@ func (s *Site) index(assets map[string]string) error {
 			return err
 		}
 	}
-	// Made once: a thousand copies of the McpError page hold some 60,000 citations, and growing
-	// the slice a page at a time was most of a rebuild's time here.
+	// Grown once: a thousand pages' 60,000 citations, grown a page at a
+	// time, were most of a rebuild's time.
 	n := 0
 	for _, p := range s.Pages {
 		n += len(p.out.Cites)
@@ -68,11 +68,9 @@ func (s *Site) index(assets map[string]string) error {
 // writtenLast are the files written after the pages.
 var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true, "_redirects": true}
 
-// claim checks that p's output path is free: no file the build writes
-// besides the pages is there already, no file on its way is one (a url of
-// /404.html/ would need 404.html, a page, to be a folder), and p's path is
-// no folder on the way to another file. outs are the pages' paths, which
-// loadPages keeps apart.
+// claim checks that p's output path is free: no other file the build
+// writes is there, or on its way (a url of /404.html/ would need the page
+// 404.html to be a folder), or below it. outs are the pages' paths.
 func (s *Site) claim(p *Page, outs map[string]bool) error {
 	at := fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
 	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
@@ -126,12 +124,10 @@ func (s *Site) writeSitemap() error {
 }
 
 // checkCase refuses two output paths that differ only in case, in a
-// file's name or in a folder's on its way (Guide/index.html and
-// guide/index.html; Guide/index.html and guide/map.png). A file system
-// that folds case, a Mac's or Windows', keeps one file, or one folder,
-// for both, while Netlify serves each name as it was given: the site a
-// writer previews would not be the one readers get. from names what
-// writes each file, for the error.
+// file's or a folder's name (Guide/index.html and guide/map.png): a Mac's
+// or Windows' file system keeps one for both, while Netlify serves two, so
+// the preview would not be the site readers get. from names what writes
+// each file.
 func checkCase(files map[string][]byte, from map[string]string) error {
 	names := make([]string, 0, len(files))
 	for name := range files {

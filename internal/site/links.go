@@ -8,10 +8,9 @@ import (
 	"strings"
 )
 
-// checkLinks resolves every link from a page to another page of the site
-// (/path/, /path/#id, relative) as a browser does, and refuses one that
-// leads to no file the build writes, or to an id the page it leads to
-// does not make. Each error names where the link is written.
+// checkLinks resolves every link between pages (/path/, /path/#id,
+// relative) as a browser does, and refuses one that leads to no file the
+// build writes, or to an id its page does not make.
 func (s *Site) checkLinks() error {
 	byOut := map[string]*Page{}
 	for _, p := range s.Pages {
@@ -48,8 +47,7 @@ func (s *Site) checkLinks() error {
 }
 
 // servedFile is the file a static host serves for path, or "": /x/ is
-// x/index.html, /x is the file x, or x/index.html (Netlify adds the
-// slash).
+// x/index.html, /x the file x or else x/index.html (Netlify adds the /).
 func servedFile(files map[string][]byte, path string) string {
 	name := strings.TrimPrefix(path, "/")
 	if name == "" || strings.HasSuffix(name, "/") {
@@ -85,11 +83,9 @@ func (s *Site) checkClicks() error {
 	return errors.Join(errs...)
 }
 
-// writeRedirects writes _redirects, Netlify's list of redirects, with a
-// 301 from each page's aliases to the page. An alias that a page or file
-// of the build holds would never redirect (Netlify serves the file
-// first), and one that two pages claim would send readers to one of
-// them: both are refused.
+// writeRedirects writes Netlify's _redirects, a 301 from each alias to its
+// page. It refuses an alias the build writes a file at (Netlify serves the
+// file first) and one that two pages claim.
 func (s *Site) writeRedirects() error {
 	var lines []string
 	var errs []error

@@ -45,8 +45,7 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 }
 
 // prepareHighlighting starts compiling the lexers that the first pages'
-// code blocks name, so that on a small site the compile is done beside
-// the reading of templates and pages, not before the first block. Only a
+// code blocks name, beside the reading of templates and pages. Only a
 // hint: a language it misses is compiled when a block needs it.
 func prepareHighlighting(site fs.FS) {
 	names, _ := fs.Glob(site, ContentDir+"/*.md")
@@ -73,13 +72,11 @@ func prepareHighlighting(site fs.FS) {
 	}
 }
 
-// loadPages reads content/**/*.md and maps each to its output path:
-// content/NAME.md is /NAME/, content/SECTION/NAME.md is /SECTION/NAME/, a
-// folder's index.md is the folder's own page. Every Markdown file is
-// published or refused by name: none is skipped. A file whose bytes equal
-// those of its page in prev is that page again, rendered output and all.
-// Without content/index.md, the home page is the index of errors that
-// the template "home" lays out.
+// loadPages reads content/**/*.md and maps each to its output path (see
+// frontmatter.PageURL). Every Markdown file is published or refused by
+// name: none is skipped. A file whose bytes equal those of its page in
+// prev is that page again, rendered output and all. Without
+// content/index.md, the home page is the index of errors, templates/home.html.
 func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set settings.Settings) ([]*Page, error) {
 	var names []string // paths under content/, as the folder spells them
 	var errs []error
@@ -177,11 +174,10 @@ type stamp struct {
 	mod  time.Time
 }
 
-// readAll reads content/NAME for each of names, side by side: one after
-// another, a thousand pages took 25 to 40 ms. A file whose stamp is the
-// one its page in prev was read with, and not named in changed, is taken
-// from prev unread: the preview rebuilds a thousand pages for a save of
-// one. A file system that keeps no times (a zero stamp) is always read.
+// readAll reads content/NAME for each of names, side by side (one after
+// another, a thousand took 25 to 40 ms). A file whose stamp is that of its
+// page in prev, and not named in changed, is taken from prev unread; on a
+// file system that keeps no times (a zero stamp) every file is read.
 func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[string]bool) ([][]byte, []stamp, []error) {
 	raws, stamps, errs := make([][]byte, len(names)), make([]stamp, len(names)), make([]error, len(names))
 	var wg sync.WaitGroup
@@ -216,10 +212,8 @@ func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[stri
 const homeFile = TemplateDir + "/home.html"
 
 // ignored reports whether a file in content/ or static/ is not the
-// author's: hidden files (macOS's .DS_Store among them), the lock and
-// backup files editors leave (.#index.md, #index.md#, index.md~), and the
-// files Windows' Explorer writes into a folder it shows (Thumbs.db,
-// desktop.ini, in any case).
+// author's: hidden (.DS_Store), an editor's lock or backup (.#index.md,
+// #index.md#, index.md~), or Windows Explorer's (Thumbs.db, desktop.ini).
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")

@@ -49,8 +49,7 @@ type rendered struct {
 	Clicks   []link          // its click names (Href holds the name)
 }
 
-// A link is an <a href> to another page of the site, and where it is
-// written.
+// A link is an <a href> to another page of the site, and where it is.
 type link struct{ Href, At string }
 
 // render renders every page that o.Prev does not hold, as many at a time
@@ -90,8 +89,7 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		})
 	}
 	// A template cannot be stopped once it runs: on time out the build
-	// reports, and the render is left to the process's end (the command
-	// exits; the preview goes on and builds again on the next save).
+	// reports, and the render is left to stopWriter or the process's end.
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 	timeout := cmp.Or(o.Timeout, DefaultTimeout)
@@ -104,8 +102,7 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 	return joinOnce(errs)
 }
 
-// renderError is a template that failed while rendering a page. The same
-// failure in every page is one error: Build reports it once.
+// renderError is a template that failed while rendering a page.
 type renderError struct {
 	err  error  // templates/FILE.html:LINE: ...
 	page string // content/NAME.md
@@ -152,15 +149,12 @@ type Data struct {
 	Site      *Catalog // the settings, and every page
 	Home      bool     // the page is the index of errors
 	Page      *Page
-	Canonical string // absolute URL, or empty without a base URL
-	Counter   bool   // the page loads /measure.js
-	JSONLD    any    // structured data, or nil
-	// Checked lists the releases the page's quotes are checked against,
-	// the newest per repository and major version; empty on a page that
-	// cites nothing.
-	Checked []Checked
-	Guide   string // the guide the page offers: its guide, or site.toml's
-	ids     map[string]int
+	Canonical string    // absolute URL, or empty without a base URL
+	Counter   bool      // the page loads /measure.js
+	JSONLD    any       // structured data, or nil
+	Checked   []Checked // the releases the quotes are checked against (checkedAgainst)
+	Guide     string    // the guide the page offers: its guide, or site.toml's
+	ids       map[string]int
 }
 
 // HasID reports whether the page's body makes the id (a heading's): a
@@ -210,9 +204,8 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 	}
 	t := r.tmpl.set
 	d.Guide = cmp.Or(p.Meta.Guide, set.Guide)
-	// Partials run after the body, when the page's citations are known:
-	// the body holds a mark for each, which cannot be in Markdown's
-	// output (goldmark turns a NUL into U+FFFD).
+	// Partials run after the body, when its citations are known; until
+	// then a mark with a NUL, which Markdown cannot output, holds each.
 	var partials []string
 	res, err := markdown.Render(p.src, p.first, markdown.Options{
 		Contact:        set.Contact,
@@ -272,9 +265,8 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 	for _, pr := range found.Problems {
 		where := locate(p, r.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
-			// The page makes this id (a heading, a code block), and
-			// something else makes it too: the page's line is the one
-			// its author can change.
+			// A template or another line makes this line's id too: the
+			// line is what the author can change.
 			where = fmt.Sprintf("%s:%d", p.File, line)
 			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
 		}
@@ -300,8 +292,8 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 }
 
 // breadcrumb is the page's BreadcrumbList: the index, the section's own
-// page if it has one, the page. Its items are absolute URLs, so there is
-// none without a base URL, nor on the index itself.
+// page if any, the page. Its items are absolute URLs: none without a base
+// URL, nor on the index itself.
 func (r *renderer) breadcrumb(p *Page) map[string]any {
 	base := r.site.Settings.BaseURL
 	if base == "" || p.URL == "/" {
@@ -359,10 +351,8 @@ func (r *renderer) loads(p *Page) []string {
 	return l
 }
 
-// stopWriter fails every write once stop is set. A template cannot be
-// interrupted, but one that writes, as a runaway loop usually does, ends
-// at its next write instead of running, and filling memory, until the
-// process ends.
+// stopWriter fails every write once stop is set: a runaway template that
+// writes ends there instead of filling memory until the process ends.
 type stopWriter struct {
 	w    *bytes.Buffer
 	stop *atomic.Bool
@@ -377,9 +367,8 @@ func (s stopWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// locate finds the first line of the page source, or else of a template,
-// that holds needle, so that a problem found in the HTML names a line the
-// author wrote.
+// locate names the first line of the page source, or else of a template,
+// that holds needle: a problem in the HTML is fixed on a line the author wrote.
 func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
 	if needle != "" {
 		if n := lineOf(p.src, needle); n > 0 {
@@ -404,9 +393,8 @@ func lineOf(src []byte, needle string) int {
 }
 
 // checkedAgainst lists, per repository in the order the page first cites
-// it, the newest release of each major version that the page quotes:
-// what its checked line states. A quote kept at an old release as
-// history is not what the page was checked against.
+// it, the newest release of each major version that the page quotes,
+// leaving out a quote kept at an old release as history.
 func checkedAgainst(cites []Citation) []Checked {
 	var repos []string
 	newest := map[string][]string{} // repo -> the newest version of each major

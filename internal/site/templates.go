@@ -17,11 +17,6 @@ import (
 	"errref/internal/linebreak"
 )
 
-// The templates every site has: base.html lays out a page and calls
-// "main", which page.html defines. Files in partials/ are included by name,
-// from templates ({{template "offer" .}}) or Markdown ({{< offer >}}).
-var requiredTemplates = []string{"base", "main"}
-
 // templates are the site's templates, parsed into one set.
 type templates struct {
 	set   *template.Template
@@ -30,12 +25,11 @@ type templates struct {
 }
 
 // loadTemplates parses templates/*.html and templates/partials/*.html,
-// each named by its file's name without .html, which is how templates and
-// pages call a partial.
+// each named by its file's name without .html: templates call a partial
+// by it ({{template "offer" .}}), and so do pages ({{< offer >}}).
 func loadTemplates(site fs.FS) (*templates, error) {
 	t := template.New("").Funcs(template.FuncMap{
-		// Replaced for each page by the real asset map; declared here so
-		// that templates parse.
+		// Declared so that templates parse; render sets the real one.
 		"asset": func(string) (string, error) { return "", nil },
 		// wbr marks where a code-like title may wrap on a phone: after
 		// a dot, never inside a name (see package linebreak).
@@ -62,7 +56,7 @@ func loadTemplates(site fs.FS) (*templates, error) {
 			}
 		}
 	}
-	for _, name := range requiredTemplates {
+	for _, name := range []string{"base", "main"} {
 		if t.Lookup(name) == nil {
 			return nil, fmt.Errorf("%s/: no template defines %q: base.html lays out the page and page.html defines {{define \"main\"}}", TemplateDir, name)
 		}
@@ -129,10 +123,8 @@ func walk(n parse.Node, fn func(parse.Node)) {
 	}
 }
 
-// tooSlow says which template lines can keep a render going: each
-// {{range}}, the one action that can run without end. A template without
-// one is named by its file.
-// files maps each template's name to its file, templates/NAME.html.
+// tooSlow names the template lines that can keep a render going: each
+// {{range}}, the one action that can run without end.
 func tooSlow(limit time.Duration, t *template.Template, files map[string]string) error {
 	var lines []string
 	for _, tt := range t.Templates() {
