@@ -27,9 +27,8 @@ type Settings struct {
 	Contact    string `toml:"contact"`        // e-mail address for reports of errors
 	Storefront string `toml:"storefront_url"` // the guide's storefront listing
 	Wallet     string `toml:"wallet_address"` // the USDC on Base address of the payment page
-	// PaymentContact is where a buyer who paid in USDC e-mails the
-	// transaction hash: not Contact, since a payment is other mail than an
-	// error report, so the publisher must choose it.
+	// PaymentContact is where a buyer who paid in USDC e-mails the hash:
+	// not Contact, as a payment is other mail than an error report.
 	PaymentContact string `toml:"payment_contact"`
 	Endpoint       string `toml:"endpoint"` // where measure.js posts, a same-origin path
 	// Title and Description are the home page's (the index of errors)
@@ -43,9 +42,8 @@ type Settings struct {
 
 var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
-// Load reads site.toml at the top of site and applies the environment.
-// Netlify's URL variable stands in for an unset base_url, as Netlify sets
-// it at build time.
+// Load reads site.toml at the top of site and applies the environment,
+// where Netlify's URL stands in for an unset base_url.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
 	md, err := toml.DecodeFS(site, File, &s)
