@@ -25,21 +25,18 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 		return nil, err
 	}
 	s := &Site{Files: map[string][]byte{}, Settings: set}
-	if missing := set.Missing(); len(missing) > 0 {
-		if publish {
-			return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
-		}
-		for _, m := range missing {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))
-		}
+	missing, stand := set.Missing(), set.Placeholders()
+	if publish && len(missing) > 0 {
+		return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
 	}
-	if stand := set.Placeholders(); len(stand) > 0 {
-		if publish {
-			return nil, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
-		}
-		for _, p := range stand {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s; -publish refuses to build", settings.File, p))
-		}
+	if publish && len(stand) > 0 {
+		return nil, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
+	}
+	for _, m := range missing {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))
+	}
+	for _, p := range stand {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s; -publish refuses to build", settings.File, p))
 	}
 	return s, nil
 }
@@ -51,22 +48,12 @@ func prepareHighlighting(site fs.FS) {
 	names, _ := fs.Glob(site, ContentDir+"/*.md")
 	seen := map[string]bool{}
 	for _, name := range names[:min(len(names), 8)] {
-		src, err := fs.ReadFile(site, name)
-		if err != nil {
-			continue
-		}
+		src, _ := fs.ReadFile(site, name) // loadPages reports a file it cannot read
 		for line := range bytes.Lines(src) {
 			info, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("```"))
-			if !ok {
-				continue
-			}
-			f := bytes.Fields(bytes.TrimLeft(info, "`"))
-			if len(f) == 0 {
-				continue
-			}
-			if lang := string(f[0]); !seen[lang] {
-				seen[lang] = true
-				highlight.Prepare(lang)
+			if f := bytes.Fields(bytes.TrimLeft(info, "`")); ok && len(f) > 0 && !seen[string(f[0])] {
+				seen[string(f[0])] = true
+				highlight.Prepare(string(f[0]))
 			}
 		}
 	}
