@@ -5,9 +5,9 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 
 	"errref/internal/casefold"
@@ -129,16 +129,11 @@ func (s *Site) writeSitemap() error {
 // the preview would not be the site readers get. from names what writes
 // each file.
 func checkCase(files map[string][]byte, from map[string]string) error {
-	names := make([]string, 0, len(files))
-	for name := range files {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	type first struct{ spelling, file string }
 	seen := map[string]first{} // a folded path -> how it was first spelt, and by which file
 	told := map[[2]string]bool{}
 	var errs []error
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		for p := name; p != "."; p = path.Dir(p) {
 			f, ok := seen[casefold.Key(p)]
 			if !ok {
