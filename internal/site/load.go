@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"errref/internal/frontmatter"
 	"errref/internal/highlight"
@@ -106,7 +105,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s/: no pages: add %s/SECTION/NAME.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
 	}
-	raws, stamps, readErrs := readAll(site, names, prev, changed)
+	raws, stats, readErrs := readAll(site, names, prev, changed)
 	var pages []*Page
 	byOut := map[string]*Page{}
 	for i, base := range names {
@@ -119,7 +118,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		var p *Page
 		if old, ok := prev[rel]; ok && bytes.Equal(old.raw, src) {
 			p = old
-			p.stamp = stamps[i]
+			p.stat = stats[i]
 			p.Prev, p.Next, p.Related = nil, nil, nil
 		} else {
 			meta, body, first, err := frontmatter.Parse(rel, src)
@@ -127,7 +126,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 				errs = append(errs, err)
 				continue
 			}
-			p = &Page{File: rel, Meta: meta, raw: src, stamp: stamps[i], src: body, first: first}
+			p = &Page{File: rel, Meta: meta, raw: src, stat: stats[i], src: body, first: first}
 			p.URL, p.Out = outPath(strings.TrimSuffix(base, ".md"), meta.URL)
 			if dir := path.Dir(base); dir != "." {
 				p.Section = dir
@@ -155,35 +154,29 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	return pages, errors.Join(errs...)
 }
 
-// A stamp is a file's size and modification time.
-type stamp struct {
-	size int64
-	mod  time.Time
-}
-
 // readAll reads content/NAME for each of names, side by side (one after
-// another, a thousand took 25 to 40 ms). A file whose stamp is that of its
-// page in prev, and not named in changed, is taken from prev unread; on a
-// file system that keeps no times (a zero stamp) every file is read.
-func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[string]bool) ([][]byte, []stamp, []error) {
-	raws, stamps, errs := make([][]byte, len(names)), make([]stamp, len(names)), make([]error, len(names))
+// another, a thousand took 25 to 40 ms). A file whose size and
+// modification time are those of its page in prev, and not named in
+// changed, is taken from prev unread; on a file system that keeps no
+// times every file is read.
+func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[string]bool) ([][]byte, []fs.FileInfo, []error) {
+	raws, stats, errs := make([][]byte, len(names)), make([]fs.FileInfo, len(names)), make([]error, len(names))
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for range min(16, len(names)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
 				rel := ContentDir + "/" + names[i]
-				// The stamp before the bytes: an edit in between is
-				// seen by the next build's stamp.
+				// The stat before the bytes: an edit in between is
+				// seen by the next build's stat.
 				fi, err := fs.Stat(site, rel)
 				if err != nil {
 					errs[i] = err
 					continue
 				}
-				st := stamp{fi.Size(), fi.ModTime()}
-				stamps[i] = st
-				if old := prev[rel]; old != nil && !changed[rel] && !st.mod.IsZero() &&
-					old.stamp.size == st.size && old.stamp.mod.Equal(st.mod) {
+				stats[i] = fi
+				if old := prev[rel]; old != nil && !changed[rel] && !fi.ModTime().IsZero() &&
+					old.stat.Size() == fi.Size() && old.stat.ModTime().Equal(fi.ModTime()) {
 					raws[i] = old.raw
 				} else {
 					raws[i], errs[i] = fs.ReadFile(site, rel)
@@ -192,7 +185,7 @@ func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[stri
 		})
 	}
 	wg.Wait()
-	return raws, stamps, errs
+	return raws, stats, errs
 }
 
 // homeFile names the generated home page in errors and in the Prev map.

@@ -97,9 +97,9 @@ type Page struct {
 	Prev, Next *Page
 	Related    []*Page
 	library    string
-	raw        []byte // the file as read
-	stamp      stamp  // its size and modification time when read
-	src        []byte // its body, after the front matter
+	raw        []byte      // the file as read
+	stat       fs.FileInfo // its size and modification time when read
+	src        []byte      // its body, after the front matter
 	first      int
 	out        rendered
 }
