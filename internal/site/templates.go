@@ -63,22 +63,17 @@ func loadTemplates(site fs.FS) (*templates, error) {
 	}
 	// A call of a missing template fails only when it runs; find it now,
 	// with its line.
-	for _, tt := range t.Templates() {
-		if tt.Tree == nil {
-			continue
+	var err error
+	walk(t, func(tree *parse.Tree, n parse.Node) {
+		tn, ok := n.(*parse.TemplateNode)
+		if !ok || err != nil || t.Lookup(tn.Name) != nil {
+			return
 		}
-		var err error
-		walk(tt.Tree.Root, func(n parse.Node) {
-			tn, ok := n.(*parse.TemplateNode)
-			if !ok || err != nil || t.Lookup(tn.Name) != nil {
-				return
-			}
-			loc, _ := tt.Tree.ErrorContext(tn)
-			err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(files)), ", ")), files)
-		})
-		if err != nil {
-			return nil, err
-		}
+		loc, _ := tree.ErrorContext(tn)
+		err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(files)), ", ")), files)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &templates{set: t, src: srcs, files: files}, nil
 }
@@ -98,28 +93,34 @@ func templateError(err error, files map[string]string) error {
 	return fmt.Errorf("%s/: %v", TemplateDir, err)
 }
 
-func walk(n parse.Node, fn func(parse.Node)) {
-	if n == nil {
-		return
-	}
-	fn(n)
-	switch n := n.(type) {
-	case *parse.ListNode:
-		if n == nil {
+// walk calls fn with every node of every template in t, and its tree.
+func walk(t *template.Template, fn func(*parse.Tree, parse.Node)) {
+	var list func(*parse.Tree, *parse.ListNode)
+	list = func(tree *parse.Tree, l *parse.ListNode) {
+		if l == nil {
 			return
 		}
-		for _, c := range n.Nodes {
-			walk(c, fn)
+		for _, n := range l.Nodes {
+			fn(tree, n)
+			var b *parse.BranchNode
+			switch n := n.(type) {
+			case *parse.IfNode:
+				b = &n.BranchNode
+			case *parse.RangeNode:
+				b = &n.BranchNode
+			case *parse.WithNode:
+				b = &n.BranchNode
+			}
+			if b != nil {
+				list(tree, b.List)
+				list(tree, b.ElseList)
+			}
 		}
-	case *parse.IfNode:
-		walk(n.List, fn)
-		walk(n.ElseList, fn)
-	case *parse.RangeNode:
-		walk(n.List, fn)
-		walk(n.ElseList, fn)
-	case *parse.WithNode:
-		walk(n.List, fn)
-		walk(n.ElseList, fn)
+	}
+	for _, tt := range t.Templates() {
+		if tt.Tree != nil {
+			list(tt.Tree, tt.Tree.Root)
+		}
 	}
 }
 
@@ -127,21 +128,16 @@ func walk(n parse.Node, fn func(parse.Node)) {
 // {{range}}, the one action that can run without end.
 func tooSlow(limit time.Duration, t *template.Template, files map[string]string) error {
 	var lines []string
-	for _, tt := range t.Templates() {
-		if tt.Tree == nil {
-			continue
-		}
-		walk(tt.Tree.Root, func(n parse.Node) {
-			if r, ok := n.(*parse.RangeNode); ok {
-				loc, _ := tt.Tree.ErrorContext(r)
-				name, line, _ := strings.Cut(loc, ":")
-				line, _, _ = strings.Cut(line, ":")
-				if file, ok := files[name]; ok {
-					lines = append(lines, fmt.Sprintf("%s:%s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", file, line, limit))
-				}
+	walk(t, func(tree *parse.Tree, n parse.Node) {
+		if r, ok := n.(*parse.RangeNode); ok {
+			loc, _ := tree.ErrorContext(r)
+			name, line, _ := strings.Cut(loc, ":")
+			line, _, _ = strings.Cut(line, ":")
+			if file, ok := files[name]; ok {
+				lines = append(lines, fmt.Sprintf("%s:%s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", file, line, limit))
 			}
-		})
-	}
+		}
+	})
 	if len(lines) == 0 {
 		return fmt.Errorf("%s/: the pages took longer than %v to render (-timeout sets the limit)", TemplateDir, limit)
 	}
