@@ -79,23 +79,16 @@ func (s Settings) validate() error {
 			bad("%s %q holds a space or a control character", u.name, u.value)
 		}
 	}
-	if s.BaseURL != "" {
-		if u, err := url.Parse(s.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
-		}
+	if u, err := url.Parse(s.BaseURL); s.BaseURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
+		bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
 	}
 	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
-		if m.value == "" {
-			continue
-		}
-		if a, err := mail.ParseAddress(m.value); err != nil || a.Address != m.value {
+		if a, err := mail.ParseAddress(m.value); m.value != "" && (err != nil || a.Address != m.value) {
 			bad("%s %q must be a bare e-mail address such as name@example.org", m.name, m.value)
 		}
 	}
-	if s.Storefront != "" {
-		if u, err := url.Parse(s.Storefront); err != nil || u.Scheme != "https" || u.Host == "" {
-			bad("storefront_url %q must be an https URL", s.Storefront)
-		}
+	if u, err := url.Parse(s.Storefront); s.Storefront != "" && (err != nil || u.Scheme != "https" || u.Host == "") {
+		bad("storefront_url %q must be an https URL", s.Storefront)
 	}
 	if s.Wallet != "" && !walletRE.MatchString(s.Wallet) {
 		bad("wallet_address %q must be 0x and 40 hex digits", s.Wallet)
