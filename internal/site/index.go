@@ -38,9 +38,7 @@ func (s *Site) index(assets map[string]string) error {
 		s.Warnings = append(s.Warnings, p.out.Warnings...)
 		s.Citations = append(s.Citations, p.out.Cites...)
 	}
-	if err := s.writeSitemap(); err != nil {
-		return err
-	}
+	s.writeSitemap()
 	if err := s.writeRedirects(); err != nil {
 		return err
 	}
@@ -91,7 +89,7 @@ func (s *Site) claim(p *Page, outs map[string]bool) error {
 
 // writeSitemap writes robots.txt and, with a base URL, sitemap.xml, the
 // latter with encoding/xml, which escapes every URL.
-func (s *Site) writeSitemap() error {
+func (s *Site) writeSitemap() {
 	base := s.Settings.BaseURL
 	robots := "User-agent: *\nAllow: /\n"
 	if base != "" {
@@ -112,15 +110,11 @@ func (s *Site) writeSitemap() error {
 				set.URLs = append(set.URLs, u)
 			}
 		}
-		out, err := xml.MarshalIndent(set, "", "  ")
-		if err != nil {
-			return fmt.Errorf("sitemap.xml: %w", err)
-		}
+		out, _ := xml.MarshalIndent(set, "", "  ") // strings only: it cannot fail
 		s.Files["sitemap.xml"] = append(append([]byte(xml.Header), out...), '\n')
 		robots += "Sitemap: " + base + "/sitemap.xml\n"
 	}
 	s.Files["robots.txt"] = []byte(robots)
-	return nil
 }
 
 // checkCase refuses two output paths that differ only in case, in a
