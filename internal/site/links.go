@@ -31,10 +31,7 @@ func (s *Site) checkLinks() error {
 				errs = append(errs, fmt.Sprintf("%s: the link %q leads to %s, where the build makes no page or file: fix the path (pages are /SECTION/NAME/)", l.At, l.Href, to.Path))
 				continue
 			}
-			if to.Fragment == "" {
-				continue
-			}
-			if target, ok := byOut[name]; ok && !target.out.IDs[to.Fragment] {
+			if target, ok := byOut[name]; ok && to.Fragment != "" && !target.out.IDs[to.Fragment] {
 				errs = append(errs, fmt.Sprintf("%s: the link %q names #%s, which %s (%s) does not make: link to one of its headings' ids", l.At, l.Href, to.Fragment, target.URL, target.File))
 			}
 		}

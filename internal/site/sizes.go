@@ -33,17 +33,16 @@ func measureAll(files [][]byte, withBrotli bool) []Size {
 
 // gzipWriters are level-9 writers, kept to be reset: a new one is 600 KB
 // of tables, which would cost about as much as compressing a small file.
-var gzipWriters sync.Pool
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	return zw
+}}
 
 // gzipSize is the size of data under gzip -9.
 func gzipSize(data []byte) int {
 	var n counter
-	zw, _ := gzipWriters.Get().(*gzip.Writer)
-	if zw == nil {
-		zw, _ = gzip.NewWriterLevel(&n, gzip.BestCompression)
-	} else {
-		zw.Reset(&n)
-	}
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&n)
 	zw.Write(data)
 	zw.Close()
 	gzipWriters.Put(zw)
