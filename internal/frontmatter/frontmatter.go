@@ -118,8 +118,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }
 
-// keyLine is the line of the file that sets key in the front matter fm,
-// or else the first key's, 2: the TOML decoder gives no position for key errors.
+// keyLine is the line setting key in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
 		if name, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(name) == key {
@@ -129,8 +128,7 @@ func keyLine(fm []byte, key string) int {
 	return 2
 }
 
-// CounterOn reports whether the page loads the counter; it does unless the
-// front matter says counter = false.
+// CounterOn reports whether the page loads the counter: unless counter = false.
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }
 
 // PageURL is the URL of content/NAME.md (name without .md) whose url key

@@ -31,12 +31,10 @@ type Settings struct {
 	// not Contact, as a payment is other mail than an error report.
 	PaymentContact string `toml:"payment_contact"`
 	Endpoint       string `toml:"endpoint"` // where measure.js posts, a same-origin path
-	// Title and Description are the home page's (the index of errors)
-	// when content/index.md does not write it.
+	// Title and Description are the index of errors' without content/index.md.
 	Title       string `toml:"title"`
 	Description string `toml:"description"`
-	// Guide is the guide a page offers ({{< offer >}}) when its front
-	// matter names none: the product's name as the storefront has it.
+	// Guide is the product ({{< offer >}}) a page offers when its front matter names none.
 	Guide string `toml:"guide"`
 }
 
@@ -136,8 +134,7 @@ func (s Settings) Placeholders() []string {
 	return p
 }
 
-// reservedHost reports whether host is a name RFC 2606 reserves for
-// documentation and tests.
+// reservedHost reports whether RFC 2606 reserves host for documentation and tests.
 func reservedHost(host string) bool {
 	h := strings.TrimSuffix(strings.ToLower(host), ".")
 	labels := strings.Split(h, ".")

@@ -23,8 +23,7 @@ var generated = map[string]bool{"measure.js": true, "sitemap.xml": true, "robots
 // is. It returns the map from each name to the path it is served at. Then
 // it minifies the scripts in measure/.
 func (s *Site) bundle(site fs.FS) (map[string]string, error) {
-	// fs.WalkDir follows a link at its root, which a walk of the folder
-	// below would refuse.
+	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s/: a link, not a folder: static/ holds plain files, never links", StaticDir)
 	}
@@ -47,14 +46,12 @@ func (s *Site) bundle(site fs.FS) (map[string]string, error) {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", StaticDir, rel, err)
 		}
-		// By extension, in any case: a server types static/X.JS as a
-		// script as surely as static/x.js.
+		// By extension in any case: a server types static/X.JS as a script too.
 		switch strings.ToLower(path.Ext(rel)) {
 		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
 		case ".html", ".htm", ".xhtml", ".svg", ".xml":
-			// Markup is served from this site as it is: it passes the
-			// checks every generated page passes.
+			// Served from this site as it is: it passes the pages' checks.
 			var problems []error
 			for _, pr := range htmlcheck.Check(data).Problems {
 				problems = append(problems, fmt.Errorf("%s/%s:%d: %s", StaticDir, rel, lineOf(data, pr.Needle), pr.Msg))
@@ -116,8 +113,7 @@ func (s *Site) bundleMeasure(site fs.FS) error {
 	return nil
 }
 
-// hashName puts a short content hash into a file name, style.css ->
-// style.0123abcd.css, so that the file can be cached forever.
+// hashName makes style.css style.0123abcd.css, to be cached forever.
 func hashName(name string, data []byte) string {
 	sum := sha256.Sum256(data)
 	ext := path.Ext(name)

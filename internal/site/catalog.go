@@ -29,12 +29,10 @@ type Catalog struct {
 	Sections []*Section
 }
 
-// IsError reports whether p is an error page: a page in a section that is
-// not the section's own page.
+// IsError reports whether p is an error page: in a section, not its own page.
 func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.File, "/index.md") }
 
-// LibraryName is the library the page explains: its own front matter's,
-// or else its section's.
+// LibraryName is the library the page explains: its own, or its section's.
 func (p *Page) LibraryName() string { return p.library }
 
 // link groups the pages into sections, sets each error page's neighbours
@@ -109,8 +107,7 @@ func (s *Site) link() error {
 		}
 	}
 	s.catalog = &cat
-	// Every page shows the catalog (the index, the neighbours), so a page
-	// is reused only while the catalog is the same (see Build).
+	// Every page shows the catalog: a page is reused only while it is the same.
 	h := sha256.New()
 	for _, p := range s.Pages {
 		if p.Section == "" {

@@ -87,8 +87,7 @@ func (s *Site) claim(p *Page, outs map[string]bool) error {
 	return nil
 }
 
-// writeSitemap writes robots.txt and, with a base URL, sitemap.xml, the
-// latter with encoding/xml, which escapes every URL.
+// writeSitemap writes robots.txt and, with a base URL, sitemap.xml (escaped by encoding/xml).
 func (s *Site) writeSitemap() {
 	base := s.Settings.BaseURL
 	robots := "User-agent: *\nAllow: /\n"

@@ -167,8 +167,7 @@ func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[stri
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
 				rel := ContentDir + "/" + names[i]
-				// The stat before the bytes: an edit in between is
-				// seen by the next build's stat.
+				// Stat before read: an edit in between is seen next time.
 				fi, err := fs.Stat(site, rel)
 				if err != nil {
 					errs[i] = err

@@ -52,11 +52,9 @@ type rendered struct {
 // A link is an <a href> to another page of the site, and where it is.
 type link struct{ Href, At string }
 
-// render renders every page that o.Prev does not hold, as many at a time
-// as there are cores, within o.Timeout.
+// render renders every page that o.Prev does not hold, within o.Timeout.
 func (s *Site) render(o Options, tmpl *templates, assets map[string]string) error {
-	// The templates get this build's asset names once, before any page
-	// runs them; html/template may then execute them in parallel.
+	// Set before any page runs: html/template may then run them in parallel.
 	tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
 		if a, ok := assets[name]; ok {
 			return a, nil
@@ -110,8 +108,7 @@ type renderError struct {
 
 func (e renderError) Error() string { return fmt.Sprintf("%v (rendering %s)", e.err, e.page) }
 
-// joinOnce joins the pages' errors, reporting a template failure that
-// several pages share once, with the pages it broke.
+// joinOnce joins the pages' errors, a template failure once with the pages it broke.
 func joinOnce(errs []error) error {
 	var out []error
 	pages := map[string][]string{} // a template's failure -> the pages
@@ -157,8 +154,7 @@ type Data struct {
 	ids       map[string]int
 }
 
-// HasID reports whether the page's body makes the id (a heading's): a
-// partial links to a section of the page only when it is there.
+// HasID reports whether the body makes the id, for a partial to link to it only then.
 func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
 
 // Checked is a repository and the releases of it a page's quotes show.
@@ -428,8 +424,7 @@ func major(v string) string {
 	return m
 }
 
-// compareVersions orders versions by their dot-separated numbers, a part
-// that is not a number after those that are, then as text.
+// compareVersions orders versions by their dot-separated numbers, then as text.
 func compareVersions(a, b string) int {
 	pa := strings.Split(strings.TrimPrefix(a, "v"), ".")
 	pb := strings.Split(strings.TrimPrefix(b, "v"), ".")

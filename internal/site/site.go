@@ -27,8 +27,7 @@ const (
 	MeasureDir  = "measure"
 )
 
-// SourceDirs are the folders that hold what the site's author wrote, which
-// no build may write into.
+// SourceDirs hold what the site's author wrote: no build may write into them.
 func SourceDirs() []string { return []string{ContentDir, TemplateDir, StaticDir, MeasureDir} }
 
 // Options say how to build.
@@ -68,8 +67,7 @@ type Site struct {
 	catalog    *Catalog
 }
 
-// A Citation is a quote of library source on a page, as internal/quote
-// checks and moves it.
+// A Citation is a quote of library source on a page, which internal/quote checks.
 type Citation struct {
 	markdown.Citation        // Span counts the bytes of the file, front matter too
 	File              string // content/index.md
@@ -117,8 +115,7 @@ func Build(o Options) (*Site, error) {
 		// A rebuild (the preview's) has its lexers compiled already.
 		prepareHighlighting(o.FS)
 	}
-	// Load the settings and templates, bundle the files every page links
-	// to, then the pages: a page is reused only if all of those are the same.
+	// Pages come last: one is reused only if all the rest is the same.
 	s, err := loadSettings(o.FS, o.Getenv, o.Publish)
 	if err != nil {
 		return nil, err

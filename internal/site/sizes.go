@@ -87,8 +87,7 @@ func (r Sizes) Verdict() string {
 	return "OVER"
 }
 
-// CriticalBudget is what fits in the first round trip: ten segments of
-// 1,460 bytes.
+// CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
 const CriticalBudget = 14600
 
 // Sizes measures the built files, compressing only what it prints: the

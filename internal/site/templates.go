@@ -61,8 +61,7 @@ func loadTemplates(site fs.FS) (*templates, error) {
 			return nil, fmt.Errorf("%s/: no template defines %q: base.html lays out the page and page.html defines {{define \"main\"}}", TemplateDir, name)
 		}
 	}
-	// A call of a missing template fails only when it runs; find it now,
-	// with its line.
+	// A call of a missing template fails only when it runs: find it now.
 	var err error
 	walk(t, func(tree *parse.Tree, n parse.Node) {
 		tn, ok := n.(*parse.TemplateNode)
@@ -80,8 +79,7 @@ func loadTemplates(site fs.FS) (*templates, error) {
 
 var tmplLocRE = regexp.MustCompile(`template: ([A-Za-z0-9_-]+):(\d+)(?::\d+)?:`)
 
-// templateError rewrites the template package's "template: NAME:LINE:"
-// into "templates/FILE.html:LINE:".
+// templateError rewrites "template: NAME:LINE:" into "templates/FILE.html:LINE:".
 func templateError(err error, files map[string]string) error {
 	msg := err.Error()
 	if m := tmplLocRE.FindStringSubmatchIndex(msg); m != nil {
