@@ -60,6 +60,7 @@ func (s *Site) link() error {
 	}
 	cat := Catalog{Settings: s.Settings}
 	cat.Sections = slices.SortedFunc(maps.Values(bySection), func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
+	var latest time.Time // the index changes when an error page does
 	for _, sec := range cat.Sections {
 		slices.SortFunc(sec.Pages, func(a, b *Page) int {
 			return cmp.Or(strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
@@ -73,10 +74,12 @@ func (s *Site) link() error {
 				p.Next = sec.Pages[i+1]
 			}
 			cat.Pages = append(cat.Pages, p)
+			if p.Meta.Updated.After(latest) {
+				latest = p.Meta.Updated
+			}
 		}
 	}
 	for _, p := range cat.Pages {
-		p.Related = nil
 		seen := map[*Page]bool{p: true}
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
@@ -95,15 +98,9 @@ func (s *Site) link() error {
 			}
 		}
 	}
-	// The index changes when an error page does.
 	for _, p := range s.Pages {
 		if p.Home {
-			p.Meta.Updated = time.Time{}
-			for _, e := range cat.Pages {
-				if e.Meta.Updated.After(p.Meta.Updated) {
-					p.Meta.Updated = e.Meta.Updated
-				}
-			}
+			p.Meta.Updated = latest
 		}
 	}
 	s.catalog = &cat

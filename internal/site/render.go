@@ -61,10 +61,8 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
-	for _, p := range s.Pages {
-		if p.Home && tmpl.set.Lookup("home") == nil {
-			return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
-		}
+	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && tmpl.set.Lookup("home") == nil {
+		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
 	r := &renderer{site: s, tmpl: tmpl, assets: assets, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
@@ -165,7 +163,7 @@ type Checked struct {
 
 func (r *renderer) render(p *Page) (out rendered, err error) {
 	set := r.site.Settings
-	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn()}
+	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
 	if set.BaseURL != "" && !p.Meta.NoIndex {
 		d.Canonical = set.BaseURL + p.URL
 	}
@@ -199,7 +197,6 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 		}
 	}
 	t := r.tmpl.set
-	d.Guide = cmp.Or(p.Meta.Guide, set.Guide)
 	// Partials run after the body, when its citations are known; until
 	// then a mark with a NUL, which Markdown cannot output, holds each.
 	var partials []string
