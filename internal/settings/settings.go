@@ -40,8 +40,7 @@ type Settings struct {
 
 var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
-// Load reads site.toml at the top of site and applies the environment,
-// where Netlify's URL stands in for an unset base_url.
+// Load reads site.toml and the environment; Netlify's URL stands in for an unset base_url.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
 	md, err := toml.DecodeFS(site, File, &s)

@@ -89,8 +89,7 @@ func (s *Site) bundle(site fs.FS) (map[string]string, error) {
 // the build bakes in: the script reads no configuration at run time.
 const EndpointPlaceholder = `"__ENDPOINT__"`
 
-// bundleMeasure minifies the counter, measure/measure.js, and the index's
-// filter beside it, filter.js, which a site may go without.
+// bundleMeasure minifies the counter, measure/measure.js, and the index's filter.js, if any.
 func (s *Site) bundleMeasure(site fs.FS) error {
 	for _, name := range []string{"measure.js", "filter.js"} {
 		src, err := fs.ReadFile(site, MeasureDir+"/"+name)

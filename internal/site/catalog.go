@@ -23,8 +23,7 @@ type Section struct {
 // Catalog is what templates see as .Site: the settings, and every page.
 type Catalog struct {
 	settings.Settings // so that templates keep reading .Site.Publisher
-	// Pages are the error pages (those in a section), by section then
-	// title; Sections hold the same pages by folder.
+	// Pages are the error pages by section then title; Sections, the same by folder.
 	Pages    []*Page
 	Sections []*Section
 }

@@ -26,8 +26,7 @@ func (s *Site) index(assets map[string]string) error {
 			return err
 		}
 	}
-	// Grown once: a thousand pages' 60,000 citations, grown a page at a
-	// time, were most of a rebuild's time.
+	// Grown once: grown by page, 60,000 citations were most of a rebuild's time.
 	n := 0
 	for _, p := range s.Pages {
 		n += len(p.out.Cites)

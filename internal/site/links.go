@@ -43,8 +43,7 @@ func (s *Site) checkLinks() error {
 	return nil
 }
 
-// servedFile is the file a static host serves for path, or "": /x/ is
-// x/index.html, /x the file x or else x/index.html (Netlify adds the /).
+// servedFile is what Netlify serves for path, or "": /x/ is x/index.html; /x, x or x/index.html.
 func servedFile(files map[string][]byte, path string) string {
 	name := strings.TrimPrefix(path, "/")
 	if name == "" || strings.HasSuffix(name, "/") {

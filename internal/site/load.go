@@ -140,8 +140,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		pages = append(pages, p)
 	}
 	if byOut["index.html"] == nil && len(errs) == 0 {
-		// The index of errors, made from the settings and the catalog,
-		// both of which a reused page has in common with this build.
+		// Made from the settings and the catalog, which a reused page shares with this build.
 		p := prev[homeFile]
 		if p == nil {
 			p = &Page{

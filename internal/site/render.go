@@ -258,8 +258,7 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 	for _, pr := range found.Problems {
 		where := locate(p, r.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
-			// A template or another line makes this line's id too: the
-			// line is what the author can change.
+			// A template or another line repeats the id: the page's line is the one to change.
 			where = fmt.Sprintf("%s:%d", p.File, line)
 			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
 		}
@@ -360,8 +359,7 @@ func (s stopWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-// locate names the first line of the page source, or else of a template,
-// that holds needle: a problem in the HTML is fixed on a line the author wrote.
+// locate names the first line of the page, else of a template, that holds needle.
 func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
 	if needle != "" {
 		if n := lineOf(p.src, needle); n > 0 {

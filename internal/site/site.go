@@ -45,8 +45,7 @@ type Options struct {
 	// those Prev read is not read again; a named one always is, since a
 	// save may keep both (a coarse clock, a same-size edit).
 	Changed map[string]bool
-	// Timeout bounds the rendering, so that a template that never ends
-	// ({{range 100000000000}}) is reported. DefaultTimeout when zero.
+	// Timeout bounds the rendering, to report a template that never ends; DefaultTimeout when zero.
 	Timeout time.Duration
 }
 
@@ -71,8 +70,7 @@ type Site struct {
 type Citation struct {
 	markdown.Citation        // Span counts the bytes of the file, front matter too
 	File              string // content/index.md
-	// History: the page quotes this release to show what it did (its
-	// front matter's history), so the quote stays at this version.
+	// History: the page quotes this release as history, so the quote stays at it.
 	History bool
 }
 
@@ -90,8 +88,7 @@ type Page struct {
 	// Section is the page's folder under content/ ("mcp"), empty at the top.
 	Section string
 	Home    bool // the generated index of errors, /
-	// Prev and Next are the neighbours in the section, by title; Related,
-	// the pages that share a tag or that Meta.Related names.
+	// Prev and Next: neighbours in the section by title; Related: sharing a tag or in Meta.Related.
 	Prev, Next *Page
 	Related    []*Page
 	library    string

@@ -8,8 +8,7 @@ import (
 	"github.com/andybalholm/brotli"
 )
 
-// Size is a file's bytes raw and compressed, as a server sends them.
-// Brotli is 0 when it was not measured.
+// Size is a file's bytes raw and compressed; Brotli is 0 when not measured.
 type Size struct{ Raw, Gzip, Brotli int }
 
 // measureAll measures each of files with gzip -9 and, when withBrotli is
@@ -90,8 +89,7 @@ func (r Sizes) Verdict() string {
 // CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
 const CriticalBudget = 14600
 
-// Sizes measures the built files, compressing only what it prints: the
-// heaviest page's critical path and measure.js.
+// Sizes measures the built files, compressing only the critical path and measure.js.
 func (s *Site) Sizes(withBrotli bool) Sizes {
 	r := Sizes{Pages: len(s.Pages), Files: len(s.Files), Brotli: withBrotli}
 	for _, data := range s.Files {

@@ -31,8 +31,7 @@ func loadTemplates(site fs.FS) (*templates, error) {
 	t := template.New("").Funcs(template.FuncMap{
 		// Declared so that templates parse; render sets the real one.
 		"asset": func(string) (string, error) { return "", nil },
-		// wbr marks where a code-like title may wrap on a phone: after
-		// a dot, never inside a name (see package linebreak).
+		// wbr marks where a code-like title may wrap: after a dot, never inside a name.
 		"wbr": func(s string) template.HTML { return template.HTML(linebreak.HTML(s)) },
 	})
 	files := map[string]string{} // template name -> file path
@@ -122,8 +121,7 @@ func walk(t *template.Template, fn func(*parse.Tree, parse.Node)) {
 	}
 }
 
-// tooSlow names the template lines that can keep a render going: each
-// {{range}}, the one action that can run without end.
+// tooSlow names the lines of each {{range}}, the one action that can run without end.
 func tooSlow(limit time.Duration, t *template.Template, files map[string]string) error {
 	var lines []string
 	walk(t, func(tree *parse.Tree, n parse.Node) {
