@@ -9,6 +9,7 @@ import (
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -135,16 +136,9 @@ func (s Settings) Placeholders() []string {
 
 // reservedHost reports whether RFC 2606 reserves host for documentation and tests.
 func reservedHost(host string) bool {
-	h := strings.TrimSuffix(strings.ToLower(host), ".")
-	labels := strings.Split(h, ".")
+	labels := strings.Split(strings.TrimSuffix(strings.ToLower(host), "."), ".")
+	last := len(labels) - 1
 	// example.com, store.example.org, example.co.uk: evidently stand-ins.
-	if labels[0] == "example" || len(labels) >= 2 && labels[len(labels)-2] == "example" {
-		return true
-	}
-	for _, tld := range []string{".example", ".invalid", ".test", ".localhost"} {
-		if strings.HasSuffix(h, tld) || h == tld[1:] {
-			return true
-		}
-	}
-	return false
+	return labels[0] == "example" || last >= 1 && labels[last-1] == "example" ||
+		slices.Contains([]string{"example", "invalid", "test", "localhost"}, labels[last])
 }

@@ -291,24 +291,23 @@ func (r *renderer) breadcrumb(p *Page) map[string]any {
 	if base == "" || p.URL == "/" {
 		return nil
 	}
-	type crumb struct{ name, url string }
-	trail := []crumb{{r.site.Settings.Title, "/"}}
+	var trail []*Page // the index is a page of every build
 	for _, h := range r.site.Pages {
 		if h.URL == "/" {
-			trail[0].name = h.Meta.Title
+			trail = append(trail, h)
 		}
 	}
 	for _, sec := range r.site.catalog.Sections {
 		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
-			trail = append(trail, crumb{sec.Page.Meta.Title, sec.Page.URL})
+			trail = append(trail, sec.Page)
 		}
 	}
-	trail = append(trail, crumb{p.Meta.Title, p.URL})
+	trail = append(trail, p)
 	var items []any
 	for i, c := range trail {
-		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.name}
+		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Meta.Title}
 		if i < len(trail)-1 { // the last is the page itself, which needs no link
-			item["item"] = base + c.url
+			item["item"] = base + c.URL
 		}
 		items = append(items, item)
 	}
