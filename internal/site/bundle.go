@@ -67,7 +67,9 @@ func (s *Site) bundle(site fs.FS) (map[string]string, error) {
 			if err != nil {
 				return fmt.Errorf("%s/%s: %v", StaticDir, rel, err)
 			}
-			out := hashName(rel, min)
+			// A content hash in the name, style.0123abcd.css, lets it be cached forever.
+			sum, ext := sha256.Sum256(min), path.Ext(rel)
+			out := strings.TrimSuffix(rel, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 			s.Files[out] = min
 			assets[rel] = "/" + out
 			return nil
@@ -110,11 +112,4 @@ func (s *Site) bundleMeasure(site fs.FS) error {
 		}
 	}
 	return nil
-}
-
-// hashName makes style.css style.0123abcd.css, to be cached forever.
-func hashName(name string, data []byte) string {
-	sum := sha256.Sum256(data)
-	ext := path.Ext(name)
-	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 }

@@ -127,7 +127,11 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 				continue
 			}
 			p = &Page{File: rel, Meta: meta, raw: src, stat: stats[i], src: body, first: first}
-			p.URL, p.Out = outPath(strings.TrimSuffix(base, ".md"), meta.URL)
+			p.URL = frontmatter.PageURL(strings.TrimSuffix(base, ".md"), meta.URL)
+			p.Out = strings.TrimPrefix(p.URL, "/") + "index.html"
+			if p.URL == "/404.html" {
+				p.Out = "404.html"
+			}
 			if dir := path.Dir(base); dir != "." {
 				p.Section = dir
 			}
@@ -195,13 +199,4 @@ const homeFile = TemplateDir + "/home.html"
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
-}
-
-// outPath maps a content name to its URL (frontmatter.PageURL) and output file.
-func outPath(name, url string) (string, string) {
-	u := frontmatter.PageURL(name, url)
-	if u == "/404.html" {
-		return u, "404.html"
-	}
-	return u, strings.TrimPrefix(u, "/") + "index.html"
 }
