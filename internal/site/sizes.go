@@ -1,8 +1,10 @@
 package site
 
 import (
+	"cmp"
 	"compress/gzip"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/andybalholm/brotli"
@@ -95,18 +97,12 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 	for _, data := range s.Files {
 		r.Raw += len(data)
 	}
+	// A build has a page at least: the index.
+	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
+	r.CriticalURL = heavy.URL
 	todo := [][]byte{s.Files["measure.js"]}
-	var heavy *Page
-	for _, p := range s.Pages {
-		if heavy == nil || len(s.Files[p.Out]) > len(s.Files[heavy.Out]) {
-			heavy = p
-		}
-	}
-	if heavy != nil {
-		r.CriticalURL = heavy.URL
-		for _, name := range append([]string{heavy.Out}, heavy.Loads...) {
-			todo = append(todo, s.Files[name])
-		}
+	for _, name := range append([]string{heavy.Out}, heavy.Loads...) {
+		todo = append(todo, s.Files[name])
 	}
 	sizes := measureAll(todo, withBrotli)
 	r.Measure = sizes[0]
