@@ -3,6 +3,7 @@
 package settings
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,10 +63,7 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 			*p = v
 		}
 	}
-	if s.BaseURL == "" {
-		s.BaseURL = getenv("URL")
-	}
-	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
+	s.BaseURL = strings.TrimRight(cmp.Or(s.BaseURL, getenv("URL")), "/")
 	return s, s.validate()
 }
 

@@ -61,18 +61,15 @@ func servedFile(files map[string][]byte, path string) string {
 // carries its name and nothing else, so the report could not tell the
 // pages' clicks apart.
 func (s *Site) checkClicks() error {
-	type use struct {
-		at   string
-		page *Page
-	}
-	first := map[string]use{} // name -> where the first page uses it
+	first := map[string]link{}  // name -> its first use
+	owner := map[string]*Page{} // name -> the page of its first use
 	var errs []error
 	for _, p := range s.Pages {
 		for _, c := range p.out.Clicks {
-			if u, ok := first[c.Href]; !ok {
-				first[c.Href] = use{c.At, p}
-			} else if u.page != p {
-				errs = append(errs, fmt.Errorf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", c.At, c.Href, u.at))
+			if f, ok := first[c.Href]; !ok {
+				first[c.Href], owner[c.Href] = c, p
+			} else if owner[c.Href] != p {
+				errs = append(errs, fmt.Errorf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", c.At, c.Href, f.At))
 			}
 		}
 	}

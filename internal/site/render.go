@@ -184,11 +184,10 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 		if d.Canonical != "" {
 			ld["url"] = d.Canonical
 		}
-		if !p.Meta.Date.IsZero() {
-			ld["datePublished"] = p.Meta.Date.Format("2006-01-02")
-		}
-		if !p.Meta.Updated.IsZero() {
-			ld["dateModified"] = p.Meta.Updated.Format("2006-01-02")
+		for key, t := range map[string]time.Time{"datePublished": p.Meta.Date, "dateModified": p.Meta.Updated} {
+			if !t.IsZero() {
+				ld[key] = t.Format("2006-01-02")
+			}
 		}
 		d.JSONLD = ld
 		if crumbs := r.breadcrumb(p); crumbs != nil {
@@ -349,11 +348,9 @@ type stopWriter struct {
 	stop *atomic.Bool
 }
 
-var errStopped = errors.New("stopped: the build ran out of time")
-
 func (s stopWriter) Write(p []byte) (int, error) {
 	if s.stop.Load() {
-		return 0, errStopped
+		return 0, errors.New("stopped: the build ran out of time")
 	}
 	return s.w.Write(p)
 }
