@@ -217,7 +217,13 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 	if err != nil {
 		return out, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
 	}
-	out.Cites = r.citations(p, res.Citations)
+	front := len(p.raw) - len(p.src) // the body is the end of the file
+	for _, c := range res.Citations {
+		if c.Span != [2]int{} {
+			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
+		}
+		out.Cites = append(out.Cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
+	}
 	d.Checked = checkedAgainst(out.Cites)
 	d.ids = res.IDs
 	body := res.HTML
@@ -311,19 +317,6 @@ func (r *renderer) breadcrumb(p *Page) map[string]any {
 		items = append(items, item)
 	}
 	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
-}
-
-// citations places the page's citations in its file.
-func (r *renderer) citations(p *Page, in []markdown.Citation) []Citation {
-	cites := make([]Citation, len(in))
-	front := len(p.raw) - len(p.src) // the body is the end of the file
-	for i, c := range in {
-		if c.Span != [2]int{} {
-			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
-		}
-		cites[i] = Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)}
-	}
-	return cites
 }
 
 // partialMark stands in the body for the i-th partial until it runs.
