@@ -44,9 +44,8 @@ type Meta struct {
 }
 
 var (
-	// urlRE is the clean set of paths a page may be published at: segments
-	// of letters, digits and - _ . ~, none starting with a dot, each ending
-	// in a slash; nothing a browser or file system reads another way (%, ?, #, \).
+	// urlRE: segments of letters, digits and - _ . ~, none starting with a
+	// dot, each ending in /; nothing a browser or file system reads another way (%, ?, #, \).
 	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 	// releaseRE is a release of a repository, as a citation names it.
 	releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
@@ -57,10 +56,9 @@ var (
 
 const delim = "+++"
 
-// Parse splits src (the file at path) and decodes its front matter. It
-// returns the body and the 1-based line of src on which the body starts, so
-// that errors in the body can name lines of the file. src must be UTF-8; a
-// byte order mark before the front matter is dropped.
+// Parse splits src (the file at path, UTF-8, a byte order mark dropped)
+// and decodes its front matter. It returns the body and the line of src
+// on which the body starts, for errors in the body to name.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
 	for off, r := range string(src) {
 		if _, size := utf8.DecodeRune(src[off:]); r == utf8.RuneError && size == 1 {
@@ -120,9 +118,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }
 
-// keyLine finds the line of the file that sets key in the front matter fm
-// (the first key's, 2, when none does), for errors that the TOML decoder
-// reports without a position.
+// keyLine is the line setting key in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
 		if name, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(name) == key {
@@ -132,14 +128,13 @@ func keyLine(fm []byte, key string) int {
 	return 2
 }
 
-// CounterOn reports whether the page loads the counter; it does unless the
-// front matter says counter = false.
+// CounterOn reports whether the page loads the counter: unless counter = false.
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }
 
-// PageURL is the URL of the page content/NAME.md (name without .md) whose
-// url key is url: that key when set, else / for index, /404.html for 404
-// (as Netlify serves it), /DIR/ for DIR/index and /NAME/ for NAME. The
-// build and the report's guides both place pages by it.
+// PageURL is the URL of content/NAME.md (name without .md) whose url key
+// is url: that key when set, else / for index, /404.html for 404 (as
+// Netlify serves it), /DIR/ for DIR/index and /NAME/ for NAME. The build
+// and the report both place pages by it.
 func PageURL(name, url string) string {
 	switch {
 	case url != "":

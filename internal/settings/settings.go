@@ -3,12 +3,14 @@
 package settings
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/mail"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -27,25 +29,20 @@ type Settings struct {
 	Contact    string `toml:"contact"`        // e-mail address for reports of errors
 	Storefront string `toml:"storefront_url"` // the guide's storefront listing
 	Wallet     string `toml:"wallet_address"` // the USDC on Base address of the payment page
-	// PaymentContact is where a buyer who paid in USDC e-mails the
-	// transaction hash: not Contact, since a payment is other mail than an
-	// error report, so the publisher must choose it.
+	// PaymentContact is where a buyer who paid in USDC e-mails the hash:
+	// not Contact, as a payment is other mail than an error report.
 	PaymentContact string `toml:"payment_contact"`
 	Endpoint       string `toml:"endpoint"` // where measure.js posts, a same-origin path
-	// Title and Description are the home page's (the index of errors)
-	// when content/index.md does not write it.
+	// Title and Description are the index of errors' without content/index.md.
 	Title       string `toml:"title"`
 	Description string `toml:"description"`
-	// Guide is the guide a page offers ({{< offer >}}) when its front
-	// matter names none: the product's name as the storefront has it.
+	// Guide is the product ({{< offer >}}) a page offers when its front matter names none.
 	Guide string `toml:"guide"`
 }
 
 var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
-// Load reads site.toml at the top of site and applies the environment.
-// Netlify's URL variable stands in for an unset base_url, as Netlify sets
-// it at build time.
+// Load reads site.toml and the environment; Netlify's URL stands in for an unset base_url.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
 	md, err := toml.DecodeFS(site, File, &s)
@@ -66,10 +63,7 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 			*p = v
 		}
 	}
-	if s.BaseURL == "" {
-		s.BaseURL = getenv("URL")
-	}
-	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
+	s.BaseURL = strings.TrimRight(cmp.Or(s.BaseURL, getenv("URL")), "/")
 	return s, s.validate()
 }
 
@@ -81,23 +75,16 @@ func (s Settings) validate() error {
 			bad("%s %q holds a space or a control character", u.name, u.value)
 		}
 	}
-	if s.BaseURL != "" {
-		if u, err := url.Parse(s.BaseURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
-			bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
-		}
+	if u, err := url.Parse(s.BaseURL); s.BaseURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
+		bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
 	}
 	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
-		if m.value == "" {
-			continue
-		}
-		if a, err := mail.ParseAddress(m.value); err != nil || a.Address != m.value {
+		if a, err := mail.ParseAddress(m.value); m.value != "" && (err != nil || a.Address != m.value) {
 			bad("%s %q must be a bare e-mail address such as name@example.org", m.name, m.value)
 		}
 	}
-	if s.Storefront != "" {
-		if u, err := url.Parse(s.Storefront); err != nil || u.Scheme != "https" || u.Host == "" {
-			bad("storefront_url %q must be an https URL", s.Storefront)
-		}
+	if u, err := url.Parse(s.Storefront); s.Storefront != "" && (err != nil || u.Scheme != "https" || u.Host == "") {
+		bad("storefront_url %q must be an https URL", s.Storefront)
 	}
 	if s.Wallet != "" && !walletRE.MatchString(s.Wallet) {
 		bad("wallet_address %q must be 0x and 40 hex digits", s.Wallet)
@@ -145,19 +132,11 @@ func (s Settings) Placeholders() []string {
 	return p
 }
 
-// reservedHost reports whether host is a name RFC 2606 reserves for
-// documentation and tests.
+// reservedHost reports whether RFC 2606 reserves host for documentation and tests.
 func reservedHost(host string) bool {
-	h := strings.TrimSuffix(strings.ToLower(host), ".")
-	labels := strings.Split(h, ".")
+	labels := strings.Split(strings.TrimSuffix(strings.ToLower(host), "."), ".")
+	last := len(labels) - 1
 	// example.com, store.example.org, example.co.uk: evidently stand-ins.
-	if labels[0] == "example" || len(labels) >= 2 && labels[len(labels)-2] == "example" {
-		return true
-	}
-	for _, tld := range []string{".example", ".invalid", ".test", ".localhost"} {
-		if strings.HasSuffix(h, tld) || h == tld[1:] {
-			return true
-		}
-	}
-	return false
+	return labels[0] == "example" || last >= 1 && labels[last-1] == "example" ||
+		slices.Contains([]string{"example", "invalid", "test", "localhost"}, labels[last])
 }

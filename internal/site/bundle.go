@@ -18,12 +18,12 @@ import (
 // Generated names that static/ may not also hold.
 var generated = map[string]bool{"measure.js": true, "sitemap.xml": true, "robots.txt": true, "404.html": true, "index.html": true}
 
-// bundleStatic copies static/: CSS is minified and gets a hashed name, the
+// bundle copies static/: CSS is minified and gets a hashed name, the
 // site's style.css with chroma's stylesheet added; the rest is copied as it
-// is. It returns the map from each name to the path it is served at.
-func (s *Site) bundleStatic(site fs.FS) (map[string]string, error) {
-	// fs.WalkDir follows a link at its root, which a walk of the folder
-	// below would refuse.
+// is. It returns the map from each name to the path it is served at. Then
+// it minifies the scripts in measure/.
+func (s *Site) bundle(site fs.FS) (map[string]string, error) {
+	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		return nil, fmt.Errorf("%s/: a link, not a folder: static/ holds plain files, never links", StaticDir)
 	}
@@ -33,13 +33,10 @@ func (s *Site) bundleStatic(site fs.FS) (map[string]string, error) {
 			return fmt.Errorf("%s/: %w", StaticDir, err)
 		}
 		rel := strings.TrimPrefix(name, StaticDir+"/")
-		if e.IsDir() {
-			return nil
+		if e.IsDir() || ignored(e.Name()) {
+			return nil // a folder is walked; an editor's or the system's file is never published
 		}
-		if ignored(e.Name()) {
-			return nil // an editor's or the system's, never published
-		}
-		if e.Type()&fs.ModeSymlink != 0 || !e.Type().IsRegular() {
+		if !e.Type().IsRegular() {
 			return fmt.Errorf("%s/%s: not a regular file: static/ holds plain files, never links", StaticDir, rel)
 		}
 		if generated[rel] {
@@ -49,23 +46,19 @@ func (s *Site) bundleStatic(site fs.FS) (map[string]string, error) {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", StaticDir, rel, err)
 		}
-		// By extension, in any case: a server types static/X.JS as a
-		// script as surely as static/x.js.
+		// By extension in any case: a server types static/X.JS as a script too.
 		switch strings.ToLower(path.Ext(rel)) {
 		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
 		case ".html", ".htm", ".xhtml", ".svg", ".xml":
-			// Markup is served from this site as it is: it passes the
-			// checks every generated page passes.
-			var problems []string
+			// Served from this site as it is: it passes the pages' checks.
+			var problems []error
 			for _, pr := range htmlcheck.Check(data).Problems {
-				problems = append(problems, fmt.Sprintf("%s/%s:%d: %s", StaticDir, rel, lineOf(data, pr.Needle), pr.Msg))
+				problems = append(problems, fmt.Errorf("%s/%s:%d: %s", StaticDir, rel, lineOf(data, pr.Needle), pr.Msg))
 			}
-			if len(problems) > 0 {
-				return errors.New(strings.Join(problems, "\n"))
+			if err := errors.Join(problems...); err != nil {
+				return err
 			}
-			s.Files[rel] = data
-			assets[rel] = "/" + rel
 		case ".css":
 			if rel == "style.css" {
 				data = append(append(data, '\n'), highlight.CSS()...)
@@ -74,13 +67,15 @@ func (s *Site) bundleStatic(site fs.FS) (map[string]string, error) {
 			if err != nil {
 				return fmt.Errorf("%s/%s: %v", StaticDir, rel, err)
 			}
-			out := hashName(rel, min)
+			// A content hash in the name, style.0123abcd.css, lets it be cached forever.
+			sum, ext := sha256.Sum256(min), path.Ext(rel)
+			out := strings.TrimSuffix(rel, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 			s.Files[out] = min
 			assets[rel] = "/" + out
-		default:
-			s.Files[rel] = data
-			assets[rel] = "/" + rel
+			return nil
 		}
+		s.Files[rel] = data
+		assets[rel] = "/" + rel
 		return nil
 	})
 	if err != nil {
@@ -89,47 +84,32 @@ func (s *Site) bundleStatic(site fs.FS) (map[string]string, error) {
 	if _, ok := assets["style.css"]; !ok {
 		return nil, fmt.Errorf("%s/style.css: missing: it is the site's one stylesheet", StaticDir)
 	}
-	return assets, nil
+	return assets, s.bundleMeasure(site)
 }
 
 // EndpointPlaceholder stands in measure/measure.js for the endpoint, which
 // the build bakes in: the script reads no configuration at run time.
 const EndpointPlaceholder = `"__ENDPOINT__"`
 
-// bundleMeasure minifies measure/measure.js into measure.js.
+// bundleMeasure minifies the counter, measure/measure.js, and the index's filter.js, if any.
 func (s *Site) bundleMeasure(site fs.FS) error {
-	src, err := fs.ReadFile(site, MeasureDir+"/measure.js")
-	if err != nil {
-		return fmt.Errorf("%s/measure.js: %w", MeasureDir, err)
+	for _, name := range []string{"measure.js", "filter.js"} {
+		src, err := fs.ReadFile(site, MeasureDir+"/"+name)
+		if name == "filter.js" && errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s/%s: %w", MeasureDir, name, err)
+		}
+		if name == "measure.js" {
+			if n := bytes.Count(src, []byte(EndpointPlaceholder)); n != 1 {
+				return fmt.Errorf("%s/measure.js: holds %s %d times: it must hold it once, where the endpoint goes", MeasureDir, EndpointPlaceholder, n)
+			}
+			src = bytes.Replace(src, []byte(EndpointPlaceholder), []byte(strconv.Quote(s.Settings.Endpoint)), 1)
+		}
+		if s.Files[name], err = minifier.Bytes("application/javascript", src); err != nil {
+			return fmt.Errorf("%s/%s: %v", MeasureDir, name, err)
+		}
 	}
-	if n := bytes.Count(src, []byte(EndpointPlaceholder)); n != 1 {
-		return fmt.Errorf("%s/measure.js: holds %s %d times: it must hold it once, where the endpoint goes", MeasureDir, EndpointPlaceholder, n)
-	}
-	src = bytes.Replace(src, []byte(EndpointPlaceholder), []byte(strconv.Quote(s.Settings.Endpoint)), 1)
-	min, err := minifier.Bytes("application/javascript", src)
-	if err != nil {
-		return fmt.Errorf("%s/measure.js: %v", MeasureDir, err)
-	}
-	s.Files["measure.js"] = min
-	// The index's filter, beside the counter.
-	src, err = fs.ReadFile(site, MeasureDir+"/filter.js")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("%s/filter.js: %w", MeasureDir, err)
-	}
-	if min, err = minifier.Bytes("application/javascript", src); err != nil {
-		return fmt.Errorf("%s/filter.js: %v", MeasureDir, err)
-	}
-	s.Files["filter.js"] = min
 	return nil
-}
-
-// hashName puts a short content hash into a file name, style.css ->
-// style.0123abcd.css, so that the file can be cached forever.
-func hashName(name string, data []byte) string {
-	sum := sha256.Sum256(data)
-	ext := path.Ext(name)
-	return strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 }

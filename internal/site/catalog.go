@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -22,30 +23,23 @@ type Section struct {
 // Catalog is what templates see as .Site: the settings, and every page.
 type Catalog struct {
 	settings.Settings // so that templates keep reading .Site.Publisher
-	// Pages are the error pages (those in a section), by section then
-	// title; Sections hold the same pages by folder.
+	// Pages are the error pages by section then title; Sections, the same by folder.
 	Pages    []*Page
 	Sections []*Section
 }
 
-// IsError reports whether p is an error page: a page in a section that is
-// not the section's own page.
+// IsError reports whether p is an error page: in a section, not its own page.
 func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.File, "/index.md") }
 
-// LibraryName is the library the page explains: its own front matter's,
-// or else its section's.
+// LibraryName is the library the page explains: its own, or its section's.
 func (p *Page) LibraryName() string { return p.library }
 
 // link groups the pages into sections, sets each error page's neighbours
 // and related pages, and makes s.catalog for the templates. A related
-// page that no page is fails the build. When the catalog differs from
-// that of the build the pages were reused from, they render again: each
-// shows the others.
+// page that no page is fails the build.
 func (s *Site) link() error {
 	bySection := map[string]*Section{}
 	byURL := map[string]*Page{}
-	var cat Catalog
-	cat.Settings = s.Settings
 	for _, p := range s.Pages {
 		byURL[p.URL] = p
 		if p.Section == "" {
@@ -55,21 +49,17 @@ func (s *Site) link() error {
 		if sec == nil {
 			sec = &Section{Name: p.Section}
 			bySection[p.Section] = sec
-			cat.Sections = append(cat.Sections, sec)
 		}
-		if !p.IsError() {
+		sec.Library = cmp.Or(sec.Library, p.Meta.Library)
+		if p.IsError() {
+			sec.Pages = append(sec.Pages, p)
+		} else {
 			sec.Page = p
-			if sec.Library == "" {
-				sec.Library = p.Meta.Library
-			}
-			continue
-		}
-		sec.Pages = append(sec.Pages, p)
-		if sec.Library == "" {
-			sec.Library = p.Meta.Library
 		}
 	}
-	slices.SortFunc(cat.Sections, func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
+	cat := Catalog{Settings: s.Settings}
+	cat.Sections = slices.SortedFunc(maps.Values(bySection), func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
+	var latest time.Time // the index changes when an error page does
 	for _, sec := range cat.Sections {
 		slices.SortFunc(sec.Pages, func(a, b *Page) int {
 			return cmp.Or(strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
@@ -83,10 +73,12 @@ func (s *Site) link() error {
 				p.Next = sec.Pages[i+1]
 			}
 			cat.Pages = append(cat.Pages, p)
+			if p.Meta.Updated.After(latest) {
+				latest = p.Meta.Updated
+			}
 		}
 	}
 	for _, p := range cat.Pages {
-		p.Related = nil
 		seen := map[*Page]bool{p: true}
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
@@ -99,26 +91,19 @@ func (s *Site) link() error {
 			}
 		}
 		for _, o := range cat.Pages {
-			if !seen[o] && sharesTag(p, o) {
+			if !seen[o] && slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) {
 				seen[o] = true
 				p.Related = append(p.Related, o)
 			}
 		}
 	}
-	// The index changes when an error page does.
 	for _, p := range s.Pages {
 		if p.Home {
-			p.Meta.Updated = time.Time{}
-			for _, e := range cat.Pages {
-				if e.Meta.Updated.After(p.Meta.Updated) {
-					p.Meta.Updated = e.Meta.Updated
-				}
-			}
+			p.Meta.Updated = latest
 		}
 	}
 	s.catalog = &cat
-	// Every page shows the catalog (the index, the neighbours), so a page
-	// is reused only while the catalog is the same.
+	// Every page shows the catalog: a page is reused only while it is the same.
 	h := sha256.New()
 	for _, p := range s.Pages {
 		if p.Section == "" {
@@ -128,13 +113,4 @@ func (s *Site) link() error {
 	}
 	h.Sum(s.catalogSum[:0])
 	return nil
-}
-
-func sharesTag(a, b *Page) bool {
-	for _, t := range a.Meta.Tags {
-		if slices.Contains(b.Meta.Tags, t) {
-			return true
-		}
-	}
-	return false
 }

@@ -3,10 +3,14 @@ package site
 import (
 	"cmp"
 	"encoding/xml"
+	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
+
+	"errref/internal/casefold"
 )
 
 // index places the rendered pages among the bundled files, adds the
@@ -22,8 +26,7 @@ func (s *Site) index(assets map[string]string) error {
 			return err
 		}
 	}
-	// Made once: a thousand copies of the McpError page hold some 60,000 citations, and growing
-	// the slice a page at a time was most of a rebuild's time here.
+	// Grown once: grown by page, 60,000 citations were most of a rebuild's time.
 	n := 0
 	for _, p := range s.Pages {
 		n += len(p.out.Cites)
@@ -34,9 +37,7 @@ func (s *Site) index(assets map[string]string) error {
 		s.Warnings = append(s.Warnings, p.out.Warnings...)
 		s.Citations = append(s.Citations, p.out.Cites...)
 	}
-	if err := s.writeSitemap(); err != nil {
-		return err
-	}
+	s.writeSitemap()
 	if err := s.writeRedirects(); err != nil {
 		return err
 	}
@@ -64,11 +65,9 @@ func (s *Site) index(assets map[string]string) error {
 // writtenLast are the files written after the pages.
 var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true, "_redirects": true}
 
-// claim checks that p's output path is free: no file the build writes
-// besides the pages is there already, no file on its way is one (a url of
-// /404.html/ would need 404.html, a page, to be a folder), and p's path is
-// no folder on the way to another file. outs are the pages' paths, which
-// loadPages keeps apart.
+// claim checks that p's output path is free: no other file the build
+// writes is there, or on its way (a url of /404.html/ would need the page
+// 404.html to be a folder), or below it. outs are the pages' paths.
 func (s *Site) claim(p *Page, outs map[string]bool) error {
 	at := fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
 	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
@@ -87,9 +86,8 @@ func (s *Site) claim(p *Page, outs map[string]bool) error {
 	return nil
 }
 
-// writeSitemap writes robots.txt and, with a base URL, sitemap.xml, the
-// latter with encoding/xml, which escapes every URL.
-func (s *Site) writeSitemap() error {
+// writeSitemap writes robots.txt and, with a base URL, sitemap.xml (escaped by encoding/xml).
+func (s *Site) writeSitemap() {
 	base := s.Settings.BaseURL
 	robots := "User-agent: *\nAllow: /\n"
 	if base != "" {
@@ -110,13 +108,42 @@ func (s *Site) writeSitemap() error {
 				set.URLs = append(set.URLs, u)
 			}
 		}
-		out, err := xml.MarshalIndent(set, "", "  ")
-		if err != nil {
-			return fmt.Errorf("sitemap.xml: %w", err)
-		}
+		out, _ := xml.MarshalIndent(set, "", "  ") // strings only: it cannot fail
 		s.Files["sitemap.xml"] = append(append([]byte(xml.Header), out...), '\n')
 		robots += "Sitemap: " + base + "/sitemap.xml\n"
 	}
 	s.Files["robots.txt"] = []byte(robots)
-	return nil
+}
+
+// checkCase refuses two output paths that differ only in case, in a
+// file's or a folder's name (Guide/index.html and guide/map.png): a Mac's
+// or Windows' file system keeps one for both, while Netlify serves two, so
+// the preview would not be the site readers get. from names what writes
+// each file.
+func checkCase(files map[string][]byte, from map[string]string) error {
+	type first struct{ spelling, file string }
+	seen := map[string]first{} // a folded path -> how it was first spelt, and by which file
+	told := map[[2]string]bool{}
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		for p := name; p != "."; p = path.Dir(p) {
+			f, ok := seen[casefold.Key(p)]
+			if !ok {
+				seen[casefold.Key(p)] = first{p, name}
+				continue
+			}
+			if f.spelling == p || told[[2]string{f.file, name}] {
+				continue
+			}
+			told[[2]string{f.file, name}] = true
+			a, b, pa, pb := name, f.file, p, f.spelling
+			if generated[a] {
+				// The writer's file first: it is the one to rename.
+				a, b, pa, pb = b, a, pb, pa
+			}
+			errs = append(errs, fmt.Errorf("%s: writes public/%s, and %s writes public/%s: %q and %q differ only in case, which a Mac's or Windows' file system takes for one name and Netlify for two: rename one, or set another url",
+				from[a], a, from[b], b, pa, pb))
+		}
+	}
+	return errors.Join(errs...)
 }

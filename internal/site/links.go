@@ -8,10 +8,9 @@ import (
 	"strings"
 )
 
-// checkLinks resolves every link from a page to another page of the site
-// (/path/, /path/#id, relative) as a browser does, and refuses one that
-// leads to no file the build writes, or to an id the page it leads to
-// does not make. Each error names where the link is written.
+// checkLinks resolves every link between pages (/path/, /path/#id,
+// relative) as a browser does, and refuses one that leads to no file the
+// build writes, or to an id its page does not make.
 func (s *Site) checkLinks() error {
 	byOut := map[string]*Page{}
 	for _, p := range s.Pages {
@@ -32,10 +31,7 @@ func (s *Site) checkLinks() error {
 				errs = append(errs, fmt.Sprintf("%s: the link %q leads to %s, where the build makes no page or file: fix the path (pages are /SECTION/NAME/)", l.At, l.Href, to.Path))
 				continue
 			}
-			if to.Fragment == "" {
-				continue
-			}
-			if target, ok := byOut[name]; ok && !target.out.IDs[to.Fragment] {
+			if target, ok := byOut[name]; ok && to.Fragment != "" && !target.out.IDs[to.Fragment] {
 				errs = append(errs, fmt.Sprintf("%s: the link %q names #%s, which %s (%s) does not make: link to one of its headings' ids", l.At, l.Href, to.Fragment, target.URL, target.File))
 			}
 		}
@@ -47,9 +43,7 @@ func (s *Site) checkLinks() error {
 	return nil
 }
 
-// servedFile is the file a static host serves for path, or "": /x/ is
-// x/index.html, /x is the file x, or x/index.html (Netlify adds the
-// slash).
+// servedFile is what Netlify serves for path, or "": /x/ is x/index.html; /x, x or x/index.html.
 func servedFile(files map[string][]byte, path string) string {
 	name := strings.TrimPrefix(path, "/")
 	if name == "" || strings.HasSuffix(name, "/") {
@@ -67,22 +61,48 @@ func servedFile(files map[string][]byte, path string) string {
 // carries its name and nothing else, so the report could not tell the
 // pages' clicks apart.
 func (s *Site) checkClicks() error {
-	first := map[string]string{} // name -> where the first page uses it
-	firstPage := map[string]*Page{}
-	var errs []string
+	first := map[string]link{}  // name -> its first use
+	owner := map[string]*Page{} // name -> the page of its first use
+	var errs []error
 	for _, p := range s.Pages {
 		for _, c := range p.out.Clicks {
-			if at, ok := first[c.Href]; ok && firstPage[c.Href] != p {
-				errs = append(errs, fmt.Sprintf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", c.At, c.Href, at))
-				continue
-			}
-			if _, ok := first[c.Href]; !ok {
-				first[c.Href], firstPage[c.Href] = c.At, p
+			if f, ok := first[c.Href]; !ok {
+				first[c.Href], owner[c.Href] = c, p
+			} else if owner[c.Href] != p {
+				errs = append(errs, fmt.Errorf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", c.At, c.Href, f.At))
 			}
 		}
 	}
+	return errors.Join(errs...)
+}
+
+// writeRedirects writes Netlify's _redirects, a 301 from each alias to its
+// page. It refuses an alias the build writes a file at (Netlify serves the
+// file first) and one that two pages claim.
+func (s *Site) writeRedirects() error {
+	var lines []string
+	var errs []error
+	claimed := map[string]string{} // alias -> where
+	for _, p := range s.Pages {
+		at := fmt.Sprintf("%s:%d", p.File, max(p.Meta.AliasesLine, 1))
+		for _, a := range p.Meta.Aliases {
+			if name := servedFile(s.Files, a); name != "" {
+				errs = append(errs, fmt.Errorf("%s: alias %q is public/%s, which the build writes: a reader there gets that file, never the redirect: remove the alias", at, a, name))
+				continue
+			}
+			if prev, ok := claimed[a]; ok {
+				errs = append(errs, fmt.Errorf("%s: alias %q is claimed by %s too: keep it on one page", at, a, prev))
+				continue
+			}
+			claimed[a] = at
+			lines = append(lines, a+" "+p.URL+" 301")
+		}
+	}
 	if len(errs) > 0 {
-		return errors.New(strings.Join(errs, "\n"))
+		return errors.Join(errs...)
+	}
+	if len(lines) > 0 {
+		s.Files["_redirects"] = []byte("# Made by the build from the pages' aliases.\n" + strings.Join(lines, "\n") + "\n")
 	}
 	return nil
 }

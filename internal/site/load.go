@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"errref/internal/frontmatter"
 	"errref/internal/highlight"
@@ -25,61 +24,45 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 		return nil, err
 	}
 	s := &Site{Files: map[string][]byte{}, Settings: set}
-	if missing := set.Missing(); len(missing) > 0 {
-		if publish {
-			return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
-		}
-		for _, m := range missing {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))
-		}
+	missing, stand := set.Missing(), set.Placeholders()
+	if publish && len(missing) > 0 {
+		return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
 	}
-	if stand := set.Placeholders(); len(stand) > 0 {
-		if publish {
-			return nil, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
-		}
-		for _, p := range stand {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s; -publish refuses to build", settings.File, p))
-		}
+	if publish && len(stand) > 0 {
+		return nil, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
+	}
+	for _, m := range missing {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))
+	}
+	for _, p := range stand {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s; -publish refuses to build", settings.File, p))
 	}
 	return s, nil
 }
 
 // prepareHighlighting starts compiling the lexers that the first pages'
-// code blocks name, so that on a small site the compile is done beside
-// the reading of templates and pages, not before the first block. Only a
+// code blocks name, beside the reading of templates and pages. Only a
 // hint: a language it misses is compiled when a block needs it.
 func prepareHighlighting(site fs.FS) {
 	names, _ := fs.Glob(site, ContentDir+"/*.md")
 	seen := map[string]bool{}
 	for _, name := range names[:min(len(names), 8)] {
-		src, err := fs.ReadFile(site, name)
-		if err != nil {
-			continue
-		}
+		src, _ := fs.ReadFile(site, name) // loadPages reports a file it cannot read
 		for line := range bytes.Lines(src) {
 			info, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("```"))
-			if !ok {
-				continue
-			}
-			f := bytes.Fields(bytes.TrimLeft(info, "`"))
-			if len(f) == 0 {
-				continue
-			}
-			if lang := string(f[0]); !seen[lang] {
-				seen[lang] = true
-				highlight.Prepare(lang)
+			if f := bytes.Fields(bytes.TrimLeft(info, "`")); ok && len(f) > 0 && !seen[string(f[0])] {
+				seen[string(f[0])] = true
+				highlight.Prepare(string(f[0]))
 			}
 		}
 	}
 }
 
-// loadPages reads content/**/*.md and maps each to its output path:
-// content/NAME.md is /NAME/, content/SECTION/NAME.md is /SECTION/NAME/, a
-// folder's index.md is the folder's own page. Every Markdown file is
-// published or refused by name: none is skipped. A file whose bytes equal
-// those of its page in prev is that page again, rendered output and all.
-// Without content/index.md, the home page is the index of errors that
-// the template "home" lays out.
+// loadPages reads content/**/*.md and maps each to its output path (see
+// frontmatter.PageURL). Every Markdown file is published or refused by
+// name: none is skipped. A file whose bytes equal those of its page in
+// prev is that page again, rendered output and all. Without
+// content/index.md, the home page is the index of errors, templates/home.html.
 func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set settings.Settings) ([]*Page, error) {
 	var names []string // paths under content/, as the folder spells them
 	var errs []error
@@ -122,13 +105,12 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s/: no pages: add %s/SECTION/NAME.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
 	}
-	files, readErrs := readAll(site, names, prev, changed)
+	raws, stats, readErrs := readAll(site, names, prev, changed)
 	var pages []*Page
 	byOut := map[string]*Page{}
-	home := false
 	for i, base := range names {
 		rel := ContentDir + "/" + base
-		src := files[i].raw
+		src := raws[i]
 		if err := readErrs[i]; err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
 			continue
@@ -136,7 +118,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		var p *Page
 		if old, ok := prev[rel]; ok && bytes.Equal(old.raw, src) {
 			p = old
-			p.stamp = files[i].stamp
+			p.stat = stats[i]
 			p.Prev, p.Next, p.Related = nil, nil, nil
 		} else {
 			meta, body, first, err := frontmatter.Parse(rel, src)
@@ -144,13 +126,16 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 				errs = append(errs, err)
 				continue
 			}
-			p = &Page{File: rel, Meta: meta, raw: src, stamp: files[i].stamp, src: body, first: first}
-			p.URL, p.Out = outPath(strings.TrimSuffix(base, ".md"), meta.URL)
+			p = &Page{File: rel, Meta: meta, raw: src, stat: stats[i], src: body, first: first}
+			p.URL = frontmatter.PageURL(strings.TrimSuffix(base, ".md"), meta.URL)
+			p.Out = strings.TrimPrefix(p.URL, "/") + "index.html"
+			if p.URL == "/404.html" {
+				p.Out = "404.html"
+			}
 			if dir := path.Dir(base); dir != "." {
 				p.Section = dir
 			}
 		}
-		home = home || p.URL == "/"
 		if prev, ok := byOut[p.Out]; ok {
 			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.File, p.Out))
 			continue
@@ -158,9 +143,8 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		byOut[p.Out] = p
 		pages = append(pages, p)
 	}
-	if !home && len(errs) == 0 {
-		// The index of errors, made from the settings and the catalog,
-		// both of which a reused page has in common with this build.
+	if byOut["index.html"] == nil && len(errs) == 0 {
+		// Made from the settings and the catalog, which a reused page shares with this build.
 		p := prev[homeFile]
 		if p == nil {
 			p = &Page{
@@ -173,71 +157,46 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	return pages, errors.Join(errs...)
 }
 
-// A stamp is a file's size and modification time.
-type stamp struct {
-	size int64
-	mod  time.Time
-}
-
-type file struct {
-	raw   []byte
-	stamp stamp
-}
-
-// readAll reads content/NAME for each of names, side by side: one after
-// another, a thousand pages took 25 to 40 ms. A file whose stamp is the
-// one its page in prev was read with, and not named in changed, is taken
-// from prev unread: the preview rebuilds a thousand pages for a save of
-// one. A file system that keeps no times (a zero stamp) is always read.
-func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[string]bool) ([]file, []error) {
-	files := make([]file, len(names))
-	errs := make([]error, len(names))
+// readAll reads content/NAME for each of names, side by side (one after
+// another, a thousand took 25 to 40 ms). A file whose size and
+// modification time are those of its page in prev, and not named in
+// changed, is taken from prev unread; on a file system that keeps no
+// times every file is read.
+func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[string]bool) ([][]byte, []fs.FileInfo, []error) {
+	raws, stats, errs := make([][]byte, len(names)), make([]fs.FileInfo, len(names)), make([]error, len(names))
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for range min(16, len(names)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
 				rel := ContentDir + "/" + names[i]
-				// The stamp before the bytes: an edit in between is
-				// seen by the next build's stamp.
+				// Stat before read: an edit in between is seen next time.
 				fi, err := fs.Stat(site, rel)
 				if err != nil {
 					errs[i] = err
 					continue
 				}
-				st := stamp{fi.Size(), fi.ModTime()}
-				if old := prev[rel]; old != nil && !changed[rel] && !st.mod.IsZero() &&
-					old.stamp.size == st.size && old.stamp.mod.Equal(st.mod) {
-					files[i] = file{old.raw, st}
-					continue
+				stats[i] = fi
+				if old := prev[rel]; old != nil && !changed[rel] && !fi.ModTime().IsZero() &&
+					old.stat.Size() == fi.Size() && old.stat.ModTime().Equal(fi.ModTime()) {
+					raws[i] = old.raw
+				} else {
+					raws[i], errs[i] = fs.ReadFile(site, rel)
 				}
-				files[i].raw, errs[i] = fs.ReadFile(site, rel)
-				files[i].stamp = st
 			}
 		})
 	}
 	wg.Wait()
-	return files, errs
+	return raws, stats, errs
 }
 
 // homeFile names the generated home page in errors and in the Prev map.
 const homeFile = TemplateDir + "/home.html"
 
 // ignored reports whether a file in content/ or static/ is not the
-// author's: hidden files (macOS's .DS_Store among them), the lock and
-// backup files editors leave (.#index.md, #index.md#, index.md~), and the
-// files Windows' Explorer writes into a folder it shows (Thumbs.db,
-// desktop.ini, in any case).
+// author's: hidden (.DS_Store), an editor's lock or backup (.#index.md,
+// #index.md#, index.md~), or Windows Explorer's (Thumbs.db, desktop.ini).
 func ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
-}
-
-// outPath maps a content name to its URL (frontmatter.PageURL) and output file.
-func outPath(name, url string) (string, string) {
-	u := frontmatter.PageURL(name, url)
-	if u == "/404.html" {
-		return u, "404.html"
-	}
-	return u, strings.TrimPrefix(u, "/") + "index.html"
 }

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"regexp"
 	"runtime"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -48,29 +49,23 @@ type rendered struct {
 	Clicks   []link          // its click names (Href holds the name)
 }
 
-// A link is an <a href> to another page of the site, and where it is
-// written.
+// A link is an <a href> to another page of the site, and where it is.
 type link struct{ Href, At string }
 
-// render renders every page that o.Prev does not hold, as many at a time
-// as there are cores, within o.Timeout.
+// render renders every page that o.Prev does not hold, within o.Timeout.
 func (s *Site) render(o Options, tmpl *templates, assets map[string]string) error {
-	// The templates get this build's asset names once, before any page
-	// runs them; html/template may then execute them in parallel.
+	// Set before any page runs: html/template may then run them in parallel.
 	tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
 		if a, ok := assets[name]; ok {
 			return a, nil
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
-	for _, p := range s.Pages {
-		if p.Home && tmpl.set.Lookup("home") == nil {
-			return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
-		}
+	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && tmpl.set.Lookup("home") == nil {
+		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
 	r := &renderer{site: s, tmpl: tmpl, assets: assets, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
-	var renders atomic.Int64
 	var wg sync.WaitGroup
 	// As many renders at a time as there are cores: more would only hold
 	// more half-rendered pages in memory, for the collector to scan.
@@ -79,21 +74,18 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		if p.out.HTML != nil {
 			continue // reused from Prev
 		}
+		s.Rendered++
 		wg.Go(func() {
 			busy <- struct{}{}
 			defer func() { <-busy }()
-			renders.Add(1)
-			var out rendered
-			out.HTML, out.Cites, out.Warnings, errs[i] = r.render(p, &out)
-			if errs[i] != nil {
-				return
+			out, err := r.render(p)
+			if errs[i] = err; err == nil {
+				p.out = out
 			}
-			p.out = out
 		})
 	}
 	// A template cannot be stopped once it runs: on time out the build
-	// reports, and the render is left to the process's end (the command
-	// exits; the preview goes on and builds again on the next save).
+	// reports, and the render is left to stopWriter or the process's end.
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
 	timeout := cmp.Or(o.Timeout, DefaultTimeout)
@@ -103,12 +95,10 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		r.stop.Store(true)
 		return tooSlow(timeout, tmpl.set, tmpl.files)
 	}
-	s.Rendered = int(renders.Load())
 	return joinOnce(errs)
 }
 
-// renderError is a template that failed while rendering a page. The same
-// failure in every page is one error: Build reports it once.
+// renderError is a template that failed while rendering a page.
 type renderError struct {
 	err  error  // templates/FILE.html:LINE: ...
 	page string // content/NAME.md
@@ -116,8 +106,7 @@ type renderError struct {
 
 func (e renderError) Error() string { return fmt.Sprintf("%v (rendering %s)", e.err, e.page) }
 
-// joinOnce joins the pages' errors, reporting a template failure that
-// several pages share once, with the pages it broke.
+// joinOnce joins the pages' errors, a template failure once with the pages it broke.
 func joinOnce(errs []error) error {
 	var out []error
 	pages := map[string][]string{} // a template's failure -> the pages
@@ -129,9 +118,7 @@ func joinOnce(errs []error) error {
 				out = append(out, re.err)
 			}
 			pages[msg] = append(pages[msg], re.page)
-			continue
-		}
-		if err != nil {
+		} else if err != nil {
 			out = append(out, err)
 		}
 	}
@@ -157,19 +144,15 @@ type Data struct {
 	Site      *Catalog // the settings, and every page
 	Home      bool     // the page is the index of errors
 	Page      *Page
-	Canonical string // absolute URL, or empty without a base URL
-	Counter   bool   // the page loads /measure.js
-	JSONLD    any    // structured data, or nil
-	// Checked lists the releases the page's quotes are checked against,
-	// the newest per repository and major version; empty on a page that
-	// cites nothing.
-	Checked []Checked
-	Guide   string // the guide the page offers: its guide, or site.toml's
-	ids     map[string]int
+	Canonical string    // absolute URL, or empty without a base URL
+	Counter   bool      // the page loads /measure.js
+	JSONLD    any       // structured data, or nil
+	Checked   []Checked // the releases the quotes are checked against (checkedAgainst)
+	Guide     string    // the guide the page offers: its guide, or site.toml's
+	ids       map[string]int
 }
 
-// HasID reports whether the page's body makes the id (a heading's): a
-// partial links to a section of the page only when it is there.
+// HasID reports whether the body makes the id, for a partial to link to it only then.
 func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
 
 // Checked is a repository and the releases of it a page's quotes show.
@@ -178,17 +161,21 @@ type Checked struct {
 	Versions string // "v1.29.0 and v2.0.0"
 }
 
-func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string, error) {
+func (r *renderer) render(p *Page) (out rendered, err error) {
 	set := r.site.Settings
-	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn()}
+	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
 	if set.BaseURL != "" && !p.Meta.NoIndex {
 		d.Canonical = set.BaseURL + p.URL
 	}
 	if !p.Meta.NoIndex {
+		kind, title := "TechArticle", "headline"
+		if p.Home {
+			kind, title = "CollectionPage", "name"
+		}
 		ld := map[string]any{
 			"@context":    "https://schema.org",
-			"@type":       "TechArticle",
-			"headline":    p.Meta.Title,
+			"@type":       kind,
+			title:         p.Meta.Title,
 			"description": p.Meta.Description,
 			"inLanguage":  set.Language,
 			"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
@@ -197,16 +184,10 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 		if d.Canonical != "" {
 			ld["url"] = d.Canonical
 		}
-		if !p.Meta.Date.IsZero() {
-			ld["datePublished"] = p.Meta.Date.Format("2006-01-02")
-		}
-		if !p.Meta.Updated.IsZero() {
-			ld["dateModified"] = p.Meta.Updated.Format("2006-01-02")
-		}
-		if p.Home {
-			ld["@type"] = "CollectionPage"
-			ld["name"] = ld["headline"]
-			delete(ld, "headline")
+		for key, t := range map[string]time.Time{"datePublished": p.Meta.Date, "dateModified": p.Meta.Updated} {
+			if !t.IsZero() {
+				ld[key] = t.Format("2006-01-02")
+			}
 		}
 		d.JSONLD = ld
 		if crumbs := r.breadcrumb(p); crumbs != nil {
@@ -215,10 +196,8 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 		}
 	}
 	t := r.tmpl.set
-	d.Guide = cmp.Or(p.Meta.Guide, set.Guide)
-	// Partials run after the body, when the page's citations are known:
-	// the body holds a mark for each, which cannot be in Markdown's
-	// output (goldmark turns a NUL into U+FFFD).
+	// Partials run after the body, when its citations are known; until
+	// then a mark with a NUL, which Markdown cannot output, holds each.
 	var partials []string
 	res, err := markdown.Render(p.src, p.first, markdown.Options{
 		Contact:        set.Contact,
@@ -236,24 +215,29 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 		},
 	})
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
+		return out, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
 	}
-	cites := r.citations(p, res.Citations)
-	d.Checked = checkedAgainst(cites)
+	front := len(p.raw) - len(p.src) // the body is the end of the file
+	for _, c := range res.Citations {
+		if c.Span != [2]int{} {
+			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
+		}
+		out.Cites = append(out.Cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
+	}
+	d.Checked = checkedAgainst(out.Cites)
 	d.ids = res.IDs
-	var warns []string
 	body := res.HTML
 	for i, name := range partials {
 		if name == "offer" && d.Guide == "" {
 			msg := fmt.Sprintf("%s:%d: {{< offer >}} names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, lineOf(p.raw, "{{< offer"), settings.File)
 			if r.publish {
-				return nil, nil, nil, fmt.Errorf("%s", msg)
+				return out, errors.New(msg)
 			}
-			warns = append(warns, msg+": the offer shows a placeholder; -publish refuses to build")
+			out.Warnings = append(out.Warnings, msg+": the offer shows a placeholder; -publish refuses to build")
 		}
 		var b bytes.Buffer
 		if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d); err != nil {
-			return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.File}
+			return out, renderError{templateError(err, r.tmpl.files), p.File}
 		}
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
@@ -261,13 +245,12 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return nil, nil, nil, renderError{templateError(err, r.tmpl.files), p.File}
+		return out, renderError{templateError(err, r.tmpl.files), p.File}
 	}
-	var problems []string
 	found := htmlcheck.Check(b.Bytes())
 	if found.Filter && !p.Home {
 		// Error pages keep the counter as their only script.
-		return nil, nil, nil, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
 	}
 	out.IDs = found.IDs
 	for _, href := range found.Links {
@@ -276,80 +259,64 @@ func (r *renderer) render(p *Page, out *rendered) ([]byte, []Citation, []string,
 	for _, name := range found.Clicks {
 		out.Clicks = append(out.Clicks, link{name, locate(p, r.tmpl.src, "copy="+name)})
 	}
+	var problems []error
 	for _, pr := range found.Problems {
 		where := locate(p, r.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
-			// The page makes this id (a heading, a code block), and
-			// something else makes it too: the page's line is the one
-			// its author can change.
+			// A template or another line repeats the id: the page's line is the one to change.
 			where = fmt.Sprintf("%s:%d", p.File, line)
 			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
 		}
-		problems = append(problems, fmt.Sprintf("%s: %s", where, pr.Msg))
+		problems = append(problems, fmt.Errorf("%s: %s", where, pr.Msg))
 	}
-	if len(problems) > 0 {
-		return nil, nil, nil, fmt.Errorf("%s", strings.Join(problems, "\n"))
+	if err := errors.Join(problems...); err != nil {
+		return out, err
 	}
-	min, err := minifier.Bytes("text/html", b.Bytes())
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: minify: %v", p.File, err)
+	if out.HTML, err = minifier.Bytes("text/html", b.Bytes()); err != nil {
+		return out, fmt.Errorf("%s: minify: %v", p.File, err)
 	}
 	for _, w := range res.Warnings {
-		warns = append(warns, p.File+":"+strings.TrimPrefix(w, "line "))
+		out.Warnings = append(out.Warnings, p.File+":"+strings.TrimPrefix(w, "line "))
 	}
 	// A release named as history that nothing quotes is a typo, and would
 	// leave the quote it meant checked against the newest release.
 	for _, h := range p.Meta.History {
-		if !slices.ContainsFunc(cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
-			return nil, nil, nil, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
+		if !slices.ContainsFunc(out.Cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
+			return out, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
 		}
 	}
-	return min, cites, warns, nil
+	return out, nil
 }
 
 // breadcrumb is the page's BreadcrumbList: the index, the section's own
-// page if it has one, the page. Its items are absolute URLs, so there is
-// none without a base URL, nor on the index itself.
+// page if any, the page. Its items are absolute URLs: none without a base
+// URL, nor on the index itself.
 func (r *renderer) breadcrumb(p *Page) map[string]any {
 	base := r.site.Settings.BaseURL
 	if base == "" || p.URL == "/" {
 		return nil
 	}
-	type crumb struct{ name, url string }
-	trail := []crumb{{r.site.Settings.Title, "/"}}
+	var trail []*Page // the index is a page of every build
 	for _, h := range r.site.Pages {
 		if h.URL == "/" {
-			trail[0].name = h.Meta.Title
+			trail = append(trail, h)
 		}
 	}
 	for _, sec := range r.site.catalog.Sections {
 		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
-			trail = append(trail, crumb{sec.Page.Meta.Title, sec.Page.URL})
+			trail = append(trail, sec.Page)
 		}
 	}
-	trail = append(trail, crumb{p.Meta.Title, p.URL})
+	trail = append(trail, p)
 	var items []any
 	for i, c := range trail {
-		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.name}
+		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Meta.Title}
 		if i < len(trail)-1 { // the last is the page itself, which needs no link
-			item["item"] = base + c.url
+			item["item"] = base + c.URL
 		}
 		items = append(items, item)
 	}
 	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
-}
-
-// citations places the page's citations in its file.
-func (r *renderer) citations(p *Page, in []markdown.Citation) []Citation {
-	cites := make([]Citation, len(in))
-	front := len(p.raw) - len(p.src) // the body is the end of the file
-	for i, c := range in {
-		if c.Span != [2]int{} {
-			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
-		}
-		cites[i] = Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)}
-	}
-	return cites
 }
 
 // partialMark stands in the body for the i-th partial until it runs.
@@ -367,38 +334,27 @@ func (r *renderer) loads(p *Page) []string {
 	return l
 }
 
-// stopWriter fails every write once stop is set. A template cannot be
-// interrupted, but one that writes, as a runaway loop usually does, ends
-// at its next write instead of running, and filling memory, until the
-// process ends.
+// stopWriter fails every write once stop is set: a runaway template that
+// writes ends there instead of filling memory until the process ends.
 type stopWriter struct {
 	w    *bytes.Buffer
 	stop *atomic.Bool
 }
 
-var errStopped = errors.New("stopped: the build ran out of time")
-
 func (s stopWriter) Write(p []byte) (int, error) {
 	if s.stop.Load() {
-		return 0, errStopped
+		return 0, errors.New("stopped: the build ran out of time")
 	}
 	return s.w.Write(p)
 }
 
-// locate finds the first line of the page source, or else of a template,
-// that holds needle, so that a problem found in the HTML names a line the
-// author wrote.
+// locate names the first line of the page, else of a template, that holds needle.
 func locate(p *Page, tmplSrc map[string][]byte, needle string) string {
 	if needle != "" {
 		if n := lineOf(p.src, needle); n > 0 {
 			return fmt.Sprintf("%s:%d", p.File, p.first+n-1)
 		}
-		names := make([]string, 0, len(tmplSrc))
-		for name := range tmplSrc {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
+		for _, name := range slices.Sorted(maps.Keys(tmplSrc)) {
 			if n := lineOf(tmplSrc[name], needle); n > 0 {
 				return fmt.Sprintf("%s:%d (rendering %s)", name, n, p.File)
 			}
@@ -414,4 +370,73 @@ func lineOf(src []byte, needle string) int {
 		return 0
 	}
 	return bytes.Count(src[:i], []byte("\n")) + 1
+}
+
+// checkedAgainst lists, per repository in the order the page first cites
+// it, the newest release of each major version that the page quotes,
+// leaving out a quote kept at an old release as history.
+func checkedAgainst(cites []Citation) []Checked {
+	var repos []string
+	newest := map[string][]string{} // repo -> the newest version of each major
+	for _, c := range cites {
+		if c.History {
+			continue
+		}
+		vs, ok := newest[c.Repo]
+		if !ok {
+			repos = append(repos, c.Repo)
+		}
+		switch i := slices.IndexFunc(vs, func(v string) bool { return major(v) == major(c.Version) }); {
+		case i < 0:
+			newest[c.Repo] = append(vs, c.Version)
+		case compareVersions(c.Version, vs[i]) > 0:
+			vs[i] = c.Version
+		}
+	}
+	var out []Checked
+	for _, repo := range repos {
+		slices.SortFunc(newest[repo], compareVersions)
+		out = append(out, Checked{Repo: repo, Versions: andList(newest[repo])})
+	}
+	return out
+}
+
+// major is a version's first number: "v1.29.0" is 1, "0.28.1" is 0.
+func major(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	m, _, _ := strings.Cut(v, ".")
+	return m
+}
+
+// compareVersions orders versions by their dot-separated numbers, then as text.
+func compareVersions(a, b string) int {
+	pa := strings.Split(strings.TrimPrefix(a, "v"), ".")
+	pb := strings.Split(strings.TrimPrefix(b, "v"), ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		switch {
+		case ea == nil && eb == nil:
+			if c := cmp.Compare(na, nb); c != 0 {
+				return c
+			}
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		default:
+			if c := strings.Compare(pa[i], pb[i]); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmp.Or(cmp.Compare(len(pa), len(pb)), strings.Compare(a, b))
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

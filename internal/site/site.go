@@ -9,7 +9,9 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"time"
 
 	"errref/internal/frontmatter"
@@ -25,31 +27,25 @@ const (
 	MeasureDir  = "measure"
 )
 
-// SourceDirs are the folders that hold what the site's author wrote, which
-// no build may write into.
+// SourceDirs hold what the site's author wrote: no build may write into them.
 func SourceDirs() []string { return []string{ContentDir, TemplateDir, StaticDir, MeasureDir} }
 
 // Options say how to build.
 type Options struct {
-	// FS holds the site: site.toml, content/, templates/, static/ and
-	// measure/ at its top (os.DirFS(root) for a folder). Error messages
-	// name files by their paths in it, content/index.md:12.
+	// FS holds site.toml, content/, templates/, static/ and measure/.
+	// Error messages name files by their paths in it: content/index.md:12.
 	FS      fs.FS
 	Publish bool // refuse to build while a setting a published site needs is unset
 	Getenv  func(string) string
-	// Prev is the last good build of the same site, or nil. A page whose
-	// file is byte for byte the same, in a build whose settings, templates,
-	// static files and counter are the same, is taken from it as it was.
+	// Prev is the last good build, or nil. A page whose file is byte for
+	// byte the same, with all else the same, is taken from it as it was.
 	Prev *Site
-	// Changed names the files (content/x.md) known to have changed since
-	// Prev was built. A page file not named whose size and modification
-	// time are those Prev read is not read again: the preview's watcher
-	// names what it saw change, so a save that keeps both (a coarse
-	// clock, a same-size edit) is still read.
+	// Changed names the files (content/x.md) the preview's watcher saw
+	// change since Prev. Another file whose size and modification time are
+	// those Prev read is not read again; a named one always is, since a
+	// save may keep both (a coarse clock, a same-size edit).
 	Changed map[string]bool
-	// Timeout bounds the rendering of the pages, where the templates run:
-	// a template that never ends ({{range 100000000000}}) is reported
-	// instead of hanging the build. DefaultTimeout when zero.
+	// Timeout bounds the rendering, to report a template that never ends; DefaultTimeout when zero.
 	Timeout time.Duration
 }
 
@@ -70,13 +66,11 @@ type Site struct {
 	catalog    *Catalog
 }
 
-// A Citation is a quote of library source on a page, as internal/quote
-// checks and moves it.
+// A Citation is a quote of library source on a page, which internal/quote checks.
 type Citation struct {
 	markdown.Citation        // Span counts the bytes of the file, front matter too
 	File              string // content/index.md
-	// History: the page quotes this release to show what it did (its
-	// front matter's history), so the quote stays at this version.
+	// History: the page quotes this release as history, so the quote stays at it.
 	History bool
 }
 
@@ -94,15 +88,13 @@ type Page struct {
 	// Section is the page's folder under content/ ("mcp"), empty at the top.
 	Section string
 	Home    bool // the generated index of errors, /
-	// Prev and Next are the neighbours within the section, in title
-	// order; Related are the pages that share a tag or that Meta.Related
-	// names.
+	// Prev and Next: neighbours in the section by title; Related: sharing a tag or in Meta.Related.
 	Prev, Next *Page
 	Related    []*Page
 	library    string
-	raw        []byte // the file as read
-	stamp      stamp  // its size and modification time when read
-	src        []byte // its body, after the front matter
+	raw        []byte      // the file as read
+	stat       fs.FileInfo // its size and modification time when read
+	src        []byte      // its body, after the front matter
 	first      int
 	out        rendered
 }
@@ -120,8 +112,7 @@ func Build(o Options) (*Site, error) {
 		// A rebuild (the preview's) has its lexers compiled already.
 		prepareHighlighting(o.FS)
 	}
-	// Load the settings and templates, bundle the files every page links
-	// to, then the pages: a page is reused only if all of those are the same.
+	// Pages come last: one is reused only if all the rest is the same.
 	s, err := loadSettings(o.FS, o.Getenv, o.Publish)
 	if err != nil {
 		return nil, err
@@ -130,15 +121,11 @@ func Build(o Options) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	assets, err := s.bundleStatic(o.FS)
+	assets, err := s.bundle(o.FS)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.bundleMeasure(o.FS); err != nil {
-		return nil, err
-	}
-	s.inputs = s.fingerprint(tmpl.src)
-	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), o.Changed, s.Settings); err != nil {
+	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev, tmpl.src), o.Changed, s.Settings); err != nil {
 		return nil, err
 	}
 	if err := s.link(); err != nil {
@@ -156,4 +143,28 @@ func Build(o Options) (*Site, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// reusable hashes into s.inputs what every page depends on besides its
+// own file: the settings, the templates, and the files bundled so far
+// (whose names the pages link to). When prev's are the same, it maps each
+// page of prev to its file; else it is nil.
+func (s *Site) reusable(prev *Site, tmplSrc map[string][]byte) map[string]*Page {
+	h := sha256.New()
+	fmt.Fprintf(h, "%#v\n", s.Settings)
+	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
+		for _, n := range slices.Sorted(maps.Keys(m)) {
+			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
+			h.Write(m[n])
+		}
+	}
+	h.Sum(s.inputs[:0])
+	if prev == nil || prev.inputs != s.inputs {
+		return nil
+	}
+	pages := make(map[string]*Page, len(prev.Pages))
+	for _, p := range prev.Pages {
+		pages[p.File] = p
+	}
+	return pages
 }

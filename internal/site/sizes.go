@@ -1,64 +1,49 @@
 package site
 
 import (
+	"cmp"
 	"compress/gzip"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/andybalholm/brotli"
 )
 
-// Size is a file's bytes raw and compressed, as a server sends them.
-// Brotli is 0 when it was not measured.
+// Size is a file's bytes raw and compressed; Brotli is 0 when not measured.
 type Size struct{ Raw, Gzip, Brotli int }
 
-func (a Size) add(b Size) Size { return Size{a.Raw + b.Raw, a.Gzip + b.Gzip, a.Brotli + b.Brotli} }
-
-// Measure measures data with gzip -9 and, when withBrotli is set, with
-// brotli -q 11 beside it. Brotli at quality 11 is slow (50 ms for a
-// 30 KB page, most of a one-page build), and the budget is a gzip
-// figure, so it is measured only on request.
-func Measure(data []byte, withBrotli bool) Size {
-	return measureAll([][]byte{data}, withBrotli)[0]
-}
-
-// measureAll measures each of files as Measure does. The gzip figures are
-// taken one after another with one writer, reset for each (see gzipSize).
-// Brotli, when asked for, is slow enough that each file gets a core.
+// measureAll measures each of files with gzip -9 and, when withBrotli is
+// set, with brotli -q 11, each file on a core. Brotli at quality 11 is
+// slow (50 ms for a 30 KB page), and the budget is a gzip figure, so it
+// is measured only on request.
 func measureAll(files [][]byte, withBrotli bool) []Size {
 	sizes := make([]Size, len(files))
-	brotlis := make([]int, len(files))
 	var wg sync.WaitGroup
 	if withBrotli {
 		for i, data := range files {
-			wg.Go(func() { brotlis[i] = brotliSize(data) })
+			wg.Go(func() { sizes[i].Brotli = brotliSize(data) })
 		}
 	}
 	for i, data := range files {
-		sizes[i] = Size{Raw: len(data), Gzip: gzipSize(data)}
+		sizes[i].Raw, sizes[i].Gzip = len(data), gzipSize(data)
 	}
 	wg.Wait()
-	for i := range sizes {
-		sizes[i].Brotli = brotlis[i]
-	}
 	return sizes
 }
 
-// gzipWriters are level-9 writers, kept to be reset: one is 600 KB of
-// tables, which the kernel hands over a page at a time as they are first
-// written: on a small site, a new writer for each file would cost about as
-// much as compressing it.
-var gzipWriters sync.Pool
+// gzipWriters are level-9 writers, kept to be reset: a new one is 600 KB
+// of tables, which would cost about as much as compressing a small file.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	return zw
+}}
 
 // gzipSize is the size of data under gzip -9.
 func gzipSize(data []byte) int {
 	var n counter
-	zw, _ := gzipWriters.Get().(*gzip.Writer)
-	if zw == nil {
-		zw, _ = gzip.NewWriterLevel(&n, gzip.BestCompression)
-	} else {
-		zw.Reset(&n)
-	}
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&n)
 	zw.Write(data)
 	zw.Close()
 	gzipWriters.Put(zw)
@@ -67,10 +52,8 @@ func gzipSize(data []byte) int {
 
 func brotliSize(data []byte) int {
 	var n counter
-	// The brotli command fits its window to a small input; so does this,
-	// which gives its byte counts exactly (a 4 MB window, the streaming
-	// default, is a byte off on small files) and saves the time of
-	// setting up tables for 4 MB.
+	// The window fitted to the input, as the brotli command does: the
+	// streaming default, 4 MB, is a byte off on small files, and slower.
 	lgwin := min(max(10, bits.Len(uint(len(data)))), 24)
 	bw := brotli.NewWriterOptions(&n, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: lgwin})
 	bw.Write(data)
@@ -88,10 +71,9 @@ type Sizes struct {
 	Pages int
 	Files int
 	Raw   int // every file, uncompressed
-	// Critical is the heaviest page's critical path (its HTML, stylesheet
-	// and script), CriticalURL that page: the largest HTML stands for
-	// every page, as gzip follows the raw size closely enough on pages
-	// built from the same templates.
+	// Critical is the critical path (HTML, stylesheet, scripts) of the
+	// page with the largest HTML, CriticalURL: on pages built from the same
+	// templates, gzip follows the raw size closely enough.
 	Critical    Size
 	CriticalURL string
 	Measure     Size // measure.js
@@ -106,38 +88,26 @@ func (r Sizes) Verdict() string {
 	return "OVER"
 }
 
-// CriticalBudget is what fits in the first round trip: ten segments of
-// 1,460 bytes.
+// CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
 const CriticalBudget = 14600
 
-// Sizes measures the built files. Only the figures it prints exactly are
-// compressed: the heaviest page's critical path and measure.js (see
-// measureAll).
+// Sizes measures the built files, compressing only the critical path and measure.js.
 func (s *Site) Sizes(withBrotli bool) Sizes {
 	r := Sizes{Pages: len(s.Pages), Files: len(s.Files), Brotli: withBrotli}
 	for _, data := range s.Files {
 		r.Raw += len(data)
 	}
-	names := []string{"measure.js"}
-	var heavy *Page
-	for _, p := range s.Pages {
-		if heavy == nil || len(s.Files[p.Out]) > len(s.Files[heavy.Out]) {
-			heavy = p
-		}
-	}
-	if heavy != nil {
-		r.CriticalURL = heavy.URL
-		names = append(names, heavy.Out)
-		names = append(names, heavy.Loads...)
-	}
-	todo := make([][]byte, len(names))
-	for i, n := range names {
-		todo[i] = s.Files[n]
+	// A build has a page at least: the index.
+	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
+	r.CriticalURL = heavy.URL
+	todo := [][]byte{s.Files["measure.js"]}
+	for _, name := range append([]string{heavy.Out}, heavy.Loads...) {
+		todo = append(todo, s.Files[name])
 	}
 	sizes := measureAll(todo, withBrotli)
 	r.Measure = sizes[0]
 	for _, z := range sizes[1:] {
-		r.Critical = r.Critical.add(z)
+		r.Critical = Size{r.Critical.Raw + z.Raw, r.Critical.Gzip + z.Gzip, r.Critical.Brotli + z.Brotli}
 	}
 	return r
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"text/template/parse"
@@ -14,11 +16,6 @@ import (
 
 	"errref/internal/linebreak"
 )
-
-// The templates every site has: base.html lays out a page and calls
-// "main", which page.html defines. Files in partials/ are included by name,
-// from templates ({{template "offer" .}}) or Markdown ({{< offer >}}).
-var requiredTemplates = []string{"base", "main"}
 
 // templates are the site's templates, parsed into one set.
 type templates struct {
@@ -28,15 +25,13 @@ type templates struct {
 }
 
 // loadTemplates parses templates/*.html and templates/partials/*.html,
-// each named by its file's name without .html, which is how templates and
-// pages call a partial.
+// each named by its file's name without .html: templates call a partial
+// by it ({{template "offer" .}}), and so do pages ({{< offer >}}).
 func loadTemplates(site fs.FS) (*templates, error) {
 	t := template.New("").Funcs(template.FuncMap{
-		// Replaced for each page by the real asset map; declared here so
-		// that templates parse.
+		// Declared so that templates parse; render sets the real one.
 		"asset": func(string) (string, error) { return "", nil },
-		// wbr marks where a code-like title may wrap on a phone: after
-		// a dot, never inside a name (see package linebreak).
+		// wbr marks where a code-like title may wrap: after a dot, never inside a name.
 		"wbr": func(s string) template.HTML { return template.HTML(linebreak.HTML(s)) },
 	})
 	files := map[string]string{} // template name -> file path
@@ -60,37 +55,30 @@ func loadTemplates(site fs.FS) (*templates, error) {
 			}
 		}
 	}
-	for _, name := range requiredTemplates {
+	for _, name := range []string{"base", "main"} {
 		if t.Lookup(name) == nil {
 			return nil, fmt.Errorf("%s/: no template defines %q: base.html lays out the page and page.html defines {{define \"main\"}}", TemplateDir, name)
 		}
 	}
-	// A call of a missing template fails only when it runs; find it now,
-	// with its line.
-	for _, tt := range t.Templates() {
-		if tt.Tree == nil {
-			continue
+	// A call of a missing template fails only when it runs: find it now.
+	var err error
+	walk(t, func(tree *parse.Tree, n parse.Node) {
+		tn, ok := n.(*parse.TemplateNode)
+		if !ok || err != nil || t.Lookup(tn.Name) != nil {
+			return
 		}
-		var err error
-		walk(tt.Tree.Root, func(n parse.Node) {
-			tn, ok := n.(*parse.TemplateNode)
-			if !ok || err != nil || t.Lookup(tn.Name) != nil {
-				return
-			}
-			loc, _ := tt.Tree.ErrorContext(tn)
-			err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(sortedKeys(files), ", ")), files)
-		})
-		if err != nil {
-			return nil, err
-		}
+		loc, _ := tree.ErrorContext(tn)
+		err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(files)), ", ")), files)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &templates{set: t, src: srcs, files: files}, nil
 }
 
 var tmplLocRE = regexp.MustCompile(`template: ([A-Za-z0-9_-]+):(\d+)(?::\d+)?:`)
 
-// templateError rewrites the template package's "template: NAME:LINE:"
-// into "templates/FILE.html:LINE:".
+// templateError rewrites "template: NAME:LINE:" into "templates/FILE.html:LINE:".
 func templateError(err error, files map[string]string) error {
 	msg := err.Error()
 	if m := tmplLocRE.FindStringSubmatchIndex(msg); m != nil {
@@ -102,61 +90,50 @@ func templateError(err error, files map[string]string) error {
 	return fmt.Errorf("%s/: %v", TemplateDir, err)
 }
 
-func walk(n parse.Node, fn func(parse.Node)) {
-	if n == nil {
-		return
-	}
-	fn(n)
-	switch n := n.(type) {
-	case *parse.ListNode:
-		if n == nil {
+// walk calls fn with every node of every template in t, and its tree.
+func walk(t *template.Template, fn func(*parse.Tree, parse.Node)) {
+	var list func(*parse.Tree, *parse.ListNode)
+	list = func(tree *parse.Tree, l *parse.ListNode) {
+		if l == nil {
 			return
 		}
-		for _, c := range n.Nodes {
-			walk(c, fn)
+		for _, n := range l.Nodes {
+			fn(tree, n)
+			var b *parse.BranchNode
+			switch n := n.(type) {
+			case *parse.IfNode:
+				b = &n.BranchNode
+			case *parse.RangeNode:
+				b = &n.BranchNode
+			case *parse.WithNode:
+				b = &n.BranchNode
+			}
+			if b != nil {
+				list(tree, b.List)
+				list(tree, b.ElseList)
+			}
 		}
-	case *parse.IfNode:
-		walk(n.List, fn)
-		walk(n.ElseList, fn)
-	case *parse.RangeNode:
-		walk(n.List, fn)
-		walk(n.ElseList, fn)
-	case *parse.WithNode:
-		walk(n.List, fn)
-		walk(n.ElseList, fn)
+	}
+	for _, tt := range t.Templates() {
+		if tt.Tree != nil {
+			list(tt.Tree, tt.Tree.Root)
+		}
 	}
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-// tooSlow says which template lines can keep a render going: each
-// {{range}}, the one action that can run without end. A template without
-// one is named by its file.
-// files maps each template's name to its file, templates/NAME.html.
+// tooSlow names the lines of each {{range}}, the one action that can run without end.
 func tooSlow(limit time.Duration, t *template.Template, files map[string]string) error {
 	var lines []string
-	for _, tt := range t.Templates() {
-		if tt.Tree == nil {
-			continue
-		}
-		walk(tt.Tree.Root, func(n parse.Node) {
-			if r, ok := n.(*parse.RangeNode); ok {
-				loc, _ := tt.Tree.ErrorContext(r)
-				name, line, _ := strings.Cut(loc, ":")
-				line, _, _ = strings.Cut(line, ":")
-				if file, ok := files[name]; ok {
-					lines = append(lines, fmt.Sprintf("%s:%s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", file, line, limit))
-				}
+	walk(t, func(tree *parse.Tree, n parse.Node) {
+		if r, ok := n.(*parse.RangeNode); ok {
+			loc, _ := tree.ErrorContext(r)
+			name, line, _ := strings.Cut(loc, ":")
+			line, _, _ = strings.Cut(line, ":")
+			if file, ok := files[name]; ok {
+				lines = append(lines, fmt.Sprintf("%s:%s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", file, line, limit))
 			}
-		})
-	}
+		}
+	})
 	if len(lines) == 0 {
 		return fmt.Errorf("%s/: the pages took longer than %v to render (-timeout sets the limit)", TemplateDir, limit)
 	}
