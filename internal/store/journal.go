@@ -42,11 +42,7 @@ func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 		return nil, false, err
 	}
 	j = &Journal{path: path, f: f}
-	unlock, _, err := lockFile(f)
-	if err != nil {
-		f.Close()
-		return nil, false, fmt.Errorf("%s: locking: %w", path, err)
-	}
+	unlock, _ := lockFile(f)
 	defer unlock()
 	if _, fixed, err = j.cutTail(); err != nil {
 		f.Close()
@@ -165,16 +161,14 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	if err := j.reopen(); err != nil {
 		return 0, err
 	}
-	unlock, locked, err := lockFile(j.f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: locking: %w", j.path, err)
-	}
+	unlock, locked := lockFile(j.f)
 	defer unlock()
 	// Without a lock another writer may be in the middle of its line:
 	// then neither a cut line is removed nor a failed write cut off, and
 	// the report names what it cannot take.
 	size := int64(-1)
 	if locked {
+		var err error
 		if size, _, err = j.cutTail(); err != nil {
 			return 0, err
 		}

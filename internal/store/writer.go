@@ -97,17 +97,9 @@ func (w *Writer) run() {
 	batch := make([]request, 0, MaxBatch)
 	for r := range w.queue {
 		batch = append(batch[:0], r)
-	more:
-		for len(batch) < MaxBatch {
-			select {
-			case r, ok := <-w.queue:
-				if !ok {
-					break more
-				}
-				batch = append(batch, r)
-			default:
-				break more
-			}
+		// run is the queue's one reader: what len counts is there to take.
+		for len(batch) < MaxBatch && len(w.queue) > 0 {
+			batch = append(batch, <-w.queue)
 		}
 		err := w.keep(batch)
 		for _, r := range batch {
