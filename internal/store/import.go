@@ -71,26 +71,18 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 		batch = batch[:0]
 		return err
 	}
-	err := eachLine(r, func(n int, line []byte, err error) error {
-		if err != nil {
-			res.Refused = append(res.Refused, &LineError{Line: n, Err: err})
-			return nil
-		}
-		it, kind, err := parseLine(line)
+	err := eachLine(r, func(n int, it Item, kind lineKind, err error) error {
 		switch {
 		case err != nil:
 			res.Refused = append(res.Refused, &LineError{Line: n, Err: err})
-			return nil
 		case kind == noEvent:
 			res.Skipped++
-			return nil
 		case kind == storedEvent:
 			res.Stored++
-			return nil
-		}
-		batch = append(batch, it)
-		if len(batch) == importBatch {
-			return flush()
+		default:
+			if batch = append(batch, it); len(batch) == importBatch {
+				return flush()
+			}
 		}
 		return nil
 	})
@@ -100,9 +92,10 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 	return res, err
 }
 
-// eachLine calls f with each non-empty line of r and its number, or with
-// the error of a line over MaxLine, which it skips. It stops at f's error.
-func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
+// eachLine calls f with what each non-empty line of r holds and its
+// number, or with why it holds nothing readable (a line over MaxLine is
+// skipped). It stops at f's error.
+func eachLine(r io.Reader, f func(n int, it Item, kind lineKind, err error) error) error {
 	br := bufio.NewReaderSize(r, 64*1024)
 	var long []byte
 	tooLong := false
@@ -127,15 +120,16 @@ func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
 		}
 		// NULs are a hole a writer at a stale offset left in a file
 		// emptied under it: they must not hide the line after.
+		var ferr error
 		switch line := bytes.Trim(long, " \t\r\n\x00"); {
 		case tooLong:
-			if ferr := f(n, nil, fmt.Errorf("over %d bytes: skipped", MaxLine)); ferr != nil {
-				return ferr
-			}
+			ferr = f(n, Item{}, 0, fmt.Errorf("over %d bytes: skipped", MaxLine))
 		case len(line) > 0:
-			if ferr := f(n, line, nil); ferr != nil {
-				return ferr
-			}
+			it, kind, err := parseLine(line)
+			ferr = f(n, it, kind, err)
+		}
+		if ferr != nil {
+			return ferr
 		}
 		if err == io.EOF {
 			return nil

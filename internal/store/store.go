@@ -34,10 +34,6 @@ type Store struct {
 	where    string // for messages: the file, or the database's host and name
 }
 
-// Columns are the events table's columns; a test holds the schema to them.
-var Columns = []string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
-	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"}
-
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
