@@ -63,10 +63,6 @@ func Describe(dsn string) string {
 	if err != nil {
 		return "an unreadable PostgreSQL address"
 	}
-	return describe(cfg)
-}
-
-func describe(cfg *pgx.ConnConfig) string {
 	return fmt.Sprintf("postgres %s:%d/%s as %s", cfg.Host, cfg.Port, cfg.Database, cfg.User)
 }
 

@@ -142,9 +142,3 @@ func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item,
 	}
 	return out, nil
 }
-
-// Insert stores one event, received at at.
-func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
-	_, err := s.Keep(ctx, []Item{{Event: e, At: at}})
-	return err
-}

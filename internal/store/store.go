@@ -45,15 +45,13 @@ func (s *Store) q(query string) string {
 	if !s.postgres {
 		return query
 	}
+	parts := strings.Split(query, "?")
 	var b strings.Builder
-	n := 0
-	for _, c := range query {
-		if c == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString("$" + strconv.Itoa(i))
 		}
-		b.WriteRune(c)
+		b.WriteString(p)
 	}
 	return b.String()
 }
@@ -112,7 +110,7 @@ func openPostgres(dsn string, o Options) (*sql.DB, string, error) {
 		// pgx's message may quote the string, password and all.
 		return nil, "", errors.New("the PostgreSQL address cannot be read: check its form (postgres://user:password@host:port/database or host=… dbname=… user=…)")
 	}
-	where := describe(cfg)
+	where := Describe(dsn)
 	// No prepared statements: behind PgBouncer in transaction mode (Netlify
 	// Database, Neon) the next transaction may get another server
 	// connection, and the platform sets the URL.

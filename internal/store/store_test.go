@@ -178,6 +178,12 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// Insert stores one event, received at at.
+func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
+	_, err := s.Keep(ctx, []Item{{Event: e, At: at}})
+	return err
+}
+
 // seed is a small data set with known counts, across a UTC day boundary.
 var seed = []struct {
 	at string

@@ -133,22 +133,21 @@ func (w *Writer) keep(batch []request) error {
 	return nil
 }
 
-// LogLines keeps events as not-stored JSON lines on W, the function's
+// logLines keeps events as not-stored JSON lines on w, the function's
 // log (Netlify keeps its stdout), which -import reads.
-type LogLines struct {
-	W    io.Writer
-	Name string // for messages, such as "the log"
-	mu   sync.Mutex
+type logLines struct {
+	w  io.Writer
+	mu sync.Mutex
 }
 
-func (l *LogLines) String() string { return l.Name }
+func (l *logLines) String() string { return "the log" }
 
 // Keep writes items in one write.
-func (l *LogLines) Keep(_ context.Context, items []Item) (int, error) {
+func (l *logLines) Keep(_ context.Context, items []Item) (int, error) {
 	b := jsonLines(items)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, err := l.W.Write(b); err != nil {
+	if _, err := l.w.Write(b); err != nil {
 		return 0, err
 	}
 	return len(items), nil
@@ -170,7 +169,7 @@ func jsonLines(items []Item) []byte {
 // (503). Errors go to errs, without the event.
 func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
-	lines := &LogLines{W: log, Name: "the log"}
+	lines := &logLines{w: log}
 	if dsn == "" {
 		return NewWriter(lines, nil, 2*time.Second, say)
 	}
