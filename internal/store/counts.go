@@ -7,14 +7,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
-	"slices"
 	"time"
 
 	"errref/internal/tally"
 )
 
-// countCols are the roll-up's key columns, in Count's order.
+// countCols are the roll-up's key columns, in the order counts scans them
+// (scrolled as 0 or 1), then n.
 const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
 
 // Counts returns the roll-up's counts of the UTC days from to to (both
@@ -49,20 +48,12 @@ func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.C
 		return nil, err
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var c tally.Count
-	var scrolled int
-	dest, err := countFields(&c, &scrolled, cols)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]tally.Count, 0, n)
 	for rows.Next() {
-		c, scrolled = tally.Count{}, 0
-		if err := rows.Scan(dest...); err != nil {
+		var c tally.Count
+		var scrolled int
+		if err := rows.Scan(&c.Day, &c.Name, &c.Path, &c.Ref, &c.Source, &c.Medium, &c.Campaign, &c.Term,
+			&c.Content, &c.Outreach, &c.Checkout, &scrolled, &c.VisibleS, &c.N); err != nil {
 			return nil, err
 		}
 		c.Scrolled = scrolled == 1
@@ -73,29 +64,6 @@ func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.C
 	}
 	tally.SortCounts(out)
 	return out, nil
-}
-
-// countFields are the fields of c that a query's columns fill, by name
-// whatever their order (scrolled takes c.Scrolled's 0 or 1). A column
-// that is no field of Count, or a field no column fills, is an error.
-func countFields(c *tally.Count, scrolled *int, cols []string) ([]any, error) {
-	fields := map[string]any{"day": &c.Day, "name": &c.Name, "path": &c.Path, "ref": &c.Ref,
-		"utm_source": &c.Source, "utm_medium": &c.Medium, "utm_campaign": &c.Campaign, "utm_term": &c.Term,
-		"utm_content": &c.Content, "outreach": &c.Outreach, "checkout": &c.Checkout, "scrolled": scrolled,
-		"visible_s": &c.VisibleS, "n": &c.N}
-	dest := make([]any, len(cols))
-	for i, col := range cols {
-		f, ok := fields[col]
-		if !ok {
-			return nil, fmt.Errorf("reading counts: column %q is no field of a count", col)
-		}
-		dest[i] = f
-		delete(fields, col)
-	}
-	if len(fields) > 0 {
-		return nil, fmt.Errorf("reading counts: %d fields of a count have no column, among them %s", len(fields), slices.Sorted(maps.Keys(fields))[0])
-	}
-	return dest, nil
 }
 
 // Total is the number of events stored.
