@@ -51,8 +51,9 @@ func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 	return j, fixed, nil
 }
 
+// openAppend opens the journal for appending, and for cutTail to read.
 func openAppend(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	return os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 }
 
 // cutTail removes a last line without its line break and returns the
@@ -63,21 +64,12 @@ func (j *Journal) cutTail() (size int64, fixed bool, err error) {
 	if err != nil {
 		return 0, false, fmt.Errorf("%s: %w", j.path, err)
 	}
-	size = fi.Size()
-	if size == 0 {
-		return 0, false, nil
-	}
-	r, err := os.Open(j.path)
+	end, err := wholeLines(j.f, fi.Size())
 	if err != nil {
 		return 0, false, fmt.Errorf("%s: %w", j.path, err)
 	}
-	defer r.Close()
-	end, err := wholeLines(r, size)
-	if err != nil {
-		return 0, false, fmt.Errorf("%s: %w", j.path, err)
-	}
-	if end == size {
-		return size, false, nil
+	if end == fi.Size() {
+		return end, false, nil
 	}
 	if err := j.truncate(end); err != nil {
 		return 0, false, fmt.Errorf("%s: removing a last line cut short: %w", j.path, err)
