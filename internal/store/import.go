@@ -177,18 +177,11 @@ func parseLine(line []byte) (Item, lineKind, error) {
 // the event's body, without decoding it twice.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
-	if !ok {
+	t, after, found := bytes.Cut(rest, []byte(`","stored":false,`))
+	if !ok || !found || bytes.ContainsAny(t, `"\`) {
 		return "", nil, false
 	}
-	i := bytes.IndexByte(rest, '"')
-	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 {
-		return "", nil, false
-	}
-	after, ok := bytes.CutPrefix(rest[i:], []byte(`","stored":false,`))
-	if !ok {
-		return "", nil, false
-	}
-	return string(rest[:i]), append([]byte{'{'}, after...), true
+	return string(t), append([]byte{'{'}, after...), true
 }
 
 // parsed is the event of body, received at ts, with its line's key.
@@ -292,10 +285,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 			return res, fmt.Errorf("%s: %w", path, cerr)
 		}
 		for _, r := range res.Refused {
-			var le *LineError
-			if errors.As(r, &le) {
-				le.Line += before
-			}
+			r.(*LineError).Line += before // ImportLog makes no other
 		}
 	}
 	if err != nil || len(res.Refused) > 0 {
