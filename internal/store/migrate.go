@@ -150,13 +150,13 @@ func (s *Store) version(ctx context.Context) (int, error) {
 // once. A store opened read-only migrates through a writable connection.
 func (s *Store) Migrate(ctx context.Context) error {
 	st := s
-	if s.o.ReadOnly && !s.postgres {
-		db, err := openSQLite(s.dsn, false, false)
+	if s.readOnly && !s.postgres {
+		db, err := openSQLite(s.where, false, false)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		st = &Store{db: db, dsn: s.dsn, where: s.where}
+		st = &Store{db: db, where: s.where}
 	}
 	for _, m := range migrations {
 		if err := retryBusy(ctx, func() error { return st.apply(ctx, m) }); err != nil {
