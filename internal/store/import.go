@@ -37,9 +37,7 @@ type ImportResult struct {
 	Stored  int     // lines the function had stored already ("stored": true)
 	Skipped int     // lines that hold no event
 	Refused []error // lines that hold a broken event, each a *LineError
-	// Cut is the length of a last line without its line break that
-	// TakeJournal left untaken, to take once whole.
-	Cut int64
+	Cut     int64   // bytes of a last line, without its break, TakeJournal left to take whole
 }
 
 // LineError is a line an import refused: its number in the file, from 1,
@@ -53,12 +51,11 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 
 func (e *LineError) Unwrap() error { return e.Err }
 
-// ImportLog stores, once however often it runs, each not-stored event of
-// JSON lines: the function's stdout, netlify logs --json (the line in
-// "message"), or the preview's journal. Each event passes the receiver's
-// validator again on its raw bytes. A refused line is reported by number
-// in Refused and the rest are taken; the error is the store's or the
-// reader's.
+// ImportLog stores each not-stored event of JSON lines once, however often
+// it runs: the function's stdout, netlify logs --json (the line in
+// "message") or the preview's journal, each checked again by the
+// receiver's validator on its raw bytes. Refused lines go by number to
+// Refused and the rest are taken; the error is the store's or the reader's.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	var res ImportResult
 	var batch []Item
@@ -264,10 +261,8 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return ImportResult{}, fmt.Errorf("%s: %w", s.where, err)
 	}
-	if pos > end {
-		pos = 0
-	} else if pos > 0 {
-		if h, err := lineBefore(f, pos); err != nil || h != last {
+	if pos > 0 {
+		if h, err := lineBefore(f, pos); pos > end || err != nil || h != last {
 			pos = 0
 		}
 	}

@@ -19,14 +19,11 @@ import (
 	"errref/internal/tally"
 )
 
-// Journal is the preview's store: JSON lines in the function's not-stored
-// format, which cmd/report takes as it takes the function's log, so
-// cmd/build need not link SQLite. Each batch is synced before it is
-// acknowledged. Any number of processes may share one journal: each batch
-// is one O_APPEND write of whole lines (never at a remembered offset),
-// under an advisory lock that lets a writer first remove a last line a
-// crash cut short. A journal emptied, replaced or removed under a running
-// preview is noticed before each batch, which goes to the file at the path.
+// Journal is the preview's store: not-stored JSON lines, which cmd/report
+// takes as it takes the function's log (so cmd/build need not link SQLite).
+// Processes may share one: each batch is one synced O_APPEND write of whole
+// lines (never at a remembered offset), under an advisory lock, to the file
+// now at the path (one emptied, replaced or removed is noticed).
 type Journal struct {
 	path string
 	mu   sync.Mutex

@@ -58,10 +58,8 @@ func (s *Store) q(query string) string {
 
 // Options tune a store for its process.
 type Options struct {
-	MaxConns int // PostgreSQL connections at most; 4 when zero
-	// ReadOnly opens for reading (a store behind is still migrated when
-	// the caller may).
-	ReadOnly bool
+	MaxConns int           // PostgreSQL connections at most; 4 when zero
+	ReadOnly bool          // open for reading (a store behind is still migrated when the caller may)
 	Create   bool          // make a missing SQLite file, else a mistyped path is an error
 	Timeout  time.Duration // to connect to PostgreSQL; 5 s when zero
 }

@@ -58,10 +58,9 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 	return w
 }
 
-// Receive keeps e, received at at, and returns once it is kept: nil when
-// the store or the fallback holds it, else why neither does. It waits at
-// most four batch timeouts to queue e (event.Handler's Sink takes no
-// context).
+// Receive keeps e, received at at, and returns once the store or the
+// fallback holds it, else why neither does. It waits at most four batch
+// timeouts to queue e (event.Handler's Sink takes no context).
 func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
@@ -162,11 +161,10 @@ func jsonLines(items []Item) []byte {
 	return b
 }
 
-// FunctionWriter is the production receiver's Writer: it stores each
-// event in the store at dsn, opened on first use, one pool per container.
-// An event it cannot store (no dsn, no database, a failed insert) goes to
-// log as a not-stored JSON line; only when that fails too is it refused
-// (503). Errors go to errs, without the event.
+// FunctionWriter is the production receiver's Writer: each event goes to
+// the store at dsn, opened on first use (one pool a container), else to
+// log as a not-stored line; only if both fail is it refused (503). Errors
+// go to errs, without the event.
 func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
 	lines := &logLines{w: log}
