@@ -37,7 +37,7 @@ func command(t *testing.T) (bin, db string, events []traffic.Event) {
 	defer st.Close()
 	events = traffic.Make(traffic.Shape{End: time.Now().UTC(), Days: 60, Views: 400, Seed: 3})
 	for _, e := range events {
-		if err := st.Insert(context.Background(), e.Event, e.At); err != nil {
+		if _, err := st.Keep(context.Background(), []store.Item{{Event: e.Event, At: e.At}}); err != nil {
 			t.Fatal(err)
 		}
 	}

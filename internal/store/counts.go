@@ -1,5 +1,5 @@
-// Counting events: reading the roll-up of counts the database keeps, in
-// a stable order.
+// Reading the roll-up of counts the database keeps, in a stable order;
+// and the storefront's sales.
 
 package store
 
@@ -7,14 +7,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
-	"slices"
 	"time"
 
+	"errref/internal/sales"
 	"errref/internal/tally"
 )
 
-// countCols are the roll-up's key columns, in Count's order.
+// countCols are the roll-up's key columns, in the order counts scans them
+// (scrolled as 0 or 1), then n.
 const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
 
 // Counts returns the roll-up's counts of the UTC days from to to (both
@@ -30,45 +30,31 @@ func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.C
 			err = fmt.Errorf("%s: %w", s.where, err)
 		}
 	}()
-	// A read-only transaction: a SELECT-only role reads, and nothing here
-	// can write. SQLite's connection is read-only already when opened so.
-	var q interface {
-		QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-		QueryRowContext(context.Context, string, ...any) *sql.Row
-	} = s.db
-	if s.postgres {
-		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-		if err != nil {
-			return nil, err
-		}
-		defer tx.Rollback()
-		q = tx
+	// A read-only transaction: a SELECT-only role reads, nothing here can
+	// write, and the count and the rows are of one snapshot. (SQLite begins
+	// it deferred, taking no write lock.)
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
 	}
+	defer tx.Rollback()
 	// The rows are counted first, so that the slice is made once: at
 	// 240,000 rows, growing it by appending was a third of the read.
 	var n int
-	if err := q.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM rollup WHERE day >= ? AND day <= ?`), from, to).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM rollup WHERE day >= ? AND day <= ?`), from, to).Scan(&n); err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, s.q(query), from, to)
+	rows, err := tx.QueryContext(ctx, s.q(query), from, to)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var c tally.Count
-	var scrolled int
-	dest, err := countFields(&c, &scrolled, cols)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]tally.Count, 0, n)
 	for rows.Next() {
-		c, scrolled = tally.Count{}, 0
-		if err := rows.Scan(dest...); err != nil {
+		var c tally.Count
+		var scrolled int
+		if err := rows.Scan(&c.Day, &c.Name, &c.Path, &c.Ref, &c.Source, &c.Medium, &c.Campaign, &c.Term,
+			&c.Content, &c.Outreach, &c.Checkout, &scrolled, &c.VisibleS, &c.N); err != nil {
 			return nil, err
 		}
 		c.Scrolled = scrolled == 1
@@ -79,29 +65,6 @@ func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.C
 	}
 	tally.SortCounts(out)
 	return out, nil
-}
-
-// countFields are the fields of c that a query's columns fill, by name
-// whatever their order (scrolled takes c.Scrolled's 0 or 1). A column
-// that is no field of Count, or a field no column fills, is an error.
-func countFields(c *tally.Count, scrolled *int, cols []string) ([]any, error) {
-	fields := map[string]any{"day": &c.Day, "name": &c.Name, "path": &c.Path, "ref": &c.Ref,
-		"utm_source": &c.Source, "utm_medium": &c.Medium, "utm_campaign": &c.Campaign, "utm_term": &c.Term,
-		"utm_content": &c.Content, "outreach": &c.Outreach, "checkout": &c.Checkout, "scrolled": scrolled,
-		"visible_s": &c.VisibleS, "n": &c.N}
-	dest := make([]any, len(cols))
-	for i, col := range cols {
-		f, ok := fields[col]
-		if !ok {
-			return nil, fmt.Errorf("reading counts: column %q is no field of a count", col)
-		}
-		dest[i] = f
-		delete(fields, col)
-	}
-	if len(fields) > 0 {
-		return nil, fmt.Errorf("reading counts: %d fields of a count have no column, among them %s", len(fields), slices.Sorted(maps.Keys(fields))[0])
-	}
-	return dest, nil
 }
 
 // Total is the number of events stored.
@@ -137,4 +100,75 @@ func (s *Store) Empty(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("%s: %w", s.where, err)
 	}
 	return empty, nil
+}
+
+// SalesResult counts what an import of sales did.
+type SalesResult struct {
+	Added   int // sales not seen before
+	Changed int // sales an earlier import took, whose day, product, amount or kept changed
+	Again   int // sales an earlier import took as they are
+}
+
+// KeepSales stores recs in one transaction, all or none: one row a sale
+// under its key, so a later export (a refund) changes the sale rather than
+// adding one.
+func (s *Store) KeepSales(ctx context.Context, recs []sales.Record) (SalesResult, error) {
+	var res SalesResult
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", s.where, err)
+	}
+	defer tx.Rollback()
+	for _, r := range recs {
+		kept := 0
+		if r.Kept {
+			kept = 1
+		}
+		var day, product string
+		var cents int64
+		var was int
+		err := tx.QueryRowContext(ctx, s.q(`SELECT day, product, cents, kept FROM sales WHERE key = ?`), r.Key).Scan(&day, &product, &cents, &was)
+		switch {
+		case err == nil && day == r.Day && product == r.Product && cents == r.Cents && was == kept:
+			res.Again++
+			continue
+		case err == nil:
+			_, err = tx.ExecContext(ctx, s.q(`UPDATE sales SET day = ?, product = ?, cents = ?, kept = ? WHERE key = ?`), r.Day, r.Product, r.Cents, kept, r.Key)
+			res.Changed++
+		default:
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO sales (key, day, channel, product, cents, kept) VALUES (?, ?, ?, ?, ?, ?)`), r.Key, r.Day, r.Channel, r.Product, r.Cents, kept)
+			res.Added++
+		}
+		if err != nil {
+			return SalesResult{}, fmt.Errorf("%s: storing a sale of %s: %w", s.where, r.Day, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return SalesResult{}, fmt.Errorf("%s: %w", s.where, err)
+	}
+	return res, nil
+}
+
+// Sales returns the kept sales of the UTC days from to to, both included,
+// by day, channel and product.
+func (s *Store) Sales(ctx context.Context, from, to string) (out []tally.Sale, err error) {
+	defer func() {
+		if err != nil {
+			out, err = nil, fmt.Errorf("%s: %w", s.where, err)
+		}
+	}()
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, channel, product, COUNT(*), SUM(cents) FROM sales
+		WHERE kept = 1 AND day >= ? AND day <= ? GROUP BY day, channel, product ORDER BY day, channel, product`), from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var x tally.Sale
+		if err := rows.Scan(&x.Day, &x.Channel, &x.Product, &x.N, &x.Cents); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
 }

@@ -37,9 +37,7 @@ type ImportResult struct {
 	Stored  int     // lines the function had stored already ("stored": true)
 	Skipped int     // lines that hold no event
 	Refused []error // lines that hold a broken event, each a *LineError
-	// Cut is the length of a last line without its line break that
-	// TakeJournal left untaken, to take once whole.
-	Cut int64
+	Cut     int64   // bytes of a last line, without its break, TakeJournal left to take whole
 }
 
 // LineError is a line an import refused: its number in the file, from 1,
@@ -53,12 +51,11 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 
 func (e *LineError) Unwrap() error { return e.Err }
 
-// ImportLog stores, once however often it runs, each not-stored event of
-// JSON lines: the function's stdout, netlify logs --json (the line in
-// "message"), or the preview's journal. Each event passes the receiver's
-// validator again on its raw bytes. A refused line is reported by number
-// in Refused and the rest are taken; the error is the store's or the
-// reader's.
+// ImportLog stores each not-stored event of JSON lines once, however often
+// it runs: the function's stdout, netlify logs --json (the line in
+// "message") or the preview's journal, each checked again by the
+// receiver's validator on its raw bytes. Refused lines go by number to
+// Refused and the rest are taken; the error is the store's or the reader's.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	var res ImportResult
 	var batch []Item
@@ -71,26 +68,18 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 		batch = batch[:0]
 		return err
 	}
-	err := eachLine(r, func(n int, line []byte, err error) error {
-		if err != nil {
-			res.Refused = append(res.Refused, &LineError{Line: n, Err: err})
-			return nil
-		}
-		it, kind, err := parseLine(line)
+	err := eachLine(r, func(n int, it Item, kind lineKind, err error) error {
 		switch {
 		case err != nil:
 			res.Refused = append(res.Refused, &LineError{Line: n, Err: err})
-			return nil
 		case kind == noEvent:
 			res.Skipped++
-			return nil
 		case kind == storedEvent:
 			res.Stored++
-			return nil
-		}
-		batch = append(batch, it)
-		if len(batch) == importBatch {
-			return flush()
+		default:
+			if batch = append(batch, it); len(batch) == importBatch {
+				return flush()
+			}
 		}
 		return nil
 	})
@@ -100,9 +89,10 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 	return res, err
 }
 
-// eachLine calls f with each non-empty line of r and its number, or with
-// the error of a line over MaxLine, which it skips. It stops at f's error.
-func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
+// eachLine calls f with what each non-empty line of r holds and its
+// number, or with why it holds nothing readable (a line over MaxLine is
+// skipped). It stops at f's error.
+func eachLine(r io.Reader, f func(n int, it Item, kind lineKind, err error) error) error {
 	br := bufio.NewReaderSize(r, 64*1024)
 	var long []byte
 	tooLong := false
@@ -127,15 +117,16 @@ func eachLine(r io.Reader, f func(n int, line []byte, err error) error) error {
 		}
 		// NULs are a hole a writer at a stale offset left in a file
 		// emptied under it: they must not hide the line after.
+		var ferr error
 		switch line := bytes.Trim(long, " \t\r\n\x00"); {
 		case tooLong:
-			if ferr := f(n, nil, fmt.Errorf("over %d bytes: skipped", MaxLine)); ferr != nil {
-				return ferr
-			}
+			ferr = f(n, Item{}, 0, fmt.Errorf("over %d bytes: skipped", MaxLine))
 		case len(line) > 0:
-			if ferr := f(n, line, nil); ferr != nil {
-				return ferr
-			}
+			it, kind, err := parseLine(line)
+			ferr = f(n, it, kind, err)
+		}
+		if ferr != nil {
+			return ferr
 		}
 		if err == io.EOF {
 			return nil
@@ -183,18 +174,11 @@ func parseLine(line []byte) (Item, lineKind, error) {
 // the event's body, without decoding it twice.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
-	if !ok {
+	t, after, found := bytes.Cut(rest, []byte(`","stored":false,`))
+	if !ok || !found || bytes.ContainsAny(t, `"\`) {
 		return "", nil, false
 	}
-	i := bytes.IndexByte(rest, '"')
-	if i < 0 || bytes.IndexByte(rest[:i], '\\') >= 0 {
-		return "", nil, false
-	}
-	after, ok := bytes.CutPrefix(rest[i:], []byte(`","stored":false,`))
-	if !ok {
-		return "", nil, false
-	}
-	return string(rest[:i]), append([]byte{'{'}, after...), true
+	return string(t), append([]byte{'{'}, after...), true
 }
 
 // parsed is the event of body, received at ts, with its line's key.
@@ -277,10 +261,8 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return ImportResult{}, fmt.Errorf("%s: %w", s.where, err)
 	}
-	if pos > end {
-		pos = 0
-	} else if pos > 0 {
-		if h, err := lineBefore(f, pos); err != nil || h != last {
+	if pos > 0 {
+		if h, err := lineBefore(f, pos); pos > end || err != nil || h != last {
 			pos = 0
 		}
 	}
@@ -298,10 +280,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 			return res, fmt.Errorf("%s: %w", path, cerr)
 		}
 		for _, r := range res.Refused {
-			var le *LineError
-			if errors.As(r, &le) {
-				le.Line += before
-			}
+			r.(*LineError).Line += before // ImportLog makes no other
 		}
 	}
 	if err != nil || len(res.Refused) > 0 {

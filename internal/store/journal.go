@@ -19,14 +19,11 @@ import (
 	"errref/internal/tally"
 )
 
-// Journal is the preview's store: JSON lines in the function's not-stored
-// format, which cmd/report takes as it takes the function's log, so
-// cmd/build need not link SQLite. Each batch is synced before it is
-// acknowledged. Any number of processes may share one journal: each batch
-// is one O_APPEND write of whole lines (never at a remembered offset),
-// under an advisory lock that lets a writer first remove a last line a
-// crash cut short. A journal emptied, replaced or removed under a running
-// preview is noticed before each batch, which goes to the file at the path.
+// Journal is the preview's store: not-stored JSON lines, which cmd/report
+// takes as it takes the function's log (so cmd/build need not link SQLite).
+// Processes may share one: each batch is one synced O_APPEND write of whole
+// lines (never at a remembered offset), under an advisory lock, to the file
+// now at the path (one emptied, replaced or removed is noticed).
 type Journal struct {
 	path string
 	mu   sync.Mutex
@@ -42,11 +39,7 @@ func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 		return nil, false, err
 	}
 	j = &Journal{path: path, f: f}
-	unlock, _, err := lockFile(f)
-	if err != nil {
-		f.Close()
-		return nil, false, fmt.Errorf("%s: locking: %w", path, err)
-	}
+	unlock, _ := lockFile(f)
 	defer unlock()
 	if _, fixed, err = j.cutTail(); err != nil {
 		f.Close()
@@ -55,8 +48,9 @@ func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 	return j, fixed, nil
 }
 
+// openAppend opens the journal for appending, and for cutTail to read.
 func openAppend(path string) (*os.File, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	return os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 }
 
 // cutTail removes a last line without its line break and returns the
@@ -67,21 +61,12 @@ func (j *Journal) cutTail() (size int64, fixed bool, err error) {
 	if err != nil {
 		return 0, false, fmt.Errorf("%s: %w", j.path, err)
 	}
-	size = fi.Size()
-	if size == 0 {
-		return 0, false, nil
-	}
-	r, err := os.Open(j.path)
+	end, err := wholeLines(j.f, fi.Size())
 	if err != nil {
 		return 0, false, fmt.Errorf("%s: %w", j.path, err)
 	}
-	defer r.Close()
-	end, err := wholeLines(r, size)
-	if err != nil {
-		return 0, false, fmt.Errorf("%s: %w", j.path, err)
-	}
-	if end == size {
-		return size, false, nil
+	if end == fi.Size() {
+		return end, false, nil
 	}
 	if err := j.truncate(end); err != nil {
 		return 0, false, fmt.Errorf("%s: removing a last line cut short: %w", j.path, err)
@@ -165,16 +150,14 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	if err := j.reopen(); err != nil {
 		return 0, err
 	}
-	unlock, locked, err := lockFile(j.f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: locking: %w", j.path, err)
-	}
+	unlock, locked := lockFile(j.f)
 	defer unlock()
 	// Without a lock another writer may be in the middle of its line:
 	// then neither a cut line is removed nor a failed write cut off, and
 	// the report names what it cannot take.
 	size := int64(-1)
 	if locked {
+		var err error
 		if size, _, err = j.cutTail(); err != nil {
 			return 0, err
 		}
@@ -212,20 +195,12 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	}
 	defer f.Close()
 	groups := map[tally.Count]int{}
-	err = eachLine(f, func(n int, line []byte, err error) error {
-		if err == nil {
-			var it Item
-			var kind lineKind
-			it, kind, err = parseLine(line)
-			if err == nil && kind == anEvent {
-				c := CountOf(it)
-				if c.Day >= from && c.Day <= to {
-					groups[c]++
-				}
-			}
-		}
+	err = eachLine(f, func(n int, it Item, kind lineKind, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v: stop the preview and remove the line (%s), which go run ./cmd/report refuses too", path, n, err, RemoveLines(path, []int{n}))
+		}
+		if c := CountOf(it); kind == anEvent && c.Day >= from && c.Day <= to {
+			groups[c]++
 		}
 		return nil
 	})

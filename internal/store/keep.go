@@ -14,13 +14,14 @@ import (
 	"errref/internal/event"
 )
 
-// record is an event as a row of events holds it, by column: nil (NULL)
-// for an empty path, ref or checkout and for a field the event lacks,
-// scrolled as 1 or 0.
-type record map[string]any
+// Columns are the events table's columns; a test holds the schema to them.
+var Columns = []string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
+	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"}
 
-// recordOf is e received at at, in UTC to the second.
-func recordOf(e event.Event, at time.Time) record {
+// row is e received at at as a row of events, in Columns' order: the time
+// in UTC to the second, nil (NULL) for an empty path, ref or checkout and
+// for a field the event lacks, scrolled as 1 or 0.
+func row(e event.Event, at time.Time) []any {
 	at = at.UTC()
 	null := func(s string) any {
 		if s == "" {
@@ -28,32 +29,19 @@ func recordOf(e event.Event, at time.Time) record {
 		}
 		return s
 	}
-	r := record{"ts": at.Unix(), "day": at.Format(time.DateOnly), "name": e.Name, "path": null(e.Path),
-		"visible_ms": deref(e.VisibleMS), "scrolled": nil, "ref": null(e.Ref),
-		"outreach": deref(e.Outreach), "checkout": null(e.Checkout)}
-	if e.Scrolled != nil {
-		r["scrolled"] = map[bool]int{false: 0, true: 1}[*e.Scrolled]
-	}
-	for _, k := range []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"} {
-		r[k] = nil
+	utm := func(k string) any {
 		if v, ok := e.Campaign[k]; ok {
-			r[k] = v
+			return v
 		}
+		return nil
 	}
-	return r
-}
-
-// args are the record's values for columns, in their order.
-func (r record) args(columns []string) []any {
-	out := make([]any, len(columns))
-	for i, c := range columns {
-		x, ok := r[c]
-		if !ok {
-			panic("store: the events table has no column " + c) // a test reads every one of Columns
-		}
-		out[i] = x
+	var scrolled any
+	if e.Scrolled != nil {
+		scrolled = map[bool]int{false: 0, true: 1}[*e.Scrolled]
 	}
-	return out
+	return []any{at.Unix(), at.Format(time.DateOnly), e.Name, null(e.Path), deref(e.VisibleMS), scrolled, null(e.Ref),
+		utm("utm_source"), utm("utm_medium"), utm("utm_campaign"), utm("utm_term"), utm("utm_content"),
+		deref(e.Outreach), null(e.Checkout)}
 }
 
 // deref is *p, or nil (SQL's NULL) for a nil p.
@@ -105,7 +93,7 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 				b.WriteString(", ")
 			}
 			b.WriteString("(?" + strings.Repeat(", ?", len(Columns)-1) + ")")
-			args = append(args, recordOf(it.Event, it.At).args(Columns)...)
+			args = append(args, row(it.Event, it.At)...)
 		}
 		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
 			return 0, err
@@ -153,10 +141,4 @@ func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item,
 		}
 	}
 	return out, nil
-}
-
-// Insert stores one event, received at at.
-func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
-	_, err := s.Keep(ctx, []Item{{Event: e, At: at}})
-	return err
 }

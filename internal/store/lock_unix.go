@@ -8,20 +8,18 @@ import (
 )
 
 // lockFile takes the journal's advisory lock, which every Journal of any
-// process takes around a batch, and returns its release.
-func lockFile(f *os.File) (unlock func(), locked bool, err error) {
+// process takes around a batch, and reports whether it holds it.
+func lockFile(f *os.File) (unlock func(), locked bool) {
 	fd := int(f.Fd())
-	for {
+	err := syscall.Flock(fd, syscall.LOCK_EX)
+	for err == syscall.EINTR {
 		err = syscall.Flock(fd, syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
 	}
 	if err != nil {
 		// A file system without locks (ENOLCK, EOPNOTSUPP on some network
 		// mounts) still takes whole appends: refusing events there would
 		// lose more than the lock protects.
-		return func() {}, false, nil
+		return func() {}, false
 	}
-	return func() { syscall.Flock(fd, syscall.LOCK_UN) }, true, nil
+	return func() { syscall.Flock(fd, syscall.LOCK_UN) }, true
 }

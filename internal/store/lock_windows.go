@@ -2,37 +2,28 @@ package store
 
 import (
 	"os"
-	"syscall"
-	"unsafe"
-)
 
-var (
-	kernel32     = syscall.NewLazyDLL("kernel32.dll")
-	lockFileEx   = kernel32.NewProc("LockFileEx")
-	unlockFileEx = kernel32.NewProc("UnlockFileEx")
+	"golang.org/x/sys/windows"
 )
-
-const lockfileExclusiveLock = 2
 
 // lockFile takes the journal's lock, which every Journal of any process
-// takes around a batch, and returns its release. It locks one byte far
-// past any journal's end, which blocks no read or write of the lines, on
-// a handle of its own: LockFileEx wants read or write access, and the
+// takes around a batch, and reports whether it holds it. It locks one byte
+// far past any journal's end, which blocks no read or write of the lines,
+// on a handle of its own: LockFileEx wants read or write access, and the
 // journal's handle may only append.
-func lockFile(f *os.File) (unlock func(), locked bool, err error) {
+func lockFile(f *os.File) (unlock func(), locked bool) {
 	h, err := os.Open(f.Name())
 	if err != nil {
-		return func() {}, false, nil
+		return func() {}, false
 	}
-	ol := &syscall.Overlapped{Offset: 0xfffffffe, OffsetHigh: 0x7fffffff}
-	r, _, _ := lockFileEx.Call(h.Fd(), lockfileExclusiveLock, 0, 1, 0, uintptr(unsafe.Pointer(ol)))
-	if r == 0 {
+	ol := &windows.Overlapped{Offset: 0xfffffffe, OffsetHigh: 0x7fffffff}
+	if windows.LockFileEx(windows.Handle(h.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, ol) != nil {
 		// As on a Unix file system without locks: appends stay whole.
 		h.Close()
-		return func() {}, false, nil
+		return func() {}, false
 	}
 	return func() {
-		unlockFileEx.Call(h.Fd(), 0, 1, 0, uintptr(unsafe.Pointer(ol)))
+		windows.UnlockFileEx(windows.Handle(h.Fd()), 0, 1, 0, ol)
 		h.Close()
-	}, true, nil
+	}, true
 }

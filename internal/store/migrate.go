@@ -132,18 +132,16 @@ func (s *Store) upToDate(ctx context.Context) error {
 
 // version is the store's schema version: 0 for an empty store.
 func (s *Store) version(ctx context.Context) (int, error) {
-	var exists bool
-	var err error
+	query := `SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`
 	if s.postgres {
-		err = s.db.QueryRowContext(ctx, `SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&exists)
-	} else {
-		err = s.db.QueryRowContext(ctx, `SELECT COUNT(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&exists)
+		query = `SELECT to_regclass('schema_migrations') IS NOT NULL`
 	}
-	if err != nil || !exists {
+	var exists bool
+	if err := s.db.QueryRowContext(ctx, query).Scan(&exists); err != nil || !exists {
 		return 0, err
 	}
 	var v int
-	err = s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v)
 	return v, err
 }
 
@@ -152,13 +150,13 @@ func (s *Store) version(ctx context.Context) (int, error) {
 // once. A store opened read-only migrates through a writable connection.
 func (s *Store) Migrate(ctx context.Context) error {
 	st := s
-	if s.o.ReadOnly && !s.postgres {
-		db, err := openSQLite(s.dsn, false, false)
+	if s.readOnly && !s.postgres {
+		db, err := openSQLite(s.where, false, false)
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		st = &Store{db: db, dsn: s.dsn, where: s.where}
+		st = &Store{db: db, where: s.where}
 	}
 	for _, m := range migrations {
 		if err := retryBusy(ctx, func() error { return st.apply(ctx, m) }); err != nil {
@@ -168,12 +166,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// retryBusy calls f until it returns anything but SQLITE_BUSY, which two
+// retryBusy calls f until it returns anything but SQLITE_BUSY (5), which two
 // processes opening a new file at once can get while one turns it to WAL
 // without the busy handler being asked.
 func retryBusy(ctx context.Context, f func() error) error {
 	err := f()
-	for try := 1; busy(err) && try < 100; try++ {
+	for try := 1; sqliteCode(err, 5) && try < 100; try++ {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -183,9 +181,6 @@ func retryBusy(ctx context.Context, f func() error) error {
 	}
 	return err
 }
-
-// busy reports whether err is SQLite's SQLITE_BUSY.
-func busy(err error) bool { return sqliteCode(err, 5) }
 
 func (s *Store) apply(ctx context.Context, m migration) error {
 	if v, err := s.version(ctx); err == nil && v >= m.version {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"errref/internal/event"
@@ -18,8 +19,18 @@ const insertSQLOlder = `INSERT INTO events (ts, day, name, path, visible_ms, scr
 
 // rowOlder is an event's values for insertSQLOlder, in its columns' order.
 func rowOlder(e event.Event, at time.Time) []any {
-	return recordOf(e, at).args([]string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
+	return rowOf(e, at, []string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
 		"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"})
+}
+
+// rowOf is row's values for columns, in their order.
+func rowOf(e event.Event, at time.Time, columns []string) []any {
+	r := row(e, at)
+	out := make([]any, len(columns))
+	for i, c := range columns {
+		out[i] = r[slices.Index(Columns, c)]
+	}
+	return out
 }
 
 // dbc78ec, before any roll-up: Insert is one statement.
@@ -54,7 +65,7 @@ const countSQL77aa49a = `INSERT INTO daily (day, name, path, ref, utm_source, ut
 // counted77aa49a is the event's values for countSQL77aa49a, as daily
 // keys them: NULL as the empty string and 0.
 func counted77aa49a(e event.Event, at time.Time) []any {
-	args := recordOf(e, at).args([]string{"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled"})
+	args := rowOf(e, at, []string{"day", "name", "path", "ref", "utm_source", "utm_medium", "utm_campaign", "outreach", "checkout", "scrolled"})
 	for i, v := range args[:len(args)-1] {
 		if v == nil {
 			args[i] = ""

@@ -50,10 +50,10 @@ func TestMigrationsMakeTheFrozenSchema(t *testing.T) {
 // unmigrated opens the empty store at dsn without migrating it, for a
 // test to migrate one step at a time: Open would migrate it whole.
 func unmigrated(t *testing.T, dsn string) *Store {
-	s := &Store{dsn: dsn, where: dsn, postgres: IsPostgres(dsn)}
+	s := &Store{where: Describe(dsn), postgres: IsPostgres(dsn)}
 	var err error
 	if s.postgres {
-		s.db, s.where, err = openPostgres(dsn, Options{})
+		s.db, err = openPostgres(dsn, Options{})
 	} else {
 		s.db, err = openSQLite(dsn, false, false)
 	}

@@ -16,6 +16,8 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,16 +29,10 @@ import (
 
 // Store is an open store of events. It is safe for concurrent use.
 type Store struct {
-	db       *sql.DB
-	dsn      string
-	o        Options
-	postgres bool
-	where    string // for messages: the file, or the database's host and name
+	db                 *sql.DB
+	postgres, readOnly bool
+	where              string // for messages: the file, or Describe's words
 }
-
-// Columns are the events table's columns; a test holds the schema to them.
-var Columns = []string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
-	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"}
 
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
@@ -49,25 +45,21 @@ func (s *Store) q(query string) string {
 	if !s.postgres {
 		return query
 	}
+	parts := strings.Split(query, "?")
 	var b strings.Builder
-	n := 0
-	for _, c := range query {
-		if c == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString("$" + strconv.Itoa(i))
 		}
-		b.WriteRune(c)
+		b.WriteString(p)
 	}
 	return b.String()
 }
 
 // Options tune a store for its process.
 type Options struct {
-	MaxConns int // PostgreSQL connections at most; 4 when zero
-	// ReadOnly opens for reading (a store behind is still migrated when
-	// the caller may).
-	ReadOnly bool
+	MaxConns int           // PostgreSQL connections at most; 4 when zero
+	ReadOnly bool          // open for reading (a store behind is still migrated when the caller may)
 	Create   bool          // make a missing SQLite file, else a mistyped path is an error
 	Timeout  time.Duration // to connect to PostgreSQL; 5 s when zero
 }
@@ -76,12 +68,11 @@ type Options struct {
 // or a file) and migrates it when it is behind; at this program's version
 // it runs no DDL and takes no lock; a newer store is refused.
 func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
-	s := &Store{dsn: dsn, o: o, postgres: IsPostgres(dsn)}
+	s := &Store{postgres: IsPostgres(dsn), readOnly: o.ReadOnly, where: Describe(dsn)}
 	var err error
 	if s.postgres {
-		s.db, s.where, err = openPostgres(dsn, o)
+		s.db, err = openPostgres(dsn, o)
 	} else {
-		s.where = dsn
 		if !o.Create {
 			if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%s: no such store (a mistyped path? -import and -migrate create one)", dsn)
@@ -110,13 +101,12 @@ func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 	return s, nil
 }
 
-func openPostgres(dsn string, o Options) (*sql.DB, string, error) {
+func openPostgres(dsn string, o Options) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		// pgx's message may quote the string, password and all.
-		return nil, "", errors.New("the PostgreSQL address cannot be read: check its form (postgres://user:password@host:port/database or host=… dbname=… user=…)")
+		return nil, errors.New("the PostgreSQL address cannot be read: check its form (postgres://user:password@host:port/database or host=… dbname=… user=…)")
 	}
-	where := describe(cfg)
 	// No prepared statements: behind PgBouncer in transaction mode (Netlify
 	// Database, Neon) the next transaction may get another server
 	// connection, and the platform sets the URL.
@@ -130,7 +120,7 @@ func openPostgres(dsn string, o Options) (*sql.DB, string, error) {
 	// A connection idle through a Lambda freeze may be dead on thaw:
 	// database/sql drops it on error and dials anew.
 	db.SetConnMaxIdleTime(2 * time.Minute)
-	return db, where, nil
+	return db, nil
 }
 
 // sqliteCode reports whether err is a SQLite error whose primary code is
@@ -146,10 +136,13 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 	if !slices.Contains(sql.Drivers(), "sqlite") {
 		return nil, fmt.Errorf("%s: this program cannot open a SQLite file: give a PostgreSQL URL", path)
 	}
-	uri, err := FileURI(path)
+	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	// A file: URI escapes # ? % and spaces, so that "C# site/events.db" is
+	// not a file "C" with a fragment; C:/x on Windows is file:///C:/x.
+	uri := (&url.URL{Scheme: "file", Path: "/" + strings.TrimPrefix(filepath.ToSlash(abs), "/")}).String()
 	v := url.Values{}
 	v.Add("_pragma", "busy_timeout(5000)")
 	if readOnly {
@@ -177,4 +170,56 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 	// pool is cheaper than busy retries.
 	db.SetMaxOpenConns(1)
 	return db, nil
+}
+
+// keywordRE is the start of a libpq keyword/value connection string, as
+// pgx.ParseConfig reads one: "host=db dbname=x user=y".
+var keywordRE = regexp.MustCompile(`^\s*([a-z_]+)\s*=`)
+
+// libpqKeys are the keywords that make a string a connection string rather
+// than a file whose name holds "=".
+var libpqKeys = []string{"host", "hostaddr", "port", "dbname", "user", "password", "passfile",
+	"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
+	"options", "service", "servicefile", "target_session_attrs", "search_path"}
+
+// IsPostgres reports whether dsn is a postgres:// URL or a libpq
+// keyword/value string rather than a SQLite file.
+func IsPostgres(dsn string) bool {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return true
+	}
+	m := keywordRE.FindStringSubmatch(dsn)
+	return m != nil && slices.Contains(libpqKeys, m[1])
+}
+
+// Locate picks the store, and the variable that named it ("" for file):
+// DATABASE_URL, else NETLIFY_DB_URL, else SITE_EVENTS_DB, else file. A
+// database variable that holds no PostgreSQL address is an error: read as
+// a file, it would be an empty store and a report of zeros.
+func Locate(getenv func(string) string, file string) (dsn, from string, err error) {
+	for _, k := range []string{"DATABASE_URL", "NETLIFY_DB_URL"} {
+		if v := strings.TrimSpace(getenv(k)); v != "" {
+			if !IsPostgres(v) {
+				return "", k, fmt.Errorf("%s is set but is neither a postgres:// URL nor a key=value connection string (dbname=… user=…): fix it or unset it", k)
+			}
+			return v, k, nil
+		}
+	}
+	if v := strings.TrimSpace(getenv("SITE_EVENTS_DB")); v != "" {
+		return v, "SITE_EVENTS_DB", nil
+	}
+	return file, "", nil
+}
+
+// Describe names the store at dsn for messages: the file, or PostgreSQL's
+// host, port, database and user, never the password.
+func Describe(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return "an unreadable PostgreSQL address"
+	}
+	return fmt.Sprintf("postgres %s:%d/%s as %s", cfg.Host, cfg.Port, cfg.Database, cfg.User)
 }

@@ -178,6 +178,12 @@ func TestSchemaHoldsOnlyTheContract(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
+// Insert stores one event, received at at.
+func (s *Store) Insert(ctx context.Context, e event.Event, at time.Time) error {
+	_, err := s.Keep(ctx, []Item{{Event: e, At: at}})
+	return err
+}
+
 // seed is a small data set with known counts, across a UTC day boundary.
 var seed = []struct {
 	at string
@@ -565,23 +571,12 @@ func TestCountOfIsTheTriggersKey(t *testing.T) {
 	}
 }
 
-// TestCountsReadColumnsByName: the roll-up's columns fill the fields of
-// their names in any order, and a column that is no field, or a field
-// without a column, is an error rather than a count in the wrong field.
-func TestCountsReadColumnsByName(t *testing.T) {
+// TestCountsRefuseOtherColumns: a column more or less than counts scans
+// is an error rather than a count in the wrong field.
+func TestCountsRefuseOtherColumns(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
 		s := seeded(t, dsn)
 		ctx := context.Background()
-		want, err := s.Counts(ctx, "2026-03-01", "2026-03-03")
-		if err != nil {
-			t.Fatal(err)
-		}
-		reversed := strings.Split(countCols+", n", ", ")
-		slices.Reverse(reversed)
-		got, err := s.counts(ctx, `SELECT `+strings.Join(reversed, ", ")+` FROM rollup WHERE day >= ? AND day <= ?`, "2026-03-01", "2026-03-03")
-		if err != nil || len(want) < 5 || !slices.Equal(got, want) {
-			t.Errorf("columns %v: %v, %v\nwant %v", reversed, got, err, want)
-		}
 		for _, query := range []string{
 			`SELECT ` + countCols + `, n, 1 AS extra FROM rollup WHERE day >= ? AND day <= ?`,
 			`SELECT ` + strings.Replace(countCols, "utm_term, ", "", 1) + `, n FROM rollup WHERE day >= ? AND day <= ?`,

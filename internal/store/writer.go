@@ -58,10 +58,9 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 	return w
 }
 
-// Receive keeps e, received at at, and returns once it is kept: nil when
-// the store or the fallback holds it, else why neither does. It waits at
-// most four batch timeouts to queue e (event.Handler's Sink takes no
-// context).
+// Receive keeps e, received at at, and returns once the store or the
+// fallback holds it, else why neither does. It waits at most four batch
+// timeouts to queue e (event.Handler's Sink takes no context).
 func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
@@ -97,17 +96,9 @@ func (w *Writer) run() {
 	batch := make([]request, 0, MaxBatch)
 	for r := range w.queue {
 		batch = append(batch[:0], r)
-	more:
-		for len(batch) < MaxBatch {
-			select {
-			case r, ok := <-w.queue:
-				if !ok {
-					break more
-				}
-				batch = append(batch, r)
-			default:
-				break more
-			}
+		// run is the queue's one reader: what len counts is there to take.
+		for len(batch) < MaxBatch && len(w.queue) > 0 {
+			batch = append(batch, <-w.queue)
 		}
 		err := w.keep(batch)
 		for _, r := range batch {
@@ -141,22 +132,21 @@ func (w *Writer) keep(batch []request) error {
 	return nil
 }
 
-// LogLines keeps events as not-stored JSON lines on W, the function's
+// logLines keeps events as not-stored JSON lines on w, the function's
 // log (Netlify keeps its stdout), which -import reads.
-type LogLines struct {
-	W    io.Writer
-	Name string // for messages, such as "the log"
-	mu   sync.Mutex
+type logLines struct {
+	w  io.Writer
+	mu sync.Mutex
 }
 
-func (l *LogLines) String() string { return l.Name }
+func (l *logLines) String() string { return "the log" }
 
 // Keep writes items in one write.
-func (l *LogLines) Keep(_ context.Context, items []Item) (int, error) {
+func (l *logLines) Keep(_ context.Context, items []Item) (int, error) {
 	b := jsonLines(items)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, err := l.W.Write(b); err != nil {
+	if _, err := l.w.Write(b); err != nil {
 		return 0, err
 	}
 	return len(items), nil
@@ -171,14 +161,13 @@ func jsonLines(items []Item) []byte {
 	return b
 }
 
-// FunctionWriter is the production receiver's Writer: it stores each
-// event in the store at dsn, opened on first use, one pool per container.
-// An event it cannot store (no dsn, no database, a failed insert) goes to
-// log as a not-stored JSON line; only when that fails too is it refused
-// (503). Errors go to errs, without the event.
+// FunctionWriter is the production receiver's Writer: each event goes to
+// the store at dsn, opened on first use (one pool a container), else to
+// log as a not-stored line; only if both fail is it refused (503). Errors
+// go to errs, without the event.
 func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
-	lines := &LogLines{W: log, Name: "the log"}
+	lines := &logLines{w: log}
 	if dsn == "" {
 		return NewWriter(lines, nil, 2*time.Second, say)
 	}
