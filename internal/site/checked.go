@@ -1,0 +1,83 @@
+package site
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Checked is a repository and the releases of it a page's quotes show.
+type Checked struct {
+	Repo     string // encode/httpx
+	Versions string // "v1.29.0 and v2.0.0"
+}
+
+// checkedAgainst lists, per repository in the order the page first cites
+// it, the newest release of each major version that the page quotes,
+// leaving out a quote kept at an old release as history.
+func checkedAgainst(cites []Citation) []Checked {
+	var repos []string
+	newest := map[string][]string{} // repo -> the newest version of each major
+	for _, c := range cites {
+		if c.History {
+			continue
+		}
+		vs, ok := newest[c.Repo]
+		if !ok {
+			repos = append(repos, c.Repo)
+		}
+		switch i := slices.IndexFunc(vs, func(v string) bool { return major(v) == major(c.Version) }); {
+		case i < 0:
+			newest[c.Repo] = append(vs, c.Version)
+		case compareVersions(c.Version, vs[i]) > 0:
+			vs[i] = c.Version
+		}
+	}
+	var out []Checked
+	for _, repo := range repos {
+		slices.SortFunc(newest[repo], compareVersions)
+		out = append(out, Checked{Repo: repo, Versions: andList(newest[repo])})
+	}
+	return out
+}
+
+// major is a version's first number: "v1.29.0" is 1, "0.28.1" is 0.
+func major(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	m, _, _ := strings.Cut(v, ".")
+	return m
+}
+
+// compareVersions orders versions by their dot-separated numbers, then as text.
+func compareVersions(a, b string) int {
+	pa := strings.Split(strings.TrimPrefix(a, "v"), ".")
+	pb := strings.Split(strings.TrimPrefix(b, "v"), ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		switch {
+		case ea == nil && eb == nil:
+			if c := cmp.Compare(na, nb); c != 0 {
+				return c
+			}
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		default:
+			if c := strings.Compare(pa[i], pb[i]); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmp.Or(cmp.Compare(len(pa), len(pb)), strings.Compare(a, b))
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

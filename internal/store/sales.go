@@ -1,0 +1,82 @@
+// The storefront's sales: one row a sale under its key, so a later export
+// (a refund) changes the sale rather than adding one.
+
+package store
+
+import (
+	"context"
+	"errref/internal/sales"
+	"errref/internal/tally"
+	"fmt"
+)
+
+// SalesResult counts what an import of sales did.
+type SalesResult struct {
+	Added   int // sales not seen before
+	Changed int // sales an earlier import took, whose day, product, amount or kept changed
+	Again   int // sales an earlier import took as they are
+}
+
+// KeepSales stores recs in one transaction, all or none: one row a sale
+// under its key, so a later export (a refund) changes the sale rather than
+// adding one.
+func (s *Store) KeepSales(ctx context.Context, recs []sales.Record) (SalesResult, error) {
+	var res SalesResult
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", s.where, err)
+	}
+	defer tx.Rollback()
+	for _, r := range recs {
+		kept := 0
+		if r.Kept {
+			kept = 1
+		}
+		var day, product string
+		var cents int64
+		var was int
+		err := tx.QueryRowContext(ctx, s.q(`SELECT day, product, cents, kept FROM sales WHERE key = ?`), r.Key).Scan(&day, &product, &cents, &was)
+		switch {
+		case err == nil && day == r.Day && product == r.Product && cents == r.Cents && was == kept:
+			res.Again++
+			continue
+		case err == nil:
+			_, err = tx.ExecContext(ctx, s.q(`UPDATE sales SET day = ?, product = ?, cents = ?, kept = ? WHERE key = ?`), r.Day, r.Product, r.Cents, kept, r.Key)
+			res.Changed++
+		default:
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO sales (key, day, channel, product, cents, kept) VALUES (?, ?, ?, ?, ?, ?)`), r.Key, r.Day, r.Channel, r.Product, r.Cents, kept)
+			res.Added++
+		}
+		if err != nil {
+			return SalesResult{}, fmt.Errorf("%s: storing a sale of %s: %w", s.where, r.Day, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return SalesResult{}, fmt.Errorf("%s: %w", s.where, err)
+	}
+	return res, nil
+}
+
+// Sales returns the kept sales of the UTC days from to to, both included,
+// by day, channel and product.
+func (s *Store) Sales(ctx context.Context, from, to string) (out []tally.Sale, err error) {
+	defer func() {
+		if err != nil {
+			out, err = nil, fmt.Errorf("%s: %w", s.where, err)
+		}
+	}()
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, channel, product, COUNT(*), SUM(cents) FROM sales
+		WHERE kept = 1 AND day >= ? AND day <= ? GROUP BY day, channel, product ORDER BY day, channel, product`), from, to)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var x tally.Sale
+		if err := rows.Scan(&x.Day, &x.Channel, &x.Product, &x.N, &x.Cents); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
