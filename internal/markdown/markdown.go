@@ -21,6 +21,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
+	goldhtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 
@@ -68,8 +69,10 @@ type Result struct {
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	// goldmark's own renderer, without unsafe (raw HTML is omitted), does
+	// the node kinds that nodeFuncs, of higher priority, leaves to it.
 	goldmark.WithRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(
-		util.Prioritized(newHTMLRenderer(), 1000),
+		util.Prioritized(goldhtml.NewRenderer(), 1000),
 		util.Prioritized(nodeFuncs{}, 100),
 	))),
 )
@@ -78,12 +81,12 @@ var md = goldmark.New(
 // Errors and warnings name lines of that file.
 func Render(src []byte, firstLine int, s Options) (Result, error) {
 	var b bytes.Buffer
-	r := &pageRenderer{BufWriter: bufio.NewWriter(&b), src: src, first: firstLine, set: s}
+	r := &pageRenderer{BufWriter: bufio.NewWriter(&b), src: src, first: firstLine, set: s,
+		ids: map[string]int{}, code: map[*ast.FencedCodeBlock]func(io.Writer) error{}}
 	doc := md.Parser().Parse(text.NewReader(src))
 	if err := r.inspect(doc); err != nil {
 		return Result{}, err
 	}
-	r.startCode(doc)
 	if err := md.Renderer().Render(r, src, doc); err != nil {
 		return Result{}, err
 	}
@@ -105,26 +108,7 @@ type pageRenderer struct {
 	err      error // the first error found while rendering
 	codes    int
 	ids      map[string]int                                 // id -> line of the file that makes it
-	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by startCode
-}
-
-// startCode starts highlighting every fenced block of doc, side by side,
-// before the page is written; fenced writes (or reports) each.
-func (r *pageRenderer) startCode(doc ast.Node) {
-	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		fc, ok := n.(*ast.FencedCodeBlock)
-		if !entering || !ok {
-			return ast.WalkContinue, nil
-		}
-		lang, _, _, err := parseInfo(fenceInfo(fc, r.src))
-		if err == nil {
-			if r.code == nil {
-				r.code = map[*ast.FencedCodeBlock]func(io.Writer) error{}
-			}
-			r.code[fc] = highlight.Start(lang, fenceCode(fc, r.src))
-		}
-		return ast.WalkSkipChildren, nil
-	})
+	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by inspect
 }
 
 // fenceInfo is the text after a fence's opening backticks.
@@ -135,22 +119,9 @@ func fenceInfo(fc *ast.FencedCodeBlock, src []byte) string {
 	return string(fc.Info.Segment.Value(src))
 }
 
-// fenceCode is a fenced block's code.
-func fenceCode(fc *ast.FencedCodeBlock, src []byte) string {
-	var code strings.Builder
-	for i := 0; i < fc.Lines().Len(); i++ {
-		seg := fc.Lines().At(i)
-		code.Write(seg.Value(src))
-	}
-	return code.String()
-}
-
 // madeID records the line that makes id. A heading's line wins over a code
 // block's: the author chose the heading's text, not the block's number.
 func (r *pageRenderer) madeID(id string, n ast.Node) {
-	if r.ids == nil {
-		r.ids = map[string]int{}
-	}
 	if _, ok := r.ids[id]; !ok || n.Kind() == ast.KindHeading {
 		r.ids[id] = r.line(n)
 	}
@@ -260,11 +231,18 @@ func (r *pageRenderer) warn(n ast.Node, format string, args ...any) {
 	r.warnings = append(r.warnings, fmt.Sprintf("line %d: %s", r.line(n), fmt.Sprintf(format, args...)))
 }
 
-// inspect refuses what a page must not contain before anything is written.
+// inspect refuses what a page must not contain before anything is written,
+// and starts highlighting every fenced block, side by side; fenced writes
+// (or reports) each.
 func (r *pageRenderer) inspect(doc ast.Node) error {
 	return ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
+		}
+		if fc, ok := n.(*ast.FencedCodeBlock); ok {
+			if lang, _, _, err := parseInfo(fenceInfo(fc, r.src)); err == nil {
+				r.code[fc] = highlight.Start(lang, string(fc.Lines().Value(r.src)))
+			}
 		}
 		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
 			return ast.WalkStop, fmt.Errorf("line %d: a page has one h1, its title from the front matter: write sections as ## headings", r.line(n))
@@ -274,7 +252,7 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 			if _, alone := n.(*ast.Paragraph); alone && includeRE.MatchString(strings.TrimSpace(string(n.Lines().Value(r.src)))) {
 				return ast.WalkSkipChildren, nil
 			}
-			if m := strayMarkRE.FindString(outsideCode(n, r.src)); m != "" {
+			if m := strayMarkRE.FindString(inlineText(n, r.src, true)); m != "" {
 				return ast.WalkStop, fmt.Errorf("line %d: %s is not alone in its paragraph, so it would be published as text: put it on a line of its own, with a blank line before and after", r.line(n), m)
 			}
 			return ast.WalkSkipChildren, nil
@@ -286,11 +264,8 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 // strayMarkRE finds a mark, {{< NAME >}}, in running text.
 var strayMarkRE = regexp.MustCompile(`\{\{<.*?>\}\}|\{\{<`)
 
-// outsideCode and plainText are the text of n's inline children, without
-// and with code spans.
-func outsideCode(n ast.Node, src []byte) string { return inlineText(n, src, true) }
-func plainText(n ast.Node, src []byte) string   { return inlineText(n, src, false) }
-
+// inlineText is the text of n's inline children, each code span a space
+// when skipCode.
 func inlineText(n ast.Node, src []byte, skipCode bool) string {
 	var b strings.Builder
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -326,7 +301,7 @@ func (r *pageRenderer) heading(w util.BufWriter, src []byte, n ast.Node, enterin
 		return ast.WalkContinue, nil
 	}
 	fmt.Fprintf(w, ` <a class="anchor" href="#%s" aria-label="Link to the section %s">#</a></h%d>`+"\n",
-		html.EscapeString(idStr), html.EscapeString(plainText(h, src)), h.Level)
+		html.EscapeString(idStr), html.EscapeString(inlineText(h, src, false)), h.Level)
 	return ast.WalkContinue, nil
 }
 
@@ -419,7 +394,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		r.fail(n, "%v", err)
 		return ast.WalkSkipChildren, nil
 	}
-	code := fenceCode(fc, src)
+	code := string(fc.Lines().Value(src))
 	if err := highlight.Supported(lang); err != nil {
 		r.warn(n, "%v: rendered as plain text", err)
 	}
@@ -433,11 +408,8 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		fmt.Fprintf(w, ` class="language-%s"`, html.EscapeString(lang))
 	}
 	w.WriteString(">")
-	write := r.code[fc]
-	if write == nil {
-		write = highlight.Start(lang, code)
-	}
-	if err := write(w); err != nil {
+	// inspect began every block whose info string parses.
+	if err := r.code[fc](w); err != nil {
 		r.fail(n, "%v", err)
 		return ast.WalkSkipChildren, nil
 	}
@@ -493,19 +465,14 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 			r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
 			return ast.WalkSkipChildren, nil
 		}
-		quote := plainText(cs, src)
+		quote := inlineText(cs, src, false)
 		r.cited(n, c, quote, spec, linkSpecAt(cs, src, dest))
 		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
 		return ast.WalkSkipChildren, nil
 	case strings.HasPrefix(dest, "checkout:"):
 		word := strings.TrimPrefix(dest, "checkout:")
-		href := ""
-		switch word {
-		case "gumroad":
-			href = r.set.Storefront
-		case "site":
-			href = r.set.PayPage
-		default:
+		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[word]
+		if !ok {
 			r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", word)
 			return ast.WalkSkipChildren, nil
 		}
@@ -575,15 +542,8 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 	al := n.(*ast.AutoLink)
 	u := string(al.URL(src))
 	if name, ok := strings.CutPrefix(u, "setting:"); ok {
-		var val string
-		switch name {
-		case "contact":
-			val = r.set.Contact
-		case "wallet":
-			val = r.set.Wallet
-		case "payment_contact":
-			val = r.set.PaymentContact
-		default:
+		val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]
+		if !ok {
 			r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
 			return ast.WalkSkipChildren, nil
 		}
