@@ -9,8 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"errref/internal/frontmatter"
 	"github.com/BurntSushi/toml"
+
+	"errref/internal/frontmatter"
 )
 
 // copyRE finds a copy control's name in a code fence's info string, the

@@ -1,10 +1,11 @@
 package output
 
 import (
-	"errref/internal/casefold"
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"errref/internal/casefold"
 )
 
 // CheckDir refuses an output folder dir that is the site folder root or

@@ -2,11 +2,12 @@ package site
 
 import (
 	"errors"
-	"errref/internal/casefold"
 	"fmt"
 	"maps"
 	"path"
 	"slices"
+
+	"errref/internal/casefold"
 )
 
 // checkCase refuses two output paths that differ only in case, in a

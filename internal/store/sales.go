@@ -5,9 +5,10 @@ package store
 
 import (
 	"context"
+	"fmt"
+
 	"errref/internal/sales"
 	"errref/internal/tally"
-	"fmt"
 )
 
 // SalesResult counts what an import of sales did.

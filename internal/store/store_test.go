@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errref/internal/tally"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"errref/internal/tally"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
