@@ -210,7 +210,8 @@ func (h *harness) open(path, referrer string) {
 // loaded waits for the page at path to finish loading.
 func (h *harness) loaded(path string) {
 	h.t.Helper()
-	want := strings.SplitN(path, "?", 2)[0]
+	want, _, _ := strings.Cut(path, "#")
+	want, _, _ = strings.Cut(want, "?")
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		v, err := chromedp.Run(h.ctx, chromedp.Evaluate[string](`location.pathname + " " + document.readyState`))

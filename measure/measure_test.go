@@ -351,6 +351,25 @@ func TestEngagedAtNinetySecondsWithTheMarkerReachedByAWheel(t *testing.T) {
 	}
 }
 
+// TestALinkToAPartOfThePageReachesTheMarker holds the notice to its word:
+// a reader who lands on #what-we-checked, near the marker, and never
+// scrolls has still "been seen scrolled away from its top", and the marker
+// has "come into view", so engaged is sent, saying scrolled.
+func TestALinkToAPartOfThePageReachesTheMarker(t *testing.T) {
+	h := newHarness(t, opts{})
+	h.open(counterPage+"#what-we-checked", "")
+	h.waitFor("view")
+	h.mouse(input.DispatchMouseEventTypeMouseMoved, 50, 50)
+	h.pause()
+	h.advanceTo(10500)
+	h.waitFor("human-candidate")
+	h.advanceTo(91000)
+	e := h.waitFor("engaged")
+	if e.Body["scrolled"] != true {
+		t.Errorf("engaged says scrolled=%v on a page opened at #what-we-checked", e.Body["scrolled"])
+	}
+}
+
 func TestNoEngagedWithoutTheMarker(t *testing.T) {
 	h := newHarness(t, opts{})
 	h.open(counterPage, "")
