@@ -15,12 +15,6 @@ import (
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 )
 
-// Styles used for the light and the dark color scheme.
-const (
-	LightStyle = "github"
-	DarkStyle  = "github-dark"
-)
-
 // WrapperClass scopes every rule of the stylesheet (".c-chroma .c-k{...}"):
 // the element around highlighted code must carry it.
 const WrapperClass = "c-chroma"
@@ -43,7 +37,7 @@ var formatter = chromahtml.New(
 // every theme: 10 ms of a 40 ms one-page build.
 var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
-// css is chroma's stylesheet for LightStyle and DarkStyle, written by
+// css is chroma's stylesheet for LightStyle and DarkStyle (highlight_test.go), written by
 // go test ./internal/highlight -update, which also fails while it is stale.
 //
 //go:embed chroma.css
@@ -71,17 +65,14 @@ func Prepare(lang string) {
 	}()
 }
 
-// Code writes code as highlighted HTML spans; a lang Supported refuses, or
-// "", as escaped plain text. A block over Limit is an error.
-func Code(w io.Writer, lang, text string) error { return Start(lang, text)(w) }
-
 // Start highlights text in the background and returns the function that
-// waits and writes it as Code does, so a page's blocks run side by side.
+// waits and writes it as HTML spans, so that a page's blocks run side by
+// side. A lang Supported refuses, or "", is written as escaped plain text;
+// a block over Limit is an error.
 func Start(lang, text string) func(io.Writer) error {
 	l, err := lexer(lang)
 	if lang == "" || err != nil {
-		l, err = lexer("plaintext")
-		if err != nil {
+		if l, err = lexer("plaintext"); err != nil {
 			return func(io.Writer) error { return err }
 		}
 	}
@@ -90,50 +81,40 @@ func Start(lang, text string) func(io.Writer) error {
 
 // start highlights text with l in the background, within Limit.
 func start(l chroma.Lexer, lang, text string) func(io.Writer) error {
-	type result struct {
-		html bytes.Buffer
-		err  error
-	}
 	began := time.Now()
-	done := make(chan *result, 1)
+	done := make(chan struct{})
+	var html bytes.Buffer
+	var failed error
 	go func() {
-		r := new(result)
+		defer close(done)
 		defer func() {
 			// Chroma panics on a lexer that fails mid-way: this block's error.
 			if p := recover(); p != nil {
-				r.err = fmt.Errorf("chroma: %v", p)
+				failed = fmt.Errorf("chroma: %v", p)
 			}
-			done <- r
 		}()
 		it, err := chroma.Coalesce(l).Tokenise(nil, text)
 		if err == nil {
-			err = formatter.Format(&r.html, classesOnly, it)
+			err = formatter.Format(&html, classesOnly, it)
 		}
-		r.err = err
+		failed = err
 	}()
 	return func(w io.Writer) error {
-		timer := time.NewTimer(Limit - time.Since(began))
-		defer timer.Stop()
 		select {
-		case r := <-done:
-			if r.err != nil {
-				return fmt.Errorf("highlight %s: %w", lang, r.err)
+		case <-done:
+			if failed != nil {
+				return fmt.Errorf("highlight %s: %w", lang, failed)
 			}
-			// Over the limit even when finished: the outcome is the time's alone.
-			if time.Since(began) > Limit {
-				return tooSlow(lang)
-			}
-			_, err := w.Write(r.html.Bytes())
-			return err
-		case <-timer.C:
+		case <-time.After(Limit - time.Since(began)):
 			// The match cannot be stopped: it runs on into a buffer no one reads.
-			return tooSlow(lang)
 		}
+		// Over the limit even when finished: the outcome is the time's alone.
+		if time.Since(began) >= Limit {
+			return fmt.Errorf("highlighting this %s block took longer than %v: a rule of chroma's lexer is stuck on it; write it with another language, or as text", cmp.Or(lang, "plain"), Limit)
+		}
+		_, err := w.Write(html.Bytes())
+		return err
 	}
-}
-
-func tooSlow(lang string) error {
-	return fmt.Errorf("highlighting this %s block took longer than %v: a rule of chroma's lexer is stuck on it; write it with another language, or as text", cmp.Or(lang, "plain"), Limit)
 }
 
 // CSS returns the stylesheet, each theme under its own prefers-color-scheme,

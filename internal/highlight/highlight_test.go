@@ -17,6 +17,12 @@ import (
 	"github.com/dlclark/regexp2/v2"
 )
 
+// Styles used for the light and the dark color scheme.
+const (
+	LightStyle = "github"
+	DarkStyle  = "github-dark"
+)
+
 var update = flag.Bool("update", false, "rewrite chroma.css from chroma's styles")
 
 // unwritten are the parts of chroma's stylesheet that the formatter, as
@@ -79,7 +85,7 @@ func TestCSSIsCurrent(t *testing.T) {
 func TestClassesDoNotDependOnTheStyle(t *testing.T) {
 	code := "def f(x):\n    return x + 1  # one more\n"
 	var got, want bytes.Buffer
-	if err := Code(&got, "python", code); err != nil {
+	if err := Start("python", code)(&got); err != nil {
 		t.Fatal(err)
 	}
 	it, _ := chroma.Coalesce(lexers.Get("python")).Tokenise(nil, code)
@@ -118,7 +124,7 @@ func TestUnwrittenClassesAreNeverWritten(t *testing.T) {
 	}
 	for lang, text := range texts {
 		var b bytes.Buffer
-		if err := Code(&b, lang, text); err != nil {
+		if err := Start(lang, text)(&b); err != nil {
 			t.Fatal(err)
 		}
 		for _, tt := range unwritten {
@@ -138,7 +144,7 @@ func golden(t *testing.T) (code string, want []byte) {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
-	if err := Code(&got, "python", string(src)); err != nil {
+	if err := Start("python", string(src))(&got); err != nil {
 		t.Fatal(err)
 	}
 	if *update {
@@ -182,7 +188,7 @@ func TestStarvedClockChangesNothing(t *testing.T) {
 	}
 	for _, lang := range []string{"python", "Python", "py"} {
 		var got bytes.Buffer
-		if err := Code(&got, lang, code); err != nil {
+		if err := Start(lang, code)(&got); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
@@ -250,7 +256,7 @@ func BenchmarkCode(b *testing.B) {
 	var out bytes.Buffer
 	for b.Loop() {
 		out.Reset()
-		if err := Code(&out, "python", string(src)); err != nil {
+		if err := Start("python", string(src))(&out); err != nil {
 			b.Fatal(err)
 		}
 	}

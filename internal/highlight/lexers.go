@@ -18,21 +18,15 @@ import (
 	"github.com/dlclark/regexp2/v2/syntax"
 )
 
-// Chroma gives each rule of each lexer a 250 ms match limit (regexp2's
-// MatchTimeout), and a match that runs out of it counts as no match: the
-// lexer takes the next rule, and the page changes with no error. regexp2
-// keeps that limit with a clock that a goroutine moves on every 100 ms;
-// on a loaded machine the goroutine runs late and the clock jumps, so a
-// match that has just begun finds its deadline passed, and `raise` comes
-// out as a name instead of a keyword. So the lexers used here are copies
-// of chroma's, with chroma's rules, whose matches have no limit; Limit
-// bounds a block instead, and loudly.
-//
-// A copy is made through chroma's own API: one more rule, in a state of
-// its own, whose mutator chroma runs once after compiling the rules (as
-// it runs Include's); it lifts the limit from every rule, merges each
-// state's rules into one (merge.go), and takes itself out. Chroma keeps
-// the lexing; nothing of it is forked.
+// Chroma gives each rule a 250 ms match limit (regexp2's MatchTimeout),
+// and a match that runs out of it counts as no match: the lexer takes the
+// next rule, and the page changes with no error. regexp2's clock is moved
+// by a goroutine every 100 ms; on a loaded machine it runs late and jumps,
+// so a match just begun finds its deadline passed, and `raise` comes out as
+// a name, not a keyword. So the lexers used here are copies of chroma's,
+// with chroma's rules and no match limit; Limit bounds a block instead,
+// loudly. A copy is made through chroma's own API (a compile-time mutator,
+// untime); chroma keeps the lexing, nothing of it is forked.
 
 // noLimit is regexp2's "no limit": a match never looks at the clock.
 const noLimit = time.Duration(1<<63 - 1)
@@ -40,16 +34,16 @@ const noLimit = time.Duration(1<<63 - 1)
 // untimeState is the state holding the rule that lifts the limits.
 const untimeState = "errref-untimed"
 
-// untime lifts the limits and merges each state's rules (merge.go).
+// untime is a copy's one rule, in a state of its own, whose mutator chroma
+// runs once after compiling the rules (as it runs Include's): it makes the
+// states' rules from the lexer's, compiles them, lifts every limit, merges
+// each state's rules into one (merge.go), and takes itself out.
 //
-// It also compiles the copy's rules itself. Chroma compiles a lexer's
-// rules one after another, on one core, before any mutator runs: on a
-// small site, the build would wait on that most of all. So a copy
-// gives chroma its states empty, and this rule alone, whose pattern is a
-// comment: chroma compiles it in the frame it gives every pattern of the
-// lexer (its anchor and flags). This mutator then makes the states' rules
-// from the lexer's, as chroma makes them, and compiles each pattern in
-// that frame, on all cores, with merging's analysis of each.
+// It compiles the patterns itself, on all cores: chroma compiles them one
+// after another before any mutator runs, which a small site's build would
+// wait on most of all. So a copy gives chroma its states empty and this
+// rule, whose pattern is a comment that chroma compiles in the frame (anchor
+// and flags) it gives every pattern; untime compiles each pattern in it.
 type untime struct {
 	rules chroma.Rules // the lexer's
 }
@@ -95,27 +89,21 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 // expand runs the compile-time mutators left in rules, one at a time and
 // each on the rules the last one left, as chroma's compile does.
 func expand(rules chroma.CompiledRules) error {
+next:
 	for range 100_000 {
-		state, i, m := nextLexerMutator(rules)
-		if m == nil {
-			return nil
-		}
-		if err := m.MutateLexer(rules, state, i); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("compile-time mutators did not end")
-}
-
-func nextLexerMutator(rules chroma.CompiledRules) (string, int, chroma.LexerMutator) {
-	for state, rs := range rules {
-		for i, r := range rs {
-			if m, ok := r.Mutator.(chroma.LexerMutator); ok {
-				return state, i, m
+		for state, rs := range rules {
+			for i, r := range rs {
+				if m, ok := r.Mutator.(chroma.LexerMutator); ok {
+					if err := m.MutateLexer(rules, state, i); err != nil {
+						return err
+					}
+					continue next
+				}
 			}
 		}
+		return nil
 	}
-	return "", 0, nil
+	return fmt.Errorf("compile-time mutators did not end")
 }
 
 // Mutate is never called: the rule is gone before any text is lexed.
@@ -208,22 +196,13 @@ func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) 
 	return firstSet(r.Regexp.String())
 }
 
-// checked caches lexer's answer per language name.
-var checked sync.Map // lang -> lexerResult
-
-type lexerResult struct {
-	l   chroma.Lexer
-	err error
-}
+// checked caches find's answer per language name.
+var checked sync.Map // lang -> func() (chroma.Lexer, error)
 
 // lexer returns the untimed lexer for lang, or why there is none.
 func lexer(lang string) (chroma.Lexer, error) {
-	if r, ok := checked.Load(lang); ok {
-		return r.(lexerResult).l, r.(lexerResult).err
-	}
-	l, err := find(lang)
-	checked.Store(lang, lexerResult{l, err})
-	return l, err
+	f, _ := checked.LoadOrStore(lang, sync.OnceValues(func() (chroma.Lexer, error) { return find(lang) }))
+	return f.(func() (chroma.Lexer, error))()
 }
 
 func find(lang string) (chroma.Lexer, error) {

@@ -12,25 +12,20 @@ import (
 	"github.com/dlclark/regexp2/v2/syntax"
 )
 
-// Chroma lexes by trying a state's rules one after another at each
-// position, each rule a separate regexp2 match, until one matches. The
-// Python lexer's root state holds 49 rules once its includes are in, and
-// on this site's code chroma tries 29 of them per token on average, each
-// try paying regexp2's set-up (a runner, its stacks, the scan) whether or
-// not the rule could begin with the character at hand: that is most of a
-// cold build's time without the merge.
+// Chroma tries a state's rules one after another at each position, each a
+// separate regexp2 match paying regexp2's set-up (a runner, its stacks, the
+// scan) whether or not the rule could begin with the character at hand: in
+// Python's root state, 29 of its 49 rules a token on this site's code, most
+// of a cold build's time.
 //
-// So each state's rules become one merged rule, whose regexp regexp2
-// runs through an engine of this package (regexp2.RegisterEngine, the
-// hook regexp2's code generator uses): it tries the state's rules in
-// their order, as chroma would, skipping those that regexp2's own
+// So each state's rules become one merged rule, run by an engine of this
+// package (regexp2.RegisterEngine, the hook of regexp2's code generator):
+// it tries the rules in their order, skipping those that regexp2's own
 // analysis says cannot begin with the character at hand, and reports the
-// first match's length, so chroma's next step, match or no match, is the
-// one it would have taken. The merged rule's mutator and emitter then
-// hand over to the rule that matched, with the groups chroma would have
-// given it. Chroma still does all the lexing; nothing of it is forked.
-// TestCopiesLexAsChromaDoes holds every token of chroma's own test corpus
-// to what chroma's own lexer gives.
+// first match's length, so chroma takes the step it would have taken. The
+// merged rule's mutator and emitter hand over to the rule that matched,
+// with its groups. TestCopiesLexAsChromaDoes holds every token of chroma's
+// test corpus to what chroma's own lexer gives.
 
 // merge replaces, in every state of rules that it can, the state's rules
 // with one merged rule. first holds each rule's first characters.
@@ -168,7 +163,7 @@ func (m *merged) candidates(c rune) []int {
 	}
 	l := []int{}
 	for i := range m.rules {
-		if m.can(i, c) {
+		if m.first[i] == nil || m.first[i].Contains(c) {
 			l = append(l, i)
 		}
 	}
@@ -176,27 +171,11 @@ func (m *merged) candidates(c rune) []int {
 	return l
 }
 
-// can reports whether rule i could match at a c.
-func (m *merged) can(i int, c rune) bool {
-	return m.first[i] == nil || m.first[i].Contains(c)
-}
-
 // find returns the first rule that matches text at pos, and its match:
 // the rule chroma would take.
 func (m *merged) find(text []rune, pos int) (int, *regexp2.Match, error) {
-	if pos >= len(text) {
-		for i, r := range m.rules {
-			if m.first[i] == nil {
-				if match, err := at(r, text, pos); match != nil || err != nil {
-					return i, match, err
-				}
-			}
-		}
-		return -1, nil, nil
-	}
-	c := text[pos]
-	if c < utf8.RuneSelf {
-		for _, i := range m.candidates(c) {
+	if pos < len(text) && text[pos] < utf8.RuneSelf {
+		for _, i := range m.candidates(text[pos]) {
 			if match, err := at(m.rules[i], text, pos); match != nil || err != nil {
 				return i, match, err
 			}
@@ -204,7 +183,8 @@ func (m *merged) find(text []rune, pos int) (int, *regexp2.Match, error) {
 		return -1, nil, nil
 	}
 	for i, r := range m.rules {
-		if m.can(i, c) {
+		// At the end of the text, only a rule that may match nothing can.
+		if m.first[i] == nil || pos < len(text) && m.first[i].Contains(text[pos]) {
 			if match, err := at(r, text, pos); match != nil || err != nil {
 				return i, match, err
 			}
