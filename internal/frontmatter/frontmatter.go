@@ -5,7 +5,6 @@ package frontmatter
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -38,9 +37,9 @@ type Meta struct {
 	// counter (llab_attr, Vercel's script): only such a page's notice says so.
 	OlderVersions bool `toml:"older_versions"`
 
-	URLLine     int `toml:"-"` // the line of the file that sets url, for errors
-	HistoryLine int `toml:"-"` // the line that sets history
-	AliasesLine int `toml:"-"` // the line that sets aliases
+	URLLine     int `toml:"-"` // the line of the file that sets url (1 when unset), for errors
+	HistoryLine int `toml:"-"` // the line that sets history, read only when it is set
+	AliasesLine int `toml:"-"` // the line that sets aliases, read only when it is set
 }
 
 var (
@@ -95,15 +94,12 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
 	}
-	line := func(key string) int { // of the file, or 0 when key is not set
-		if md.IsDefined(key) {
-			return keyLine(fm, key)
+	meta.URLLine, meta.AliasesLine, meta.HistoryLine = 1, keyLine(fm, "aliases"), keyLine(fm, "history")
+	if md.IsDefined("url") {
+		meta.URLLine = keyLine(fm, "url")
+		if !urlRE.MatchString(meta.URL) {
+			return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
 		}
-		return 0
-	}
-	meta.URLLine, meta.AliasesLine, meta.HistoryLine = cmp.Or(line("url"), 1), line("aliases"), line("history")
-	if md.IsDefined("url") && !urlRE.MatchString(meta.URL) {
-		return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
 	}
 	for _, a := range meta.Aliases {
 		if !urlRE.MatchString(a) {
