@@ -49,29 +49,25 @@ func major(v string) string {
 	return m
 }
 
-// compareVersions orders versions by their dot-separated numbers, then as text.
+// compareVersions orders versions by their dot-separated numbers (a
+// number before text), then the shorter first, then as text.
 func compareVersions(a, b string) int {
+	byPart := func(x, y string) int {
+		nx, ex := strconv.Atoi(x)
+		ny, ey := strconv.Atoi(y)
+		switch {
+		case ex == nil && ey == nil:
+			return cmp.Compare(nx, ny)
+		case ex == nil:
+			return -1
+		case ey == nil:
+			return 1
+		}
+		return strings.Compare(x, y)
+	}
 	pa := strings.Split(strings.TrimPrefix(a, "v"), ".")
 	pb := strings.Split(strings.TrimPrefix(b, "v"), ".")
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		na, ea := strconv.Atoi(pa[i])
-		nb, eb := strconv.Atoi(pb[i])
-		switch {
-		case ea == nil && eb == nil:
-			if c := cmp.Compare(na, nb); c != 0 {
-				return c
-			}
-		case ea == nil:
-			return -1
-		case eb == nil:
-			return 1
-		default:
-			if c := strings.Compare(pa[i], pb[i]); c != 0 {
-				return c
-			}
-		}
-	}
-	return cmp.Or(cmp.Compare(len(pa), len(pb)), strings.Compare(a, b))
+	return cmp.Or(slices.CompareFunc(pa, pb, byPart), strings.Compare(a, b))
 }
 
 // andList joins "a", "a and b", "a, b and c".

@@ -97,33 +97,28 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 	return joinOnce(errs)
 }
 
-// renderError is a template that failed while rendering a page.
+// renderError is a template that failed while rendering pages.
 type renderError struct {
-	err  error  // templates/FILE.html:LINE: ...
-	page string // content/NAME.md
+	err   error    // templates/FILE.html:LINE: ...
+	pages []string // content/NAME.md
 }
 
-func (e renderError) Error() string { return fmt.Sprintf("%v (rendering %s)", e.err, e.page) }
+func (e *renderError) Error() string {
+	return fmt.Sprintf("%v (rendering %s)", e.err, strings.Join(e.pages, ", "))
+}
 
 // joinOnce joins the pages' errors, a template failure once with the pages it broke.
 func joinOnce(errs []error) error {
 	var out []error
-	pages := map[string][]string{} // a template's failure -> the pages
+	first := map[string]*renderError{} // a template's failure -> its first renderError
 	for _, err := range errs {
-		var re renderError
-		if errors.As(err, &re) {
-			msg := re.err.Error()
-			if pages[msg] == nil {
-				out = append(out, re.err)
-			}
-			pages[msg] = append(pages[msg], re.page)
-		} else if err != nil {
-			out = append(out, err)
-		}
-	}
-	for i, err := range out {
-		if ps := pages[err.Error()]; len(ps) > 0 {
-			out[i] = fmt.Errorf("%w (rendering %s)", err, strings.Join(ps, ", "))
+		if re, ok := err.(*renderError); !ok {
+			out = append(out, err) // nil, which errors.Join drops, when the page rendered
+		} else if f, ok := first[re.err.Error()]; ok {
+			f.pages = append(f.pages, re.pages...)
+		} else {
+			first[re.err.Error()] = re
+			out = append(out, re)
 		}
 	}
 	return errors.Join(out...)
@@ -157,9 +152,6 @@ func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
 func (r *renderer) render(p *Page) (out rendered, err error) {
 	set := r.site.Settings
 	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
-	if set.BaseURL != "" && !p.Meta.NoIndex {
-		d.Canonical = set.BaseURL + p.URL
-	}
 	if !p.Meta.NoIndex {
 		kind, title := "TechArticle", "headline"
 		if p.Home {
@@ -174,7 +166,8 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 			"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
 			"author":      map[string]string{"@type": "Organization", "name": set.Publisher},
 		}
-		if d.Canonical != "" {
+		if set.BaseURL != "" {
+			d.Canonical = set.BaseURL + p.URL
 			ld["url"] = d.Canonical
 		}
 		for key, t := range map[string]time.Time{"datePublished": p.Meta.Date, "dateModified": p.Meta.Updated} {
@@ -230,7 +223,7 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 		}
 		var b bytes.Buffer
 		if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d); err != nil {
-			return out, renderError{templateError(err, r.tmpl.files), p.File}
+			return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}
 		}
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
@@ -238,7 +231,7 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 	p.Loads = r.loads(p)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return out, renderError{templateError(err, r.tmpl.files), p.File}
+		return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}
 	}
 	found := htmlcheck.Check(b.Bytes())
 	if found.Filter && !p.Home {
@@ -289,12 +282,8 @@ func (r *renderer) breadcrumb(p *Page) map[string]any {
 	if base == "" || p.URL == "/" {
 		return nil
 	}
-	var trail []*Page // the index is a page of every build
-	for _, h := range r.site.Pages {
-		if h.URL == "/" {
-			trail = append(trail, h)
-		}
-	}
+	// The index is a page of every build.
+	trail := []*Page{r.site.Pages[slices.IndexFunc(r.site.Pages, func(h *Page) bool { return h.URL == "/" })]}
 	for _, sec := range r.site.catalog.Sections {
 		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
 			trail = append(trail, sec.Page)
