@@ -36,16 +36,20 @@ func checkedAgainst(cites []Citation) []Checked {
 	}
 	var out []Checked
 	for _, repo := range repos {
-		slices.SortFunc(newest[repo], compareVersions)
-		out = append(out, Checked{Repo: repo, Versions: andList(newest[repo])})
+		vs := newest[repo] // one at least
+		slices.SortFunc(vs, compareVersions)
+		versions := vs[len(vs)-1] // "a", "a and b", "a, b and c"
+		if len(vs) > 1 {
+			versions = strings.Join(vs[:len(vs)-1], ", ") + " and " + versions
+		}
+		out = append(out, Checked{Repo: repo, Versions: versions})
 	}
 	return out
 }
 
 // major is a version's first number: "v1.29.0" is 1, "0.28.1" is 0.
 func major(v string) string {
-	v = strings.TrimPrefix(v, "v")
-	m, _, _ := strings.Cut(v, ".")
+	m, _, _ := strings.Cut(strings.TrimPrefix(v, "v"), ".")
 	return m
 }
 
@@ -68,12 +72,4 @@ func compareVersions(a, b string) int {
 	pa := strings.Split(strings.TrimPrefix(a, "v"), ".")
 	pb := strings.Split(strings.TrimPrefix(b, "v"), ".")
 	return cmp.Or(slices.CompareFunc(pa, pb, byPart), strings.Compare(a, b))
-}
-
-// andList joins "a", "a and b", "a, b and c".
-func andList(s []string) string {
-	if len(s) <= 1 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

@@ -228,7 +228,13 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
 	p.Body = template.HTML(body)
-	p.Loads = r.loads(p)
+	p.Loads = []string{strings.TrimPrefix(r.assets["style.css"], "/")}
+	if d.Counter {
+		p.Loads = append(p.Loads, "measure.js")
+	}
+	if p.Home {
+		p.Loads = append(p.Loads, "filter.js")
+	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
 		return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}
@@ -303,18 +309,6 @@ func (r *renderer) breadcrumb(p *Page) map[string]any {
 
 // partialMark stands in the body for the i-th partial until it runs.
 func partialMark(i int) []byte { return fmt.Appendf(nil, "\x00partial %d\x00", i) }
-
-// loads lists the files p needs to render: its critical path.
-func (r *renderer) loads(p *Page) []string {
-	l := []string{strings.TrimPrefix(r.assets["style.css"], "/")}
-	if p.Meta.CounterOn() {
-		l = append(l, "measure.js")
-	}
-	if p.Home {
-		l = append(l, "filter.js")
-	}
-	return l
-}
 
 // stopWriter fails every write once stop is set: a runaway template that
 // writes ends there instead of filling memory until the process ends.

@@ -37,8 +37,7 @@ func loadTemplates(site fs.FS) (*templates, error) {
 	files := map[string]string{} // template name -> file path
 	srcs := map[string][]byte{}
 	for _, pattern := range []string{"*.html", "partials/*.html"} {
-		names, _ := fs.Glob(site, TemplateDir+"/"+pattern)
-		sort.Strings(names)
+		names, _ := fs.Glob(site, TemplateDir+"/"+pattern) // sorted, as fs.ReadDir is
 		for _, name := range names {
 			src, err := fs.ReadFile(site, name)
 			if err != nil {
