@@ -13,14 +13,22 @@ import (
 // sitemap and robots.txt, and checks the site as a whole: every page has
 // a path of its own, / is built, and no two paths differ only in case.
 func (s *Site) index(assets map[string]string) error {
-	outs := map[string]bool{}
+	from := map[string]string{ // what writes each file, for errors to name
+		"measure.js":  MeasureDir + "/measure.js",
+		"sitemap.xml": "the build's sitemap",
+		"robots.txt":  "the build's robots.txt",
+		"_redirects":  "the build's _redirects",
+	}
+	for name, served := range assets {
+		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
+	}
 	n := 0 // the citations
 	for _, p := range s.Pages {
-		outs[p.Out] = true
+		from[p.Out] = fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
 		n += len(p.out.Cites)
 	}
 	for _, p := range s.Pages {
-		if err := s.claim(p, outs); err != nil {
+		if err := s.claim(p, from); err != nil {
 			return err
 		}
 	}
@@ -34,18 +42,6 @@ func (s *Site) index(assets map[string]string) error {
 	s.writeSitemap()
 	if err := s.writeRedirects(); err != nil {
 		return err
-	}
-	from := map[string]string{
-		"measure.js":  MeasureDir + "/measure.js",
-		"sitemap.xml": "the build's sitemap",
-		"robots.txt":  "the build's robots.txt",
-		"_redirects":  "the build's _redirects",
-	}
-	for name, served := range assets {
-		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
-	}
-	for _, p := range s.Pages {
-		from[p.Out] = fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
 	}
 	if err := checkCase(s.Files, from); err != nil {
 		return err
@@ -61,14 +57,15 @@ var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true, "_red
 
 // claim checks that p's output path is free: no other file the build
 // writes is there, or on its way (a url of /404.html/ would need the page
-// 404.html to be a folder), or below it. outs are the pages' paths.
-func (s *Site) claim(p *Page, outs map[string]bool) error {
-	at := fmt.Sprintf("%s:%d", p.File, max(p.Meta.URLLine, 1))
+// 404.html to be a folder), or below it. from maps the files the build
+// writes, the pages' too, to what writes each.
+func (s *Site) claim(p *Page, from map[string]string) error {
+	at := from[p.Out]
 	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
 		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
 	}
 	for dir := path.Dir(p.Out); dir != "."; dir = path.Dir(dir) {
-		if _, ok := s.Files[dir]; ok || writtenLast[dir] || outs[dir] {
+		if _, ok := s.Files[dir]; ok || from[dir] != "" {
 			return fmt.Errorf("%s: the page would be written to public/%s, but public/%s is a file: set a different url", at, p.Out, dir)
 		}
 	}
