@@ -40,11 +40,14 @@ func (p *Page) LibraryName() string { return p.library }
 func (s *Site) link() error {
 	bySection := map[string]*Section{}
 	byURL := map[string]*Page{}
+	// Every page shows the catalog: a page is reused only while it is the same.
+	h := sha256.New()
 	for _, p := range s.Pages {
 		byURL[p.URL] = p
 		if p.Section == "" {
-			continue
+			continue // not in the catalog
 		}
+		fmt.Fprintf(h, "%q %q %q %q %q %q %v %v %v\n", p.File, p.URL, p.Meta.Title, p.Meta.Description, p.Meta.Library, p.Meta.Updated, p.Meta.Tags, p.Meta.Related, p.Meta.NoIndex)
 		sec := bySection[p.Section]
 		if sec == nil {
 			sec = &Section{Name: p.Section}
@@ -103,14 +106,6 @@ func (s *Site) link() error {
 		}
 	}
 	s.catalog = &cat
-	// Every page shows the catalog: a page is reused only while it is the same.
-	h := sha256.New()
-	for _, p := range s.Pages {
-		if p.Section == "" {
-			continue // not in the catalog
-		}
-		fmt.Fprintf(h, "%q %q %q %q %q %q %v %v %v\n", p.File, p.URL, p.Meta.Title, p.Meta.Description, p.Meta.Library, p.Meta.Updated, p.Meta.Tags, p.Meta.Related, p.Meta.NoIndex)
-	}
 	h.Sum(s.catalogSum[:0])
 	return nil
 }

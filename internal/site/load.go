@@ -45,14 +45,12 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 // hint: a language it misses is compiled when a block needs it.
 func prepareHighlighting(site fs.FS) {
 	names, _ := fs.Glob(site, ContentDir+"/*.md")
-	seen := map[string]bool{}
 	for _, name := range names[:min(len(names), 8)] {
 		src, _ := fs.ReadFile(site, name) // loadPages reports a file it cannot read
 		for line := range bytes.Lines(src) {
 			info, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("```"))
-			if f := bytes.Fields(bytes.TrimLeft(info, "`")); ok && len(f) > 0 && !seen[string(f[0])] {
-				seen[string(f[0])] = true
-				highlight.Prepare(string(f[0]))
+			if f := bytes.Fields(bytes.TrimLeft(info, "`")); ok && len(f) > 0 {
+				highlight.Prepare(string(f[0])) // compiles each language once
 			}
 		}
 	}
