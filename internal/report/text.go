@@ -9,7 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
+	"text/tabwriter"
 	"unicode/utf8"
 )
 
@@ -155,36 +155,26 @@ func clickPage(s *SiteWide, name string) string {
 	return " on no page now"
 }
 
-// table lines up rows for a terminal: the first column to the left, the
-// others, numbers, to the right.
+// table lines up rows for a terminal, two spaces before each cell: the
+// first column to the left, the others, numbers, to the right. A row with
+// fewer cells comes last: tabwriter ends a column at a row without it.
 type table [][]string
 
 func (t *table) row(cells ...string) { *t = append(*t, cells) }
 
 func (t table) write(w io.Writer) error {
-	var widths []int
+	width := 0
 	for _, r := range t {
-		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
+		width = max(width, utf8.RuneCountInString(r[0]))
 	}
-	var b strings.Builder
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, r := range t {
-		b.WriteString(" ")
-		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			b.WriteString(" ")
-			if i == 0 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(" " + pad + c)
-			}
+		if len(r) == 1 {
+			fmt.Fprintf(tw, "  %s\n", r[0]) // nothing after it to line up
+			continue
 		}
-		b.WriteString("\n")
+		pad := strings.Repeat(" ", width-utf8.RuneCountInString(r[0]))
+		fmt.Fprintf(tw, "%s\t%s\t\n", r[0]+pad, strings.Join(r[1:], "\t"))
 	}
-	_, err := io.WriteString(w, strings.TrimRightFunc(strings.ReplaceAll(b.String(), " \n", "\n"), unicode.IsSpace)+"\n")
-	return err
+	return tw.Flush()
 }
