@@ -57,27 +57,24 @@ type Query struct {
 
 // Previous is the period of the same length that ends the day before q's.
 func (q Query) Previous() (from, to string, err error) {
-	start, end, err := q.days()
-	if err != nil {
-		return "", "", err
-	}
-	n := int(end.Sub(start).Hours()/24) + 1
-	return start.AddDate(0, 0, -n).Format(time.DateOnly), start.AddDate(0, 0, -1).Format(time.DateOnly), nil
+	start, n, err := q.days()
+	return start.AddDate(0, 0, -n).Format(time.DateOnly), start.AddDate(0, 0, -1).Format(time.DateOnly), err
 }
 
-func (q Query) days() (time.Time, time.Time, error) {
+// days reads q's first day and how many days its period holds.
+func (q Query) days() (time.Time, int, error) {
 	start, err := time.Parse(time.DateOnly, q.From)
 	if err != nil {
-		return start, start, fmt.Errorf("report from %q: not a day such as 2026-03-01", q.From)
+		return start, 0, fmt.Errorf("report from %q: not a day such as 2026-03-01", q.From)
 	}
 	end, err := time.Parse(time.DateOnly, q.To)
 	if err != nil {
-		return start, end, fmt.Errorf("report to %q: not a day such as 2026-03-31", q.To)
+		return start, 0, fmt.Errorf("report to %q: not a day such as 2026-03-31", q.To)
 	}
 	if start.After(end) {
-		return start, end, fmt.Errorf("report from %s is after %s", q.From, q.To)
+		return start, 0, fmt.Errorf("report from %s is after %s", q.From, q.To)
 	}
-	return start, end, nil
+	return start, int(end.Sub(start).Hours()/24) + 1, nil
 }
 
 // Today is now's UTC day, for Query.Today.
@@ -272,7 +269,7 @@ type campaignKey struct {
 
 // Build adds up the counts of q's period and the one before it.
 func Build(counts []tally.Count, q Query) (Report, error) {
-	start, end, err := q.days()
+	start, nDays, err := q.days()
 	if err != nil {
 		return Report{}, err
 	}
@@ -287,7 +284,6 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
 	campaigns, terms := map[campaignKey]*Steps{}, map[campaignKey]map[[2]string]*Steps{} // terms: by utm_term and utm_content
 	visible := map[int]int{}
-	nDays := int(end.Sub(start).Hours()/24) + 1
 	r.Days = make([]Day, nDays)
 	day := make(map[string]*Day, nDays)
 	for i := range r.Days {
