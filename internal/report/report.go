@@ -77,9 +77,6 @@ func (q Query) days() (time.Time, int, error) {
 	return start, int(end.Sub(start).Hours()/24) + 1, nil
 }
 
-// Today is now's UTC day, for Query.Today.
-func Today(now time.Time) string { return now.UTC().Format(time.DateOnly) }
-
 // Load reads the counts of q's period and the one before from src, and builds the report.
 func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	from, _, err := q.Previous()
@@ -455,28 +452,29 @@ func rate(n, of int) *float64 {
 	return &v
 }
 
-// Period turns -from, -to and -since into a report's UTC days.
-func Period(now time.Time, since time.Duration, from, to string) (string, string, error) {
-	to = cmp.Or(to, Today(now))
+// Period turns -from, -to and -since into the query of a report made now.
+func Period(now time.Time, since time.Duration, from, to string) (Query, error) {
+	today := now.UTC().Format(time.DateOnly)
+	to = cmp.Or(to, today)
 	end, err := time.Parse(time.DateOnly, to)
 	if err != nil {
-		return "", "", fmt.Errorf("-to %q: write a date such as 2026-03-31", to)
+		return Query{}, fmt.Errorf("-to %q: write a date such as 2026-03-31", to)
 	}
 	if from == "" {
 		days := int(since.Hours() / 24)
 		if days < 1 {
-			return "", "", fmt.Errorf("-since %v: give at least one day, such as 30d", since)
+			return Query{}, fmt.Errorf("-since %v: give at least one day, such as 30d", since)
 		}
 		from = end.AddDate(0, 0, 1-days).Format(time.DateOnly)
 	}
 	start, err := time.Parse(time.DateOnly, from)
 	if err != nil {
-		return "", "", fmt.Errorf("-from %q: write a date such as 2026-03-01", from)
+		return Query{}, fmt.Errorf("-from %q: write a date such as 2026-03-01", from)
 	}
 	if start.After(end) {
-		return "", "", fmt.Errorf("-from %s is after -to %s", from, to)
+		return Query{}, fmt.Errorf("-from %s is after -to %s", from, to)
 	}
-	return from, to, nil
+	return Query{From: from, To: to, Today: today}, nil
 }
 
 // maxDays is the longest -since: a century of days, far inside what a
