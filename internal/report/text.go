@@ -48,15 +48,14 @@ func Text(w io.Writer, r Report) error {
 		tb.row("none")
 	}
 	tb.write(w)
-	tb = nil
+	tb = table{{"path", "guide", "sales", "revenue"}}
 	for _, pg := range r.Pages {
 		if pg.Guide != "" {
 			tb.row(Quote(pg.Path), Quote(pg.Guide), num(*pg.Sales), Money(*pg.RevenueCents))
 		}
 	}
-	if len(tb) > 0 {
+	if len(tb) > 1 {
 		fmt.Fprintf(w, "\nGuides sold, on the page that sells each (all channels):\n")
-		tb = append(table{{"path", "guide", "sales", "revenue"}}, tb...)
 		tb.write(w)
 	}
 
