@@ -62,10 +62,6 @@ func HTML(w io.Writer, r Report) error {
 		CSP                    string
 		Steps                  []step
 		Charts                 []chart
-		Filter                 string
-		Sections               []section
-		Visible                string
-		Scrolled               string
 		Notes                  [3]string
 		SalesNote, NoSalesNote string
 		Partial                string
@@ -75,10 +71,6 @@ func HTML(w io.Writer, r Report) error {
 		CSP:       "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
 		Steps:     steps,
 		Charts:    charts,
-		Filter:    filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
-		Sections:  sections(r, func(s string) string { return s }),
-		Visible:   visibleLine(r.Visible),
-		Scrolled:  fmt.Sprintf("%s of human candidates and %s of engaged readers had scrolled when the event was sent (a view is sent at load, before anyone can scroll).", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged)),
 		Notes:     [3]string{countsNote, noFilterNote, filteredNote},
 		SalesNote: salesNote, NoSalesNote: noSalesNote,
 		Partial: partialMarker,
@@ -122,6 +114,9 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		"hostSplit":   func(h string) []string { return strings.SplitAfter(h, ".") }, // a break falls after a dot only
 		"money":       Money,
 		"clickPage":   clickPage,
+		"filterLine":  func(f Filter) string { return filterLine(f, func(s string) string { return "“" + s + "”" }) },
+		"sections":    func(r Report) []section { return sections(r, func(s string) string { return s }) },
+		"visibleLine": visibleLine,
 	}).Parse(pageHTML))
 })
 
