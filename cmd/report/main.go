@@ -94,13 +94,12 @@ func main() {
 		err = report.HTML(os.Stdout, r)
 	case *htmlFile != "":
 		var b bytes.Buffer
-		if err := report.HTML(&b, r); err != nil {
-			fail(err)
+		if err = report.HTML(&b, r); err == nil {
+			err = os.WriteFile(*htmlFile, b.Bytes(), 0o644)
 		}
-		if err := os.WriteFile(*htmlFile, b.Bytes(), 0o644); err != nil {
-			fail(err)
+		if err == nil {
+			fmt.Fprintf(os.Stderr, "wrote %s\n", *htmlFile)
 		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", *htmlFile)
 	case *asJSON:
 		err = report.JSON(os.Stdout, r)
 	default:
