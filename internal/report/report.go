@@ -315,11 +315,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		if !q.Filter.match(c) {
 			continue
 		}
-		p := pages[c.Path]
-		if p == nil {
-			p = &PageRow{Path: c.Path}
-			pages[c.Path] = p
-		}
+		p := at(pages, c.Path)
 		if !current {
 			p.Previous.add(c.Name, c.N)
 			r.Previous.Total.add(c.Name, c.N)
@@ -328,20 +324,21 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		p.add(c)
 		r.Total.add(c)
 		day[c.Day].add(c.Name, c.N)
-		addTo(refs, c.Ref, c)
-		addTo(outreach, c.Outreach, c)
+		at(refs, c.Ref).add(c.Name, c.N)
+		at(outreach, c.Outreach).add(c.Name, c.N)
 		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
-		addTo(campaigns, k, c)
+		at(campaigns, k).add(c.Name, c.N)
 		if terms[k] == nil {
 			terms[k] = map[[2]string]*Steps{}
 		}
-		addTo(terms[k], [2]string{c.Term, c.Content}, c)
+		at(terms[k], [2]string{c.Term, c.Content}).add(c.Name, c.N)
 		if c.Name == event.Engaged && c.VisibleS > 0 {
 			visible[c.VisibleS] += c.N
 		}
 	}
 
-	for _, p := range pages {
+	for path, p := range pages {
+		p.Path = path
 		p.rates()
 		r.Pages = append(r.Pages, *p)
 	}
@@ -376,13 +373,14 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	return r, nil
 }
 
-func addTo[K comparable](m map[K]*Steps, k K, c *tally.Count) {
-	s := m[k]
-	if s == nil {
-		s = &Steps{}
-		m[k] = s
+// at is m's value at k, made when m has none.
+func at[K comparable, V any](m map[K]*V, k K) *V {
+	v := m[k]
+	if v == nil {
+		v = new(V)
+		m[k] = v
 	}
-	s.add(c.Name, c.N)
+	return v
 }
 
 // rows lists m's groups by views, and adds up those beyond the Top in one row.
