@@ -44,10 +44,10 @@ func Text(w io.Writer, r Report) error {
 			num(pg.Engaged), change(pg.Engaged, pg.Previous.Engaged),
 			pct(pg.ToHumanCandidate), pct(pg.ToEngaged), pct(pg.ScrolledShare))
 	}
-	if len(r.Pages) == 0 {
-		tb.row("none")
-	}
 	tb.write(w)
+	if len(r.Pages) == 0 {
+		fmt.Fprintf(w, "  none\n")
+	}
 	tb = table{{"path", "guide", "sales", "revenue"}}
 	for _, pg := range r.Pages {
 		if pg.Guide != "" {
@@ -168,10 +168,6 @@ func (t table) write(w io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, r := range t {
-		if len(r) == 1 {
-			fmt.Fprintf(tw, "  %s\n", r[0]) // nothing after it to line up
-			continue
-		}
 		pad := strings.Repeat(" ", width-utf8.RuneCountInString(r[0]))
 		fmt.Fprintf(tw, "%s\t%s\t\n", r[0]+pad, strings.Join(r[1:], "\t"))
 	}
