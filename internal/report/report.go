@@ -131,13 +131,11 @@ type Funnel struct {
 
 func (f *Funnel) add(c *tally.Count) {
 	f.Steps.add(c.Name, c.N)
-	if c.Scrolled {
-		switch c.Name {
-		case event.HumanCandidate:
-			f.ScrolledHuman += c.N
-		case event.Engaged:
-			f.ScrolledEngaged += c.N
-		}
+	switch {
+	case c.Scrolled && c.Name == event.HumanCandidate:
+		f.ScrolledHuman += c.N
+	case c.Scrolled && c.Name == event.Engaged:
+		f.ScrolledEngaged += c.N
 	}
 }
 
