@@ -71,10 +71,9 @@ func seconds(s int) string {
 	switch {
 	case s < 60:
 		return fmt.Sprintf("about %d s", s)
+	case s < 3600 && s%60 == 0:
+		return fmt.Sprintf("about %d min", s/60)
 	case s < 3600:
-		if s%60 == 0 {
-			return fmt.Sprintf("about %d min", s/60)
-		}
 		return fmt.Sprintf("about %d min %d s", s/60, s%60)
 	}
 	return fmt.Sprintf("about %d h %d min", s/3600, s%3600/60)

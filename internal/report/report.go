@@ -348,10 +348,10 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks["gumroad"]+r.SiteWide.BuyLinkClicks["site"], r.Total.Engaged)
 	}
 	r.Visible = quartiles(visible)
-	r.Refs = rows(refs, func(k string) Row { return Row{Ref: k, None: k == ""} })
-	r.Outreach = rows(outreach, func(k string) Row { return Row{Outreach: k, None: k == ""} })
-	r.Campaigns = rows(campaigns, func(k campaignKey) Row {
-		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged}
+	r.Refs = rows(refs, func(k string, s Steps) Row { return Row{Ref: k, None: k == "", Steps: s} })
+	r.Outreach = rows(outreach, func(k string, s Steps) Row { return Row{Outreach: k, None: k == "", Steps: s} })
+	r.Campaigns = rows(campaigns, func(k campaignKey, s Steps) Row {
+		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged, Steps: s}
 	})
 	for i := range r.Campaigns {
 		c := &r.Campaigns[i]
@@ -382,12 +382,10 @@ func at[K comparable, V any](m map[K]*V, k K) *V {
 }
 
 // rows lists m's groups by views, and adds up those beyond the Top in one row.
-func rows[K comparable](m map[K]*Steps, row func(K) Row) []Row {
+func rows[K comparable](m map[K]*Steps, row func(K, Steps) Row) []Row {
 	out := []Row{}
 	for k, s := range m {
-		r := row(k)
-		r.Steps = *s
-		out = append(out, r)
+		out = append(out, row(k, *s))
 	}
 	sortRows(out)
 	if len(out) > Top {
