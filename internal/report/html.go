@@ -58,22 +58,19 @@ func HTML(w io.Writer, r Report) error {
 	}
 	return htmlTmpl().Execute(w, struct {
 		Report
-		CSS                    template.CSS
-		CSP                    string
-		Steps                  []step
-		Charts                 []chart
-		Notes                  [3]string
-		SalesNote, NoSalesNote string
-		Partial                string
+		CSS    template.CSS
+		CSP    string
+		Steps  []step
+		Charts []chart
+		Notes  map[string]string
 	}{
-		Report:    r,
-		CSS:       template.CSS(css),
-		CSP:       "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
-		Steps:     steps,
-		Charts:    charts,
-		Notes:     [3]string{countsNote, noFilterNote, filteredNote},
-		SalesNote: salesNote, NoSalesNote: noSalesNote,
-		Partial: partialMarker,
+		Report: r,
+		CSS:    template.CSS(css),
+		CSP:    "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
+		Steps:  steps,
+		Charts: charts,
+		Notes: map[string]string{"counts": countsNote, "noFilter": noFilterNote, "filtered": filteredNote,
+			"sales": salesNote, "noSales": noSalesNote, "partial": partialMarker},
 	})
 }
 
