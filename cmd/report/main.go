@@ -71,15 +71,15 @@ func main() {
 		return
 	}
 
-	now := time.Now()
-	first, last, err := report.Period(now, days, *from, *to)
+	q, err := report.Period(time.Now(), days, *from, *to)
 	if err != nil {
 		fail(err)
 	}
-	fmt.Fprintf(os.Stderr, "report: %s, %s to %s (UTC days)\n", report.Quote(st.String()), first, last)
+	q.Filter = f
+	fmt.Fprintf(os.Stderr, "report: %s, %s to %s (UTC days)\n", report.Quote(st.String()), q.From, q.To)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	r, err := report.Load(ctx, st, report.Query{From: first, To: last, Today: report.Today(now), Filter: f})
+	r, err := report.Load(ctx, st, q)
 	if err != nil {
 		fail(timedOut(ctx, err))
 	}
@@ -94,13 +94,12 @@ func main() {
 		err = report.HTML(os.Stdout, r)
 	case *htmlFile != "":
 		var b bytes.Buffer
-		if err := report.HTML(&b, r); err != nil {
-			fail(err)
+		if err = report.HTML(&b, r); err == nil {
+			err = os.WriteFile(*htmlFile, b.Bytes(), 0o644)
 		}
-		if err := os.WriteFile(*htmlFile, b.Bytes(), 0o644); err != nil {
-			fail(err)
+		if err == nil {
+			fmt.Fprintf(os.Stderr, "wrote %s\n", *htmlFile)
 		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", *htmlFile)
 	case *asJSON:
 		err = report.JSON(os.Stdout, r)
 	default:

@@ -15,8 +15,8 @@ import (
 )
 
 // copyRE finds a copy control's name in a code fence's info string, the
-// one way a page makes a click control (docs/counter.md).
-var copyRE = regexp.MustCompile(`^\s*(?:` + "```" + `|~~~).*\bcopy=("[^"]*"|\S+)`)
+// one way a page makes a click control (docs/counter.md), on each line.
+var copyRE = regexp.MustCompile(`(?m)^\s*(?:` + "```" + `|~~~).*\bcopy=("[^"\n]*"|\S+)`)
 
 // readSite reads from root's content/ what events and sales do not carry:
 // for each click name, the content files whose pages have its control (a
@@ -42,11 +42,9 @@ func readSite(root string) (clicks map[string][]string, guides map[string]string
 		}
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
-		for _, line := range strings.Split(string(src), "\n") {
-			if m := copyRE.FindStringSubmatch(line); m != nil {
-				if name := strings.Trim(m[1], `"`); !slices.Contains(clicks[name], rel) {
-					clicks[name] = append(clicks[name], rel)
-				}
+		for _, m := range copyRE.FindAllStringSubmatch(string(src), -1) {
+			if name := strings.Trim(m[1], `"`); !slices.Contains(clicks[name], rel) {
+				clicks[name] = append(clicks[name], rel)
 			}
 		}
 		fm, _, _, err := frontmatter.Parse(rel, src)

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"errref/internal/report"
@@ -59,21 +58,21 @@ func openStore(ctx context.Context, db, root, importFile string, migrate bool, s
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	journal := filepath.Join(root, "events.jsonl")
-	if from == "" && !store.IsPostgres(dsn) && !exists(dsn) && !exists(journal) {
+	_, err = os.Stat(journal)
+	switch {
+	case store.IsPostgres(dsn):
+	case from == "" && err != nil && !exists(dsn):
 		fmt.Println(noEvents(report.Quote(dsn))) // a fresh site: no store and no journal yet
 		return nil, true
-	}
-	if !store.IsPostgres(dsn) {
-		if _, err := os.Stat(journal); err == nil {
-			if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
-				if from != "" {
-					fail(named(err, from))
-				}
-				fail(fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err))
+	case err == nil:
+		if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
+			if from != "" {
+				fail(named(err, from))
 			}
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			fail(err)
+			fail(fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err))
 		}
+	case !errors.Is(err, fs.ErrNotExist):
+		fail(err)
 	}
 	return open(ctx, dsn, from, store.Options{ReadOnly: true}), false
 }
@@ -167,11 +166,9 @@ func takeJournal(ctx context.Context, dsn, path string, create bool) error {
 	if len(res.Refused) > 0 {
 		var lines []int
 		for _, r := range res.Refused {
-			fmt.Fprintf(os.Stderr, "report: %s:%v\n", report.Quote(path), strings.TrimPrefix(r.Error(), "line "))
-			var le *store.LineError
-			if errors.As(r, &le) {
-				lines = append(lines, le.Line)
-			}
+			le := r.(*store.LineError) // the store refuses a line with no other
+			fmt.Fprintf(os.Stderr, "report: %s:%d: %v\n", report.Quote(path), le.Line, le.Err)
+			lines = append(lines, le.Line)
 		}
 		what := fmt.Sprintf("%d lines refused, named above: stop the preview, remove them", len(res.Refused))
 		if len(res.Refused) == 1 {

@@ -521,9 +521,8 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 		t.Errorf("/_preview/report is served under the site's policy %q", csp)
 	}
 	// The same page as go run ./cmd/report -html writes from that store.
-	now := time.Now()
-	from, to, _ := report.Period(now, 30*24*time.Hour, "", "")
-	r, err := report.Load(context.Background(), journalAt(filepath.Join(root, "events.jsonl")), report.Query{From: from, To: to, Today: report.Today(now)})
+	q, _ := report.Period(time.Now(), 30*24*time.Hour, "", "")
+	r, err := report.Load(context.Background(), journalAt(filepath.Join(root, "events.jsonl")), q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,9 +141,8 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the preview keeps no events: it was started with -db=none", http.StatusNotFound)
 		return
 	}
-	now := time.Now()
-	from, to, _ := report.Period(now, 30*24*time.Hour, "", "") // no dates given: it cannot fail
-	rep, err := report.Load(r.Context(), s.store, report.Query{From: from, To: to, Today: report.Today(now)})
+	q, _ := report.Period(time.Now(), 30*24*time.Hour, "", "") // no dates given: it cannot fail
+	rep, err := report.Load(r.Context(), s.store, q)
 	var b bytes.Buffer
 	if err == nil {
 		err = report.HTML(&b, rep)

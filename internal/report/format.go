@@ -71,10 +71,9 @@ func seconds(s int) string {
 	switch {
 	case s < 60:
 		return fmt.Sprintf("about %d s", s)
+	case s < 3600 && s%60 == 0:
+		return fmt.Sprintf("about %d min", s/60)
 	case s < 3600:
-		if s%60 == 0 {
-			return fmt.Sprintf("about %d min", s/60)
-		}
 		return fmt.Sprintf("about %d min %d s", s/60, s%60)
 	}
 	return fmt.Sprintf("about %d h %d min", s/3600, s%3600/60)
@@ -135,20 +134,18 @@ type line struct {
 	Row
 	Label string
 	Part  bool // a campaign's row by utm_term and utm_content
-	Host  bool // Label is a host name: never split
-	Muted bool // the row without a value, or the rest beyond the Top
 }
 
 func sections(r Report, q func(string) string) []section {
-	sec := func(title, note, head string, rows []Row, host bool, none, others string, label func(Row) string) section {
+	sec := func(title, note, head string, rows []Row, none, others string, label func(Row) string) section {
 		s := section{Title: title, Note: note, Head: head}
 		for _, row := range rows {
-			l := line{Row: row, Label: label(row), Host: host}
+			l := line{Row: row, Label: label(row)}
 			switch {
 			case row.None:
-				l.Label, l.Host, l.Muted = none, false, true
+				l.Label = none
 			case row.Other > 0:
-				l.Label, l.Host, l.Muted = fmt.Sprintf("%d other %s", row.Other, others), false, true
+				l.Label = fmt.Sprintf("%d other %s", row.Other, others)
 			}
 			s.Rows = append(s.Rows, l)
 			for _, part := range row.Parts {
@@ -159,9 +156,9 @@ func sections(r Report, q func(string) string) []section {
 	}
 	dash := func(s string) string { return cmp.Or(q(s), "-") } // a campaign's part not set
 	return []section{
-		sec("Referrer hosts", "", "host", r.Refs, true, "no referrer or same site", "hosts", func(r Row) string { return q(r.Ref) }),
+		sec("Referrer hosts", "", "host", r.Refs, "no referrer or same site", "hosts", func(r Row) string { return q(r.Ref) }),
 		sec("Campaigns", "utm_source / utm_medium / utm_campaign; under each, its utm_term and utm_content where any is set.", "campaign",
-			r.Campaigns, false, "no campaign", "campaigns", func(r Row) string { return dash(r.Source) + " / " + dash(r.Medium) + " / " + dash(r.Campaign) }),
-		sec("Outreach codes", "", "code", r.Outreach, false, "no outreach code", "codes", func(r Row) string { return q(r.Outreach) }),
+			r.Campaigns, "no campaign", "campaigns", func(r Row) string { return dash(r.Source) + " / " + dash(r.Medium) + " / " + dash(r.Campaign) }),
+		sec("Outreach codes", "", "code", r.Outreach, "no outreach code", "codes", func(r Row) string { return q(r.Outreach) }),
 	}
 }

@@ -51,40 +51,26 @@ func HTML(w io.Writer, r Report) error {
 			}
 		}
 		for j, d := range r.Days {
-			h := 0.0
-			if c.Max > 0 {
-				h = float64(int(float64(val(d))/float64(c.Max)*1000+0.5)) / 10
-			}
+			h := float64(int(float64(val(d))/float64(max(c.Max, 1))*1000+0.5)) / 10 // all 0 when Max is
 			c.Bars = append(c.Bars, bar{X: float64(j) + 0.1, Y: 100 - h, H: h, Partial: d.Partial,
 				Title: d.Day + ": " + num(val(d)) + " " + c.Name})
 		}
 	}
 	return htmlTmpl().Execute(w, struct {
 		Report
-		CSS                    template.CSS
-		CSP                    string
-		Steps                  []step
-		Charts                 []chart
-		Filter                 string
-		Sections               []section
-		Visible                string
-		Scrolled               string
-		Notes                  [3]string
-		SalesNote, NoSalesNote string
-		Partial                string
+		CSS    template.CSS
+		CSP    string
+		Steps  []step
+		Charts []chart
+		Notes  map[string]string
 	}{
-		Report:    r,
-		CSS:       template.CSS(css),
-		CSP:       "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
-		Steps:     steps,
-		Charts:    charts,
-		Filter:    filterLine(r.Filter, func(s string) string { return "“" + s + "”" }),
-		Sections:  sections(r, func(s string) string { return s }),
-		Visible:   visibleLine(r.Visible),
-		Scrolled:  fmt.Sprintf("%s of human candidates and %s of engaged readers had scrolled when the event was sent (a view is sent at load, before anyone can scroll).", pct(t.ScrolledShare), share(t.ScrolledEngaged, t.Engaged)),
-		Notes:     [3]string{countsNote, noFilterNote, filteredNote},
-		SalesNote: salesNote, NoSalesNote: noSalesNote,
-		Partial: partialMarker,
+		Report: r,
+		CSS:    template.CSS(css),
+		CSP:    "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'",
+		Steps:  steps,
+		Charts: charts,
+		Notes: map[string]string{"counts": countsNote, "noFilter": noFilterNote, "filtered": filteredNote,
+			"sales": salesNote, "noSales": noSalesNote, "partial": partialMarker},
 	})
 }
 
@@ -125,6 +111,9 @@ var htmlTmpl = sync.OnceValue(func() *template.Template {
 		"hostSplit":   func(h string) []string { return strings.SplitAfter(h, ".") }, // a break falls after a dot only
 		"money":       Money,
 		"clickPage":   clickPage,
+		"filterLine":  func(f Filter) string { return filterLine(f, func(s string) string { return "“" + s + "”" }) },
+		"sections":    func(r Report) []section { return sections(r, func(s string) string { return s }) },
+		"visibleLine": visibleLine,
 	}).Parse(pageHTML))
 })
 

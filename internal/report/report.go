@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,31 +58,25 @@ type Query struct {
 
 // Previous is the period of the same length that ends the day before q's.
 func (q Query) Previous() (from, to string, err error) {
-	start, end, err := q.days()
-	if err != nil {
-		return "", "", err
-	}
-	n := int(end.Sub(start).Hours()/24) + 1
-	return start.AddDate(0, 0, -n).Format(time.DateOnly), start.AddDate(0, 0, -1).Format(time.DateOnly), nil
+	start, n, err := q.days()
+	return start.AddDate(0, 0, -n).Format(time.DateOnly), start.AddDate(0, 0, -1).Format(time.DateOnly), err
 }
 
-func (q Query) days() (time.Time, time.Time, error) {
+// days reads q's first day and how many days its period holds.
+func (q Query) days() (time.Time, int, error) {
 	start, err := time.Parse(time.DateOnly, q.From)
 	if err != nil {
-		return start, start, fmt.Errorf("report from %q: not a day such as 2026-03-01", q.From)
+		return start, 0, fmt.Errorf("report from %q: not a day such as 2026-03-01", q.From)
 	}
 	end, err := time.Parse(time.DateOnly, q.To)
 	if err != nil {
-		return start, end, fmt.Errorf("report to %q: not a day such as 2026-03-31", q.To)
+		return start, 0, fmt.Errorf("report to %q: not a day such as 2026-03-31", q.To)
 	}
 	if start.After(end) {
-		return start, end, fmt.Errorf("report from %s is after %s", q.From, q.To)
+		return start, 0, fmt.Errorf("report from %s is after %s", q.From, q.To)
 	}
-	return start, end, nil
+	return start, int(end.Sub(start).Hours()/24) + 1, nil
 }
-
-// Today is now's UTC day, for Query.Today.
-func Today(now time.Time) string { return now.UTC().Format(time.DateOnly) }
 
 // Load reads the counts of q's period and the one before from src, and builds the report.
 func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
@@ -93,10 +88,7 @@ func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	r, err := Build(counts, q)
-	if err != nil {
-		return r, err
-	}
+	r, _ := Build(counts, q) // q's days were read above
 	if sr, ok := src.(SalesReader); ok && r.SiteWide != nil {
 		sales, err := sr.Sales(ctx, from, q.To)
 		if err != nil {
@@ -139,13 +131,11 @@ type Funnel struct {
 
 func (f *Funnel) add(c *tally.Count) {
 	f.Steps.add(c.Name, c.N)
-	if c.Scrolled {
-		switch c.Name {
-		case event.HumanCandidate:
-			f.ScrolledHuman += c.N
-		case event.Engaged:
-			f.ScrolledEngaged += c.N
-		}
+	switch {
+	case c.Scrolled && c.Name == event.HumanCandidate:
+		f.ScrolledHuman += c.N
+	case c.Scrolled && c.Name == event.Engaged:
+		f.ScrolledEngaged += c.N
 	}
 }
 
@@ -272,7 +262,7 @@ type campaignKey struct {
 
 // Build adds up the counts of q's period and the one before it.
 func Build(counts []tally.Count, q Query) (Report, error) {
-	start, end, err := q.days()
+	start, nDays, err := q.days()
 	if err != nil {
 		return Report{}, err
 	}
@@ -287,7 +277,6 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
 	campaigns, terms := map[campaignKey]*Steps{}, map[campaignKey]map[[2]string]*Steps{} // terms: by utm_term and utm_content
 	visible := map[int]int{}
-	nDays := int(end.Sub(start).Hours()/24) + 1
 	r.Days = make([]Day, nDays)
 	day := make(map[string]*Day, nDays)
 	for i := range r.Days {
@@ -324,11 +313,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		if !q.Filter.match(c) {
 			continue
 		}
-		p := pages[c.Path]
-		if p == nil {
-			p = &PageRow{Path: c.Path}
-			pages[c.Path] = p
-		}
+		p := at(pages, c.Path)
 		if !current {
 			p.Previous.add(c.Name, c.N)
 			r.Previous.Total.add(c.Name, c.N)
@@ -337,20 +322,21 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		p.add(c)
 		r.Total.add(c)
 		day[c.Day].add(c.Name, c.N)
-		addTo(refs, c.Ref, c)
-		addTo(outreach, c.Outreach, c)
+		at(refs, c.Ref).add(c.Name, c.N)
+		at(outreach, c.Outreach).add(c.Name, c.N)
 		k := campaignKey{c.Source, c.Medium, c.Campaign, c.Source != "" || c.Medium != "" || c.Campaign != "" || c.Term != "" || c.Content != ""}
-		addTo(campaigns, k, c)
+		at(campaigns, k).add(c.Name, c.N)
 		if terms[k] == nil {
 			terms[k] = map[[2]string]*Steps{}
 		}
-		addTo(terms[k], [2]string{c.Term, c.Content}, c)
+		at(terms[k], [2]string{c.Term, c.Content}).add(c.Name, c.N)
 		if c.Name == event.Engaged && c.VisibleS > 0 {
 			visible[c.VisibleS] += c.N
 		}
 	}
 
-	for _, p := range pages {
+	for path, p := range pages {
+		p.Path = path
 		p.rates()
 		r.Pages = append(r.Pages, *p)
 	}
@@ -362,10 +348,10 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks["gumroad"]+r.SiteWide.BuyLinkClicks["site"], r.Total.Engaged)
 	}
 	r.Visible = quartiles(visible)
-	r.Refs = rows(refs, func(k string) Row { return Row{Ref: k, None: k == ""} })
-	r.Outreach = rows(outreach, func(k string) Row { return Row{Outreach: k, None: k == ""} })
-	r.Campaigns = rows(campaigns, func(k campaignKey) Row {
-		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged}
+	r.Refs = rows(refs, func(k string, s Steps) Row { return Row{Ref: k, None: k == "", Steps: s} })
+	r.Outreach = rows(outreach, func(k string, s Steps) Row { return Row{Outreach: k, None: k == "", Steps: s} })
+	r.Campaigns = rows(campaigns, func(k campaignKey, s Steps) Row {
+		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged, Steps: s}
 	})
 	for i := range r.Campaigns {
 		c := &r.Campaigns[i]
@@ -385,22 +371,21 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	return r, nil
 }
 
-func addTo[K comparable](m map[K]*Steps, k K, c *tally.Count) {
-	s := m[k]
-	if s == nil {
-		s = &Steps{}
-		m[k] = s
+// at is m's value at k, made when m has none.
+func at[K comparable, V any](m map[K]*V, k K) *V {
+	v := m[k]
+	if v == nil {
+		v = new(V)
+		m[k] = v
 	}
-	s.add(c.Name, c.N)
+	return v
 }
 
 // rows lists m's groups by views, and adds up those beyond the Top in one row.
-func rows[K comparable](m map[K]*Steps, row func(K) Row) []Row {
+func rows[K comparable](m map[K]*Steps, row func(K, Steps) Row) []Row {
 	out := []Row{}
 	for k, s := range m {
-		r := row(k)
-		r.Steps = *s
-		out = append(out, r)
+		out = append(out, row(k, *s))
 	}
 	sortRows(out)
 	if len(out) > Top {
@@ -429,13 +414,11 @@ func quartiles(byBucket map[int]int) *Visible {
 	if len(byBucket) == 0 {
 		return nil
 	}
-	buckets := make([]int, 0, len(byBucket))
+	buckets := slices.Sorted(maps.Keys(byBucket))
 	v := &Visible{}
-	for b, n := range byBucket {
-		buckets = append(buckets, b)
+	for _, n := range byBucket {
 		v.Timed += n
 	}
-	slices.Sort(buckets)
 	at := func(q float64) int {
 		rank := max(int(q*float64(v.Timed)+0.999999), 1) // ceil, at least the first
 		seen := 0
@@ -459,28 +442,29 @@ func rate(n, of int) *float64 {
 	return &v
 }
 
-// Period turns -from, -to and -since into a report's UTC days.
-func Period(now time.Time, since time.Duration, from, to string) (string, string, error) {
-	to = cmp.Or(to, Today(now))
+// Period turns -from, -to and -since into the query of a report made now.
+func Period(now time.Time, since time.Duration, from, to string) (Query, error) {
+	today := now.UTC().Format(time.DateOnly)
+	to = cmp.Or(to, today)
 	end, err := time.Parse(time.DateOnly, to)
 	if err != nil {
-		return "", "", fmt.Errorf("-to %q: write a date such as 2026-03-31", to)
+		return Query{}, fmt.Errorf("-to %q: write a date such as 2026-03-31", to)
 	}
 	if from == "" {
 		days := int(since.Hours() / 24)
 		if days < 1 {
-			return "", "", fmt.Errorf("-since %v: give at least one day, such as 30d", since)
+			return Query{}, fmt.Errorf("-since %v: give at least one day, such as 30d", since)
 		}
 		from = end.AddDate(0, 0, 1-days).Format(time.DateOnly)
 	}
 	start, err := time.Parse(time.DateOnly, from)
 	if err != nil {
-		return "", "", fmt.Errorf("-from %q: write a date such as 2026-03-01", from)
+		return Query{}, fmt.Errorf("-from %q: write a date such as 2026-03-01", from)
 	}
 	if start.After(end) {
-		return "", "", fmt.Errorf("-from %s is after -to %s", from, to)
+		return Query{}, fmt.Errorf("-from %s is after -to %s", from, to)
 	}
-	return from, to, nil
+	return Query{From: from, To: to, Today: today}, nil
 }
 
 // maxDays is the longest -since: a century of days, far inside what a

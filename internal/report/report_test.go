@@ -403,7 +403,8 @@ func TestPeriod(t *testing.T) {
 		{0, "31/03/2026", "", "", "", "write a date"},
 		{time.Hour, "", "", "", "", "at least one day"},
 	} {
-		from, to, err := Period(now, tc.since, tc.from, tc.to)
+		q, err := Period(now, tc.since, tc.from, tc.to)
+		from, to := q.From, q.To
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("Period(%v, %q, %q) = %v, want %q", tc.since, tc.from, tc.to, err, tc.err)
@@ -414,8 +415,8 @@ func TestPeriod(t *testing.T) {
 			t.Errorf("Period(%v, %q, %q) = %s, %s, %v; want %s, %s", tc.since, tc.from, tc.to, from, to, err, tc.wantFrom, tc.wantTo)
 		}
 	}
-	if Today(now) != "2026-04-01" {
-		t.Errorf("Today(%v) = %s", now, Today(now))
+	if q, _ := Period(now, 24*time.Hour, "", ""); q.Today != "2026-04-01" {
+		t.Errorf("today at %v: %s", now, q.Today)
 	}
 	q := Query{From: "2026-03-01", To: "2026-03-31"}
 	if from, to, err := q.Previous(); from != "2026-01-29" || to != "2026-02-28" || err != nil {

@@ -79,19 +79,17 @@ func (r *Report) addSales(sales []tally.Sale) {
 		all.RevenueCents += s.Cents
 		*day[s.Day].Sales += s.N
 		*day[s.Day].RevenueCents += s.Cents
-		k := [2]string{s.Product, s.Channel}
-		if products[k] == nil {
-			products[k] = &ProductSale{Product: s.Product, Channel: s.Channel}
-		}
-		products[k].Sales += s.N
-		products[k].RevenueCents += s.Cents
+		p := at(products, [2]string{s.Product, s.Channel})
+		p.Sales += s.N
+		p.RevenueCents += s.Cents
 	}
 	out := &Sales{Products: []ProductSale{}}
 	for _, c := range []*Channel{by["gumroad"], by["site"], all} {
 		c.SalesPerBuyLinkClick = rate(c.Sales, c.BuyLinkClicks)
 		out.Channels = append(out.Channels, *c)
 	}
-	for _, p := range products {
+	for k, p := range products {
+		p.Product, p.Channel = k[0], k[1]
 		out.Products = append(out.Products, *p)
 	}
 	slices.SortFunc(out.Products, func(a, b ProductSale) int {

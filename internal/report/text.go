@@ -9,7 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unicode"
+	"text/tabwriter"
 	"unicode/utf8"
 )
 
@@ -44,19 +44,18 @@ func Text(w io.Writer, r Report) error {
 			num(pg.Engaged), change(pg.Engaged, pg.Previous.Engaged),
 			pct(pg.ToHumanCandidate), pct(pg.ToEngaged), pct(pg.ScrolledShare))
 	}
-	if len(r.Pages) == 0 {
-		tb.row("none")
-	}
 	tb.write(w)
-	tb = nil
+	if len(r.Pages) == 0 {
+		fmt.Fprintf(w, "  none\n")
+	}
+	tb = table{{"path", "guide", "sales", "revenue"}}
 	for _, pg := range r.Pages {
 		if pg.Guide != "" {
 			tb.row(Quote(pg.Path), Quote(pg.Guide), num(*pg.Sales), Money(*pg.RevenueCents))
 		}
 	}
-	if len(tb) > 0 {
+	if len(tb) > 1 {
 		fmt.Fprintf(w, "\nGuides sold, on the page that sells each (all channels):\n")
-		tb = append(table{{"path", "guide", "sales", "revenue"}}, tb...)
 		tb.write(w)
 	}
 
@@ -155,36 +154,22 @@ func clickPage(s *SiteWide, name string) string {
 	return " on no page now"
 }
 
-// table lines up rows for a terminal: the first column to the left, the
-// others, numbers, to the right.
+// table lines up rows for a terminal, two spaces before each cell: the
+// first column to the left, the others, numbers, to the right. A row with
+// fewer cells comes last: tabwriter ends a column at a row without it.
 type table [][]string
 
 func (t *table) row(cells ...string) { *t = append(*t, cells) }
 
 func (t table) write(w io.Writer) error {
-	var widths []int
+	width := 0
 	for _, r := range t {
-		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
+		width = max(width, utf8.RuneCountInString(r[0]))
 	}
-	var b strings.Builder
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, r := range t {
-		b.WriteString(" ")
-		for i, c := range r {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
-			b.WriteString(" ")
-			if i == 0 {
-				b.WriteString(c + pad)
-			} else {
-				b.WriteString(" " + pad + c)
-			}
-		}
-		b.WriteString("\n")
+		pad := strings.Repeat(" ", width-utf8.RuneCountInString(r[0]))
+		fmt.Fprintf(tw, "%s\t%s\t\n", r[0]+pad, strings.Join(r[1:], "\t"))
 	}
-	_, err := io.WriteString(w, strings.TrimRightFunc(strings.ReplaceAll(b.String(), " \n", "\n"), unicode.IsSpace)+"\n")
-	return err
+	return tw.Flush()
 }
