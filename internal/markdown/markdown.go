@@ -165,10 +165,7 @@ func (r *pageRenderer) line(n ast.Node) int {
 			off = inlineStart(c)
 		}
 	}
-	if off < 0 {
-		return r.first
-	}
-	return r.first + bytes.Count(r.src[:off], []byte("\n"))
+	return r.first + bytes.Count(r.src[:max(off, 0)], []byte("\n"))
 }
 
 // inlineStart is the source offset of an inline node's first byte, or -1
@@ -306,26 +303,24 @@ func (r *pageRenderer) heading(w util.BufWriter, src []byte, n ast.Node, enterin
 }
 
 func (r *pageRenderer) paragraph(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if m := includeRE.FindStringSubmatch(strings.TrimSpace(string(n.Lines().Value(src)))); m != nil {
-		if !entering {
-			return ast.WalkSkipChildren, nil
-		}
-		if r.set.Partial == nil {
-			r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
-			return ast.WalkSkipChildren, nil
-		}
+	m := includeRE.FindStringSubmatch(strings.TrimSpace(string(n.Lines().Value(src))))
+	switch {
+	case m == nil && entering:
+		w.WriteString("<p>")
+	case m == nil:
+		w.WriteString("</p>\n")
+	case !entering:
+	case r.set.Partial == nil:
+		r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
+	default:
 		out, err := r.set.Partial(m[1])
 		if err != nil {
 			r.fail(n, "{{< %s >}}: %v", m[1], err)
-			return ast.WalkSkipChildren, nil
 		}
 		w.Write(out)
-		return ast.WalkSkipChildren, nil
 	}
-	if entering {
-		w.WriteString("<p>")
-	} else {
-		w.WriteString("</p>\n")
+	if m != nil {
+		return ast.WalkSkipChildren, nil
 	}
 	return ast.WalkContinue, nil
 }
@@ -337,25 +332,25 @@ func (r *pageRenderer) rawHTML(w util.BufWriter, src []byte, n ast.Node, enterin
 	return ast.WalkSkipChildren, nil
 }
 
-// infoRE splits a fence's info string into the language and key=value
-// attributes; a value may be double-quoted.
-var infoRE = regexp.MustCompile(`([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
+// infoRE reads a key=value attribute of a fence's info string; a value may
+// be double-quoted.
+var infoRE = regexp.MustCompile(`^([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
 
-// parseInfo reads a fence's info string, and where its cite value is
-// written (-1 when escaped in quotes).
+// parseInfo reads a fence's info string, the language first, and where
+// its cite value is written (-1 when escaped in quotes).
 func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, err error) {
 	citeAt = -1
-	rest := strings.TrimRightFunc(info, unicode.IsSpace)
-	off := 0
-	skip := func() { t := strings.TrimLeftFunc(rest, unicode.IsSpace); off += len(rest) - len(t); rest = t }
-	skip()
-	if l, r, _ := strings.Cut(rest, " "); !strings.Contains(l, "=") {
-		lang, off, rest = l, off+len(rest)-len(r), r
+	info = strings.TrimRightFunc(info, unicode.IsSpace)
+	off := len(info) - len(strings.TrimLeftFunc(info, unicode.IsSpace))
+	if l, _, _ := strings.Cut(info[off:], " "); !strings.Contains(l, "=") {
+		lang, off = l, off+len(l)
 	}
 	attrs = map[string]string{}
-	for skip(); rest != ""; skip() {
+	for off < len(info) {
+		rest := strings.TrimLeftFunc(info[off:], unicode.IsSpace)
+		off = len(info) - len(rest)
 		loc := infoRE.FindStringSubmatchIndex(rest)
-		if loc == nil || loc[0] != 0 {
+		if loc == nil {
 			return "", nil, -1, fmt.Errorf("cannot read %q in the fence's info string: write key=value or key=\"quoted value\"", rest)
 		}
 		k, v, at := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]], off+loc[4]
@@ -375,7 +370,7 @@ func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, e
 			return "", nil, -1, fmt.Errorf("unknown fence attribute %q: the attributes are cite, copy and label", k)
 		}
 		attrs[k] = v
-		rest, off = rest[loc[1]:], off+loc[1]
+		off += loc[1]
 	}
 	return lang, attrs, citeAt, nil
 }
@@ -394,7 +389,6 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		r.fail(n, "%v", err)
 		return ast.WalkSkipChildren, nil
 	}
-	code := string(fc.Lines().Value(src))
 	if err := highlight.Supported(lang); err != nil {
 		r.warn(n, "%v: rendered as plain text", err)
 	}
@@ -423,7 +417,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		if citeAt >= 0 {
 			citeAt += fc.Info.Segment.Start
 		}
-		r.cited(n, c, code, spec, citeAt)
+		r.cited(n, c, string(fc.Lines().Value(src)), spec, citeAt)
 		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
 			html.EscapeString(c.URL()), linebreak.HTML(c.Label()), html.EscapeString(c.Version))
 	}
@@ -449,13 +443,12 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	l := n.(*ast.Link)
 	dest := string(l.Destination)
-	switch {
-	case strings.HasPrefix(dest, "cite:"):
+	switch scheme, rest, _ := strings.Cut(dest, ":"); scheme {
+	case "cite":
 		if !entering {
 			return ast.WalkContinue, nil
 		}
-		spec := strings.TrimPrefix(dest, "cite:")
-		c, err := cite.Parse(spec)
+		c, err := cite.Parse(rest)
 		if err != nil {
 			r.fail(n, "%v", err)
 			return ast.WalkSkipChildren, nil
@@ -466,28 +459,23 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 			return ast.WalkSkipChildren, nil
 		}
 		quote := inlineText(cs, src, false)
-		r.cited(n, c, quote, spec, linkSpecAt(cs, src, dest))
+		r.cited(n, c, quote, rest, linkSpecAt(cs, src, dest))
 		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
 		return ast.WalkSkipChildren, nil
-	case strings.HasPrefix(dest, "checkout:"):
-		word := strings.TrimPrefix(dest, "checkout:")
-		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[word]
-		if !ok {
-			r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", word)
+	case "checkout":
+		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[rest]
+		switch {
+		case !ok:
+			r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", rest)
 			return ast.WalkSkipChildren, nil
-		}
-		if href == "" {
+		case href == "" && entering:
 			// Never invent a storefront address: the text stands unlinked.
-			if entering {
-				w.WriteString(`<span class="unset">`)
-			} else {
-				w.WriteString(` [storefront_url is not set]</span>`)
-			}
-			return ast.WalkContinue, nil
-		}
-		if entering {
-			fmt.Fprintf(w, `<a href="%s" data-checkout="%s">`, html.EscapeString(href), word)
-		} else {
+			w.WriteString(`<span class="unset">`)
+		case href == "":
+			w.WriteString(` [storefront_url is not set]</span>`)
+		case entering:
+			fmt.Fprintf(w, `<a href="%s" data-checkout="%s">`, html.EscapeString(href), rest)
+		default:
 			w.WriteString("</a>")
 		}
 		return ast.WalkContinue, nil
@@ -512,26 +500,13 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 	return ast.WalkContinue, nil
 }
 
-// codeSpan writes inline code as goldmark does, with <wbr> where a long
-// name may wrap on a phone: after a dot or between words, never inside one.
+// codeSpan writes inline code as goldmark does (a line's end is a space),
+// with <wbr> where a long name may wrap on a phone: after a dot or between
+// words, never inside one.
 func (r *pageRenderer) codeSpan(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
+	if entering {
+		fmt.Fprintf(w, "<code>%s</code>", linebreak.HTML(strings.ReplaceAll(inlineText(n, src, false), "\n", " ")))
 	}
-	var code strings.Builder
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch t := c.(type) {
-		case *ast.Text:
-			v := t.Segment.Value(src)
-			if len(v) > 0 && v[len(v)-1] == '\n' {
-				v = append(v[:len(v)-1:len(v)-1], ' ')
-			}
-			code.Write(v)
-		case *ast.String:
-			code.Write(t.Value)
-		}
-	}
-	fmt.Fprintf(w, "<code>%s</code>", linebreak.HTML(code.String()))
 	return ast.WalkSkipChildren, nil
 }
 

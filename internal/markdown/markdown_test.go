@@ -200,6 +200,11 @@ func TestRender(t *testing.T) {
 			src:  "`a<b && \"c\"`\n",
 			want: []string{"<code>a&lt;b &amp;&amp; &#34;c&#34;</code>"},
 		},
+		{
+			name: "inline code over two lines reads the line's end as a space",
+			src:  "See `raise\nMcpError(` here.\n",
+			want: []string{"<p>See <code>raise McpError(</code> here.</p>"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := settings()
