@@ -90,9 +90,6 @@ func Render(src []byte, firstLine int, s Options) (Result, error) {
 	if err := md.Renderer().Render(r, src, doc); err != nil {
 		return Result{}, err
 	}
-	if r.err != nil {
-		return Result{}, r.err
-	}
 	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings, IDs: r.ids}, nil
 }
 
@@ -105,7 +102,6 @@ type pageRenderer struct {
 	set      Options
 	cites    []Citation
 	warnings []string
-	err      error // the first error found while rendering
 	codes    int
 	ids      map[string]int                                 // id -> line of the file that makes it
 	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by inspect
@@ -218,10 +214,9 @@ func linkSpecAt(cs *ast.CodeSpan, src []byte, dest string) int {
 	return len(src) - len(rest) + len("cite:")
 }
 
-func (r *pageRenderer) fail(n ast.Node, format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("line %d: %s", r.line(n), fmt.Sprintf(format, args...))
-	}
+// fail stops the page with an error on n's line.
+func (r *pageRenderer) fail(n ast.Node, format string, args ...any) (ast.WalkStatus, error) {
+	return ast.WalkStop, fmt.Errorf("line %d: %s", r.line(n), fmt.Sprintf(format, args...))
 }
 
 func (r *pageRenderer) warn(n ast.Node, format string, args ...any) {
@@ -242,7 +237,7 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 			}
 		}
 		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
-			return ast.WalkStop, fmt.Errorf("line %d: a page has one h1, its title from the front matter: write sections as ## headings", r.line(n))
+			return r.fail(n, "a page has one h1, its title from the front matter: write sections as ## headings")
 		}
 		// A mark renders alone in its paragraph; elsewhere it would be text.
 		if n.Type() == ast.TypeBlock && n.FirstChild() != nil && n.FirstChild().Type() == ast.TypeInline {
@@ -250,7 +245,7 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 				return ast.WalkSkipChildren, nil
 			}
 			if m := strayMarkRE.FindString(inlineText(n, r.src, true)); m != "" {
-				return ast.WalkStop, fmt.Errorf("line %d: %s is not alone in its paragraph, so it would be published as text: put it on a line of its own, with a blank line before and after", r.line(n), m)
+				return r.fail(n, "%s is not alone in its paragraph, so it would be published as text: put it on a line of its own, with a blank line before and after", m)
 			}
 			return ast.WalkSkipChildren, nil
 		}
@@ -311,11 +306,11 @@ func (r *pageRenderer) paragraph(w util.BufWriter, src []byte, n ast.Node, enter
 		w.WriteString("</p>\n")
 	case !entering:
 	case r.set.Partial == nil:
-		r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
+		return r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
 	default:
 		out, err := r.set.Partial(m[1])
 		if err != nil {
-			r.fail(n, "{{< %s >}}: %v", m[1], err)
+			return r.fail(n, "{{< %s >}}: %v", m[1], err)
 		}
 		w.Write(out)
 	}
@@ -386,8 +381,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	fc := n.(*ast.FencedCodeBlock)
 	lang, attrs, citeAt, err := parseInfo(fenceInfo(fc, src))
 	if err != nil {
-		r.fail(n, "%v", err)
-		return ast.WalkSkipChildren, nil
+		return r.fail(n, "%v", err)
 	}
 	if err := highlight.Supported(lang); err != nil {
 		r.warn(n, "%v: rendered as plain text", err)
@@ -404,15 +398,13 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	w.WriteString(">")
 	// inspect began every block whose info string parses.
 	if err := r.code[fc](w); err != nil {
-		r.fail(n, "%v", err)
-		return ast.WalkSkipChildren, nil
+		return r.fail(n, "%v", err)
 	}
 	w.WriteString("</code></pre>")
 	if spec, ok := attrs["cite"]; ok {
 		c, err := cite.Parse(spec)
 		if err != nil {
-			r.fail(n, "%v", err)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "%v", err)
 		}
 		if citeAt >= 0 {
 			citeAt += fc.Info.Segment.Start
@@ -424,8 +416,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	if name, ok := attrs["copy"]; ok {
 		if !r.set.Counter {
 			// The counter does the copying and records the click it promises.
-			r.fail(n, "copy=%s: a copy control needs the counter, and this page has counter = false", name)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "copy=%s: a copy control needs the counter, and this page has counter = false", name)
 		}
 		label := DefaultCopyLabel
 		if l, ok := attrs["label"]; ok {
@@ -434,7 +425,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		fmt.Fprintf(w, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s">%s</button>`,
 			html.EscapeString(name), id, html.EscapeString(label))
 	} else if _, ok := attrs["label"]; ok {
-		r.fail(n, "label= names the copy control's text, and goes with copy=NAME")
+		return r.fail(n, "label= names the copy control's text, and goes with copy=NAME")
 	}
 	w.WriteString("</figure>\n")
 	return ast.WalkSkipChildren, nil
@@ -450,13 +441,11 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		}
 		c, err := cite.Parse(rest)
 		if err != nil {
-			r.fail(n, "%v", err)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "%v", err)
 		}
 		cs, ok := l.FirstChild().(*ast.CodeSpan)
 		if !ok || l.ChildCount() != 1 {
-			r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
 		}
 		quote := inlineText(cs, src, false)
 		r.cited(n, c, quote, rest, linkSpecAt(cs, src, dest))
@@ -466,8 +455,7 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[rest]
 		switch {
 		case !ok:
-			r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", rest)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", rest)
 		case href == "" && entering:
 			// Never invent a storefront address: the text stands unlinked.
 			w.WriteString(`<span class="unset">`)
@@ -482,12 +470,10 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 	}
 	if entering {
 		if html.UnescapeString(dest) != dest {
-			r.fail(n, "link %q holds a character reference: write the character itself", dest)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "link %q holds a character reference: write the character itself", dest)
 		}
 		if err := urlcheck.Link(dest); err != nil {
-			r.fail(n, "%v", err)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "%v", err)
 		}
 		fmt.Fprintf(w, `<a href="%s"`, html.EscapeString(dest))
 		if len(l.Title) > 0 {
@@ -519,8 +505,7 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 	if name, ok := strings.CutPrefix(u, "setting:"); ok {
 		val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]
 		if !ok {
-			r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
 		}
 		if val == "" {
 			fmt.Fprintf(w, `<strong class="unset">[%s is not set]</strong>`, name)
@@ -534,8 +519,7 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 		return ast.WalkSkipChildren, nil
 	}
 	if err := urlcheck.Link(u); err != nil {
-		r.fail(n, "%v", err)
-		return ast.WalkSkipChildren, nil
+		return r.fail(n, "%v", err)
 	}
 	href := u
 	if al.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
