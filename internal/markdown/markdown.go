@@ -503,18 +503,15 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 	al := n.(*ast.AutoLink)
 	u := string(al.URL(src))
 	if name, ok := strings.CutPrefix(u, "setting:"); ok {
-		val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]
-		if !ok {
+		switch val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]; {
+		case !ok:
 			return r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
-		}
-		if val == "" {
+		case val == "":
 			fmt.Fprintf(w, `<strong class="unset">[%s is not set]</strong>`, name)
-			return ast.WalkSkipChildren, nil
-		}
-		if name == "contact" || name == "payment_contact" {
-			fmt.Fprintf(w, `<a href="mailto:%s">%s</a>`, html.EscapeString(val), html.EscapeString(val))
-		} else {
+		case name == "wallet":
 			fmt.Fprintf(w, `<code class="wallet">%s</code>`, html.EscapeString(val))
+		default:
+			fmt.Fprintf(w, `<a href="mailto:%[1]s">%[1]s</a>`, html.EscapeString(val))
 		}
 		return ast.WalkSkipChildren, nil
 	}
