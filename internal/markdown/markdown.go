@@ -107,14 +107,6 @@ type pageRenderer struct {
 	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by inspect
 }
 
-// fenceInfo is the text after a fence's opening backticks.
-func fenceInfo(fc *ast.FencedCodeBlock, src []byte) string {
-	if fc.Info == nil {
-		return ""
-	}
-	return string(fc.Info.Segment.Value(src))
-}
-
 // madeID records the line that makes id. A heading's line wins over a code
 // block's: the author chose the heading's text, not the block's number.
 func (r *pageRenderer) madeID(id string, n ast.Node) {
@@ -232,7 +224,7 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 			return ast.WalkContinue, nil
 		}
 		if fc, ok := n.(*ast.FencedCodeBlock); ok {
-			if lang, _, _, err := parseInfo(fenceInfo(fc, r.src)); err == nil {
+			if lang, _, _, err := parseInfo(fc, r.src); err == nil {
 				r.code[fc] = highlight.Start(lang, string(fc.Lines().Value(r.src)))
 			}
 		}
@@ -331,10 +323,15 @@ func (r *pageRenderer) rawHTML(w util.BufWriter, src []byte, n ast.Node, enterin
 // be double-quoted.
 var infoRE = regexp.MustCompile(`^([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
 
-// parseInfo reads a fence's info string, the language first, and where
-// its cite value is written (-1 when escaped in quotes).
-func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, err error) {
+// parseInfo reads a fence's info string (after its opening backticks), the
+// language first, and where in src its cite value is written (-1 when
+// escaped in quotes).
+func parseInfo(fc *ast.FencedCodeBlock, src []byte) (lang string, attrs map[string]string, citeAt int, err error) {
 	citeAt = -1
+	info, base := "", 0
+	if fc.Info != nil {
+		info, base = string(fc.Info.Segment.Value(src)), fc.Info.Segment.Start
+	}
 	info = strings.TrimRightFunc(info, unicode.IsSpace)
 	off := len(info) - len(strings.TrimLeftFunc(info, unicode.IsSpace))
 	if l, _, _ := strings.Cut(info[off:], " "); !strings.Contains(l, "=") {
@@ -348,7 +345,7 @@ func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, e
 		if loc == nil {
 			return "", nil, -1, fmt.Errorf("cannot read %q in the fence's info string: write key=value or key=\"quoted value\"", rest)
 		}
-		k, v, at := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]], off+loc[4]
+		k, v, at := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]], base+off+loc[4]
 		if raw, ok := strings.CutPrefix(v, `"`); ok {
 			if v, err = strconv.Unquote(v); err != nil {
 				return "", nil, -1, fmt.Errorf("bad quoted value for %s: %v", k, err)
@@ -379,7 +376,7 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		return ast.WalkContinue, nil
 	}
 	fc := n.(*ast.FencedCodeBlock)
-	lang, attrs, citeAt, err := parseInfo(fenceInfo(fc, src))
+	lang, attrs, citeAt, err := parseInfo(fc, src)
 	if err != nil {
 		return r.fail(n, "%v", err)
 	}
@@ -405,9 +402,6 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		c, err := cite.Parse(spec)
 		if err != nil {
 			return r.fail(n, "%v", err)
-		}
-		if citeAt >= 0 {
-			citeAt += fc.Info.Segment.Start
 		}
 		r.cited(n, c, string(fc.Lines().Value(src)), spec, citeAt)
 		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
