@@ -137,42 +137,10 @@ func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	}
 }
 
-// line is the line of the file on which node starts.
+// line is the line of the file on which n starts, as goldmark records
+// it: a fence's ``` line, a link's own line (not its paragraph's first).
 func (r *pageRenderer) line(n ast.Node) int {
-	off := -1
-	for c := n; c != nil && off < 0; c = c.Parent() {
-		// A fence's lines are its code; its info string, which is all a
-		// fence can get wrong, is on the ``` line.
-		if f, ok := c.(*ast.FencedCodeBlock); ok && f.Info != nil {
-			off = f.Info.Segment.Start
-		}
-		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 && off < 0 {
-			off = c.Lines().At(0).Start
-		}
-		if c.Type() == ast.TypeInline && off < 0 {
-			off = inlineStart(c)
-		}
-	}
-	return r.first + bytes.Count(r.src[:max(off, 0)], []byte("\n"))
-}
-
-// inlineStart is the source offset of an inline node's first byte, or -1
-// (an autolink keeps its text unexported): a link's line is not its paragraph's.
-func inlineStart(n ast.Node) int {
-	switch n := n.(type) {
-	case *ast.Text:
-		return n.Segment.Start
-	case *ast.RawHTML:
-		if n.Segments.Len() > 0 {
-			return n.Segments.At(0).Start
-		}
-	}
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if off := inlineStart(c); off >= 0 {
-			return off
-		}
-	}
-	return -1
+	return r.first + bytes.Count(r.src[:max(n.Pos(), 0)], []byte("\n"))
 }
 
 // cited records a citation whose spec, written as raw, is at src[at:],
