@@ -197,15 +197,15 @@ func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) 
 }
 
 // checked caches find's answer per language name.
-var checked sync.Map // lang -> func() (chroma.Lexer, error)
+var checked sync.Map // lang -> func() (*chroma.RegexLexer, error)
 
 // lexer returns the untimed lexer for lang, or why there is none.
-func lexer(lang string) (chroma.Lexer, error) {
-	f, _ := checked.LoadOrStore(lang, sync.OnceValues(func() (chroma.Lexer, error) { return find(lang) }))
-	return f.(func() (chroma.Lexer, error))()
+func lexer(lang string) (*chroma.RegexLexer, error) {
+	f, _ := checked.LoadOrStore(lang, sync.OnceValues(func() (*chroma.RegexLexer, error) { return find(lang) }))
+	return f.(func() (*chroma.RegexLexer, error))()
 }
 
-func find(lang string) (chroma.Lexer, error) {
+func find(lang string) (*chroma.RegexLexer, error) {
 	orig := lexers.Get(lang)
 	if orig == nil {
 		return nil, fmt.Errorf("unknown code language %q", lang)
@@ -214,7 +214,7 @@ func find(lang string) (chroma.Lexer, error) {
 		return nil, fmt.Errorf("%q: %w, out of reach of the fix that makes highlighting the same under any load", lang, err)
 	}
 	name := orig.Config().Name
-	l := registry().Get(name)
+	l, _ := registry().Get(name).(*chroma.RegexLexer)
 	if l == nil {
 		return nil, fmt.Errorf("no copy of chroma's %s lexer", name)
 	}
