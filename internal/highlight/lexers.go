@@ -81,8 +81,10 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 				}
 			}
 		}
+		if len(rs) >= 2 && mergeable(rs) {
+			rules[state] = []*chroma.CompiledRule{newMerged(rs, first)}
+		}
 	}
-	merge(rules, first)
 	return nil
 }
 
