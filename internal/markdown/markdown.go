@@ -115,13 +115,12 @@ func (r *pageRenderer) madeID(id string, n ast.Node) {
 	}
 }
 
-// nodeFuncs registers the node kinds this site renders itself, as methods of the page.
+// nodeFuncs registers the node kinds this site renders itself, as methods
+// of the page: the writer goldmark hands them, which holds the source too.
 type nodeFuncs struct{}
 
-type nodeFunc func(r *pageRenderer, w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error)
-
 func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	for kind, f := range map[ast.NodeKind]nodeFunc{
+	for kind, f := range map[ast.NodeKind]func(*pageRenderer, ast.Node, bool) (ast.WalkStatus, error){
 		ast.KindHeading:         (*pageRenderer).heading,
 		ast.KindFencedCodeBlock: (*pageRenderer).fenced,
 		ast.KindLink:            (*pageRenderer).link,
@@ -131,8 +130,8 @@ func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		ast.KindRawHTML:         (*pageRenderer).rawHTML,
 		ast.KindHTMLBlock:       (*pageRenderer).rawHTML,
 	} {
-		reg.Register(kind, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-			return f(w.(*pageRenderer), w, src, n, entering)
+		reg.Register(kind, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+			return f(w.(*pageRenderer), n, entering)
 		})
 	}
 }
@@ -243,27 +242,27 @@ func inlineText(n ast.Node, src []byte, skipCode bool) string {
 	return b.String()
 }
 
-func (r *pageRenderer) heading(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) heading(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	h := n.(*ast.Heading)
 	id, _ := h.AttributeString("id")
 	idStr := fmt.Sprintf("%s", id)
 	if entering {
 		r.madeID(idStr, n)
-		fmt.Fprintf(w, `<h%d id="%s">`, h.Level, html.EscapeString(idStr))
+		fmt.Fprintf(r, `<h%d id="%s">`, h.Level, html.EscapeString(idStr))
 		return ast.WalkContinue, nil
 	}
-	fmt.Fprintf(w, ` <a class="anchor" href="#%s" aria-label="Link to the section %s">#</a></h%d>`+"\n",
-		html.EscapeString(idStr), html.EscapeString(inlineText(h, src, false)), h.Level)
+	fmt.Fprintf(r, ` <a class="anchor" href="#%s" aria-label="Link to the section %s">#</a></h%d>`+"\n",
+		html.EscapeString(idStr), html.EscapeString(inlineText(h, r.src, false)), h.Level)
 	return ast.WalkContinue, nil
 }
 
-func (r *pageRenderer) paragraph(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	m := includeRE.FindStringSubmatch(strings.TrimSpace(string(n.Lines().Value(src))))
+func (r *pageRenderer) paragraph(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	m := includeRE.FindStringSubmatch(strings.TrimSpace(string(n.Lines().Value(r.src))))
 	switch {
 	case m == nil && entering:
-		w.WriteString("<p>")
+		r.WriteString("<p>")
 	case m == nil:
-		w.WriteString("</p>\n")
+		r.WriteString("</p>\n")
 	case !entering:
 	case r.set.Partial == nil:
 		return r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
@@ -272,7 +271,7 @@ func (r *pageRenderer) paragraph(w util.BufWriter, src []byte, n ast.Node, enter
 		if err != nil {
 			return r.fail(n, "{{< %s >}}: %v", m[1], err)
 		}
-		w.Write(out)
+		r.Write(out)
 	}
 	if m != nil {
 		return ast.WalkSkipChildren, nil
@@ -280,7 +279,7 @@ func (r *pageRenderer) paragraph(w util.BufWriter, src []byte, n ast.Node, enter
 	return ast.WalkContinue, nil
 }
 
-func (r *pageRenderer) rawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) rawHTML(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		r.warn(n, "raw HTML is not passed through; write Markdown, or ask for a template change")
 	}
@@ -339,12 +338,12 @@ func parseInfo(fc *ast.FencedCodeBlock, src []byte) (lang string, attrs map[stri
 // records a click, as the notice promises.
 const DefaultCopyLabel = "Copy the code (records a click)"
 
-func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) fenced(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
 	fc := n.(*ast.FencedCodeBlock)
-	lang, attrs, citeAt, err := parseInfo(fc, src)
+	lang, attrs, citeAt, err := parseInfo(fc, r.src)
 	if err != nil {
 		return r.fail(n, "%v", err)
 	}
@@ -354,25 +353,25 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)
 	r.madeID(id, n)
-	w.WriteString(`<figure class="code">`)
+	r.WriteString(`<figure class="code">`)
 	// This <pre> is chroma's wrapper, with the id the copy control names.
-	fmt.Fprintf(w, `<pre id="%s" class="%s" tabindex="0"><code`, id, highlight.WrapperClass)
+	fmt.Fprintf(r, `<pre id="%s" class="%s" tabindex="0"><code`, id, highlight.WrapperClass)
 	if lang != "" {
-		fmt.Fprintf(w, ` class="language-%s"`, html.EscapeString(lang))
+		fmt.Fprintf(r, ` class="language-%s"`, html.EscapeString(lang))
 	}
-	w.WriteString(">")
+	r.WriteString(">")
 	// inspect began every block whose info string parses.
-	if err := r.code[fc](w); err != nil {
+	if err := r.code[fc](r); err != nil {
 		return r.fail(n, "%v", err)
 	}
-	w.WriteString("</code></pre>")
+	r.WriteString("</code></pre>")
 	if spec, ok := attrs["cite"]; ok {
 		c, err := cite.Parse(spec)
 		if err != nil {
 			return r.fail(n, "%v", err)
 		}
-		r.cited(n, c, string(fc.Lines().Value(src)), spec, citeAt)
-		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
+		r.cited(n, c, string(fc.Lines().Value(r.src)), spec, citeAt)
+		fmt.Fprintf(r, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
 			html.EscapeString(c.URL()), linebreak.HTML(c.Label()), html.EscapeString(c.Version))
 	}
 	if name, ok := attrs["copy"]; ok {
@@ -384,16 +383,16 @@ func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering
 		if l, ok := attrs["label"]; ok {
 			label = l
 		}
-		fmt.Fprintf(w, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s">%s</button>`,
+		fmt.Fprintf(r, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s">%s</button>`,
 			html.EscapeString(name), id, html.EscapeString(label))
 	} else if _, ok := attrs["label"]; ok {
 		return r.fail(n, "label= names the copy control's text, and goes with copy=NAME")
 	}
-	w.WriteString("</figure>\n")
+	r.WriteString("</figure>\n")
 	return ast.WalkSkipChildren, nil
 }
 
-func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) link(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	l := n.(*ast.Link)
 	dest := string(l.Destination)
 	switch scheme, rest, _ := strings.Cut(dest, ":"); scheme {
@@ -409,9 +408,9 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		if !ok || l.ChildCount() != 1 {
 			return r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
 		}
-		quote := inlineText(cs, src, false)
-		r.cited(n, c, quote, rest, linkSpecAt(cs, src, dest))
-		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
+		quote := inlineText(cs, r.src, false)
+		r.cited(n, c, quote, rest, linkSpecAt(cs, r.src, dest))
+		fmt.Fprintf(r, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
 		return ast.WalkSkipChildren, nil
 	case "checkout":
 		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[rest]
@@ -420,13 +419,13 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 			return r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", rest)
 		case href == "" && entering:
 			// Never invent a storefront address: the text stands unlinked.
-			w.WriteString(`<span class="unset">`)
+			r.WriteString(`<span class="unset">`)
 		case href == "":
-			w.WriteString(` [storefront_url is not set]</span>`)
+			r.WriteString(` [storefront_url is not set]</span>`)
 		case entering:
-			fmt.Fprintf(w, `<a href="%s" data-checkout="%s">`, html.EscapeString(href), rest)
+			fmt.Fprintf(r, `<a href="%s" data-checkout="%s">`, html.EscapeString(href), rest)
 		default:
-			w.WriteString("</a>")
+			r.WriteString("</a>")
 		}
 		return ast.WalkContinue, nil
 	}
@@ -437,13 +436,13 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 		if err := urlcheck.Link(dest); err != nil {
 			return r.fail(n, "%v", err)
 		}
-		fmt.Fprintf(w, `<a href="%s"`, html.EscapeString(dest))
+		fmt.Fprintf(r, `<a href="%s"`, html.EscapeString(dest))
 		if len(l.Title) > 0 {
-			fmt.Fprintf(w, ` title="%s"`, html.EscapeString(string(l.Title)))
+			fmt.Fprintf(r, ` title="%s"`, html.EscapeString(string(l.Title)))
 		}
-		w.WriteString(">")
+		r.WriteString(">")
 	} else {
-		w.WriteString("</a>")
+		r.WriteString("</a>")
 	}
 	return ast.WalkContinue, nil
 }
@@ -451,29 +450,29 @@ func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering b
 // codeSpan writes inline code as goldmark does (a line's end is a space),
 // with <wbr> where a long name may wrap on a phone: after a dot or between
 // words, never inside one.
-func (r *pageRenderer) codeSpan(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) codeSpan(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		fmt.Fprintf(w, "<code>%s</code>", linebreak.HTML(strings.ReplaceAll(inlineText(n, src, false), "\n", " ")))
+		fmt.Fprintf(r, "<code>%s</code>", linebreak.HTML(strings.ReplaceAll(inlineText(n, r.src, false), "\n", " ")))
 	}
 	return ast.WalkSkipChildren, nil
 }
 
-func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) autoLink(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
 	al := n.(*ast.AutoLink)
-	u := string(al.URL(src))
+	u := string(al.URL(r.src))
 	if name, ok := strings.CutPrefix(u, "setting:"); ok {
 		switch val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]; {
 		case !ok:
 			return r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
 		case val == "":
-			fmt.Fprintf(w, `<strong class="unset">[%s is not set]</strong>`, name)
+			fmt.Fprintf(r, `<strong class="unset">[%s is not set]</strong>`, name)
 		case name == "wallet":
-			fmt.Fprintf(w, `<code class="wallet">%s</code>`, html.EscapeString(val))
+			fmt.Fprintf(r, `<code class="wallet">%s</code>`, html.EscapeString(val))
 		default:
-			fmt.Fprintf(w, `<a href="mailto:%[1]s">%[1]s</a>`, html.EscapeString(val))
+			fmt.Fprintf(r, `<a href="mailto:%[1]s">%[1]s</a>`, html.EscapeString(val))
 		}
 		return ast.WalkSkipChildren, nil
 	}
@@ -484,6 +483,6 @@ func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, enteri
 	if al.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
 		href = "mailto:" + u
 	}
-	fmt.Fprintf(w, `<a href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(string(al.Label(src))))
+	fmt.Fprintf(r, `<a href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(string(al.Label(r.src))))
 	return ast.WalkSkipChildren, nil
 }
