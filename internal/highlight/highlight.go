@@ -58,9 +58,7 @@ func Supported(lang string) error {
 func Prepare(lang string) {
 	go func() {
 		if l, err := lexer(lang); err == nil {
-			if rl, ok := l.(*chroma.RegexLexer); ok {
-				rl.Rules() // compiles them, once
-			}
+			l.Rules() // compiles them, once
 		}
 	}()
 }

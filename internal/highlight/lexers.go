@@ -2,10 +2,10 @@ package highlight
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
+	"html"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -81,8 +81,10 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 				}
 			}
 		}
+		if len(rs) >= 2 && mergeable(rs) {
+			rules[state] = []*chroma.CompiledRule{newMerged(rs, first)}
+		}
 	}
-	merge(rules, first)
 	return nil
 }
 
@@ -197,15 +199,15 @@ func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) 
 }
 
 // checked caches find's answer per language name.
-var checked sync.Map // lang -> func() (chroma.Lexer, error)
+var checked sync.Map // lang -> func() (*chroma.RegexLexer, error)
 
 // lexer returns the untimed lexer for lang, or why there is none.
-func lexer(lang string) (chroma.Lexer, error) {
-	f, _ := checked.LoadOrStore(lang, sync.OnceValues(func() (chroma.Lexer, error) { return find(lang) }))
-	return f.(func() (chroma.Lexer, error))()
+func lexer(lang string) (*chroma.RegexLexer, error) {
+	f, _ := checked.LoadOrStore(lang, sync.OnceValues(func() (*chroma.RegexLexer, error) { return find(lang) }))
+	return f.(func() (*chroma.RegexLexer, error))()
 }
 
-func find(lang string) (chroma.Lexer, error) {
+func find(lang string) (*chroma.RegexLexer, error) {
 	orig := lexers.Get(lang)
 	if orig == nil {
 		return nil, fmt.Errorf("unknown code language %q", lang)
@@ -214,12 +216,16 @@ func find(lang string) (chroma.Lexer, error) {
 		return nil, fmt.Errorf("%q: %w, out of reach of the fix that makes highlighting the same under any load", lang, err)
 	}
 	name := orig.Config().Name
-	l := registry().Get(name)
+	l, _ := registry().Get(name).(*chroma.RegexLexer)
 	if l == nil {
 		return nil, fmt.Errorf("no copy of chroma's %s lexer", name)
 	}
 	return l, nil
 }
+
+// usingRE finds each lexer that a lexer's XML hands text to by name: the
+// XML escapes every < in a value, so this is always an element's start.
+var usingRE = regexp.MustCompile(`<using lexer="([^"]*)"`)
 
 // reachable reports why l's copy could run a timed match: l, or a lexer it
 // hands text to, is not a plain regex lexer, holds Go code (which Marshal
@@ -240,11 +246,11 @@ func reachable(l chroma.Lexer, seen map[string]bool) error {
 	} else if err != nil {
 		return fmt.Errorf("chroma's %s lexer: %w", name, err)
 	}
-	uses, err := handsTo(data)
-	if err != nil {
-		return fmt.Errorf("chroma's %s lexer %w", name, err)
+	if bytes.Contains(data, []byte("<usingbygroup")) {
+		return fmt.Errorf("chroma's %s lexer picks other lexers by the text", name)
 	}
-	for _, u := range uses {
+	for _, m := range usingRE.FindAllSubmatch(data, -1) {
+		u := html.UnescapeString(string(m[1]))
 		sub := lexers.Get(u)
 		if sub == nil {
 			return fmt.Errorf("chroma's %s lexer uses %s, which chroma does not have", name, u)
@@ -254,30 +260,4 @@ func reachable(l chroma.Lexer, seen map[string]bool) error {
 		}
 	}
 	return nil
-}
-
-// handsTo returns the lexers that a lexer's XML hands text to by name.
-func handsTo(data []byte) ([]string, error) {
-	var uses []string
-	d := xml.NewDecoder(bytes.NewReader(data))
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return uses, nil
-		} else if err != nil {
-			return nil, fmt.Errorf("cannot be read back: %w", err)
-		}
-		if el, ok := tok.(xml.StartElement); ok {
-			switch el.Name.Local {
-			case "usingbygroup":
-				return nil, errors.New("picks other lexers by the text")
-			case "using":
-				for _, a := range el.Attr {
-					if a.Name.Local == "lexer" {
-						uses = append(uses, a.Value)
-					}
-				}
-			}
-		}
-	}
 }

@@ -27,16 +27,6 @@ import (
 // with its groups. TestCopiesLexAsChromaDoes holds every token of chroma's
 // test corpus to what chroma's own lexer gives.
 
-// merge replaces, in every state of rules that it can, the state's rules
-// with one merged rule. first holds each rule's first characters.
-func merge(rules chroma.CompiledRules, first map[*chroma.CompiledRule]*syntax.CharSet) {
-	for state, rs := range rules {
-		if len(rs) >= 2 && mergeable(rs) {
-			rules[state] = []*chroma.CompiledRule{newMerged(rs, first)}
-		}
-	}
-}
-
 // firstSet is regexp2's own first-character analysis of a rule's pattern
 // (expr, as compiled, anchored), the one regexp2 skips ahead by when a
 // pattern is not anchored as chroma's are.
@@ -118,6 +108,8 @@ type foundRule struct {
 // its pattern.
 var engines atomic.Int64
 
+// newMerged is the rule that stands for rs; first holds each rule's first
+// characters.
 func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax.CharSet) *chroma.CompiledRule {
 	m := &merged{rules: rs, first: make([]*syntax.CharSet, len(rs)), found: map[*rune]foundRule{}}
 	for i, r := range rs {

@@ -85,19 +85,8 @@ func Check(doc []byte) Findings {
 	var open *element   // the element whose start tag is being read
 	var button *element // the click control whose text is being read
 	l := phtml.NewLexer(parse.NewInputBytes(doc))
-	for {
-		tt, data := l.Next()
+	for tt, data := l.Next(); tt != phtml.ErrorToken; tt, data = l.Next() {
 		switch tt {
-		case phtml.ErrorToken:
-			for _, f := range p.frags {
-				if !p.IDs[f] {
-					p.add("#"+f, "the link to #%s names no id on the page", f)
-				}
-			}
-			if p.Counter && p.Markers != 1 {
-				p.add("{{< marker >}}", "the page loads %s and has %d elements with data-measure-marker: it needs exactly one, where the explaining part ends ({{< marker >}} in Markdown)", CounterSrc, p.Markers)
-			}
-			return p.Findings
 		case phtml.StartTagToken:
 			open = &element{name: strings.ToLower(string(l.Text())), attrs: map[string]string{}}
 		case phtml.AttributeToken:
@@ -131,16 +120,22 @@ func Check(doc []byte) Findings {
 			}
 		}
 	}
+	for _, f := range p.frags {
+		if !p.IDs[f] {
+			p.add("#"+f, "the link to #%s names no id on the page", f)
+		}
+	}
+	if p.Counter && p.Markers != 1 {
+		p.add("{{< marker >}}", "the page loads %s and has %d elements with data-measure-marker: it needs exactly one, where the explaining part ends ({{< marker >}} in Markdown)", CounterSrc, p.Markers)
+	}
+	return p.Findings
 }
 
 func (p *checker) xml(data []byte) {
 	l := xml.NewLexer(parse.NewInputBytes(data))
 	var open *element
-	for {
-		tt, _ := l.Next()
+	for tt, _ := l.Next(); tt != xml.ErrorToken; tt, _ = l.Next() {
 		switch tt {
-		case xml.ErrorToken:
-			return
 		case xml.StartTagToken:
 			open = &element{name: strings.ToLower(string(l.Text())), attrs: map[string]string{}}
 		case xml.AttributeToken:
@@ -168,8 +163,7 @@ func (p *checker) element(e *element) {
 	a, add := e.attrs, p.add
 	if id, ok := a["id"]; ok {
 		if p.IDs[id] {
-			add(id, "the id %q is used twice", id)
-			p.Problems[len(p.Problems)-1].ID = id
+			p.Problems = append(p.Problems, Problem{Msg: fmt.Sprintf("the id %q is used twice", id), Needle: id, ID: id})
 		}
 		p.IDs[id] = true
 	}

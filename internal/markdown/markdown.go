@@ -90,9 +90,6 @@ func Render(src []byte, firstLine int, s Options) (Result, error) {
 	if err := md.Renderer().Render(r, src, doc); err != nil {
 		return Result{}, err
 	}
-	if r.err != nil {
-		return Result{}, r.err
-	}
 	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings, IDs: r.ids}, nil
 }
 
@@ -105,18 +102,9 @@ type pageRenderer struct {
 	set      Options
 	cites    []Citation
 	warnings []string
-	err      error // the first error found while rendering
 	codes    int
 	ids      map[string]int                                 // id -> line of the file that makes it
 	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by inspect
-}
-
-// fenceInfo is the text after a fence's opening backticks.
-func fenceInfo(fc *ast.FencedCodeBlock, src []byte) string {
-	if fc.Info == nil {
-		return ""
-	}
-	return string(fc.Info.Segment.Value(src))
 }
 
 // madeID records the line that makes id. A heading's line wins over a code
@@ -127,13 +115,12 @@ func (r *pageRenderer) madeID(id string, n ast.Node) {
 	}
 }
 
-// nodeFuncs registers the node kinds this site renders itself, as methods of the page.
+// nodeFuncs registers the node kinds this site renders itself, as methods
+// of the page: the writer goldmark hands them, which holds the source too.
 type nodeFuncs struct{}
 
-type nodeFunc func(r *pageRenderer, w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error)
-
 func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	for kind, f := range map[ast.NodeKind]nodeFunc{
+	for kind, f := range map[ast.NodeKind]func(*pageRenderer, ast.Node, bool) (ast.WalkStatus, error){
 		ast.KindHeading:         (*pageRenderer).heading,
 		ast.KindFencedCodeBlock: (*pageRenderer).fenced,
 		ast.KindLink:            (*pageRenderer).link,
@@ -143,51 +130,16 @@ func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		ast.KindRawHTML:         (*pageRenderer).rawHTML,
 		ast.KindHTMLBlock:       (*pageRenderer).rawHTML,
 	} {
-		reg.Register(kind, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-			return f(w.(*pageRenderer), w, src, n, entering)
+		reg.Register(kind, func(w util.BufWriter, _ []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+			return f(w.(*pageRenderer), n, entering)
 		})
 	}
 }
 
-// line is the line of the file on which node starts.
+// line is the line of the file on which n starts, as goldmark records
+// it: a fence's ``` line, a link's own line (not its paragraph's first).
 func (r *pageRenderer) line(n ast.Node) int {
-	off := -1
-	for c := n; c != nil && off < 0; c = c.Parent() {
-		// A fence's lines are its code; its info string, which is all a
-		// fence can get wrong, is on the ``` line.
-		if f, ok := c.(*ast.FencedCodeBlock); ok && f.Info != nil {
-			off = f.Info.Segment.Start
-		}
-		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 && off < 0 {
-			off = c.Lines().At(0).Start
-		}
-		if c.Type() == ast.TypeInline && off < 0 {
-			off = inlineStart(c)
-		}
-	}
-	if off < 0 {
-		return r.first
-	}
-	return r.first + bytes.Count(r.src[:off], []byte("\n"))
-}
-
-// inlineStart is the source offset of an inline node's first byte, or -1
-// (an autolink keeps its text unexported): a link's line is not its paragraph's.
-func inlineStart(n ast.Node) int {
-	switch n := n.(type) {
-	case *ast.Text:
-		return n.Segment.Start
-	case *ast.RawHTML:
-		if n.Segments.Len() > 0 {
-			return n.Segments.At(0).Start
-		}
-	}
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		if off := inlineStart(c); off >= 0 {
-			return off
-		}
-	}
-	return -1
+	return r.first + bytes.Count(r.src[:max(n.Pos(), 0)], []byte("\n"))
 }
 
 // cited records a citation whose spec, written as raw, is at src[at:],
@@ -221,10 +173,9 @@ func linkSpecAt(cs *ast.CodeSpan, src []byte, dest string) int {
 	return len(src) - len(rest) + len("cite:")
 }
 
-func (r *pageRenderer) fail(n ast.Node, format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("line %d: %s", r.line(n), fmt.Sprintf(format, args...))
-	}
+// fail stops the page with an error on n's line.
+func (r *pageRenderer) fail(n ast.Node, format string, args ...any) (ast.WalkStatus, error) {
+	return ast.WalkStop, fmt.Errorf("line %d: %s", r.line(n), fmt.Sprintf(format, args...))
 }
 
 func (r *pageRenderer) warn(n ast.Node, format string, args ...any) {
@@ -240,12 +191,12 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 			return ast.WalkContinue, nil
 		}
 		if fc, ok := n.(*ast.FencedCodeBlock); ok {
-			if lang, _, _, err := parseInfo(fenceInfo(fc, r.src)); err == nil {
+			if lang, _, _, err := parseInfo(fc, r.src); err == nil {
 				r.code[fc] = highlight.Start(lang, string(fc.Lines().Value(r.src)))
 			}
 		}
 		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
-			return ast.WalkStop, fmt.Errorf("line %d: a page has one h1, its title from the front matter: write sections as ## headings", r.line(n))
+			return r.fail(n, "a page has one h1, its title from the front matter: write sections as ## headings")
 		}
 		// A mark renders alone in its paragraph; elsewhere it would be text.
 		if n.Type() == ast.TypeBlock && n.FirstChild() != nil && n.FirstChild().Type() == ast.TypeInline {
@@ -253,7 +204,7 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 				return ast.WalkSkipChildren, nil
 			}
 			if m := strayMarkRE.FindString(inlineText(n, r.src, true)); m != "" {
-				return ast.WalkStop, fmt.Errorf("line %d: %s is not alone in its paragraph, so it would be published as text: put it on a line of its own, with a blank line before and after", r.line(n), m)
+				return r.fail(n, "%s is not alone in its paragraph, so it would be published as text: put it on a line of its own, with a blank line before and after", m)
 			}
 			return ast.WalkSkipChildren, nil
 		}
@@ -291,74 +242,77 @@ func inlineText(n ast.Node, src []byte, skipCode bool) string {
 	return b.String()
 }
 
-func (r *pageRenderer) heading(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) heading(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	h := n.(*ast.Heading)
 	id, _ := h.AttributeString("id")
 	idStr := fmt.Sprintf("%s", id)
 	if entering {
 		r.madeID(idStr, n)
-		fmt.Fprintf(w, `<h%d id="%s">`, h.Level, html.EscapeString(idStr))
+		fmt.Fprintf(r, `<h%d id="%s">`, h.Level, html.EscapeString(idStr))
 		return ast.WalkContinue, nil
 	}
-	fmt.Fprintf(w, ` <a class="anchor" href="#%s" aria-label="Link to the section %s">#</a></h%d>`+"\n",
-		html.EscapeString(idStr), html.EscapeString(inlineText(h, src, false)), h.Level)
+	fmt.Fprintf(r, ` <a class="anchor" href="#%s" aria-label="Link to the section %s">#</a></h%d>`+"\n",
+		html.EscapeString(idStr), html.EscapeString(inlineText(h, r.src, false)), h.Level)
 	return ast.WalkContinue, nil
 }
 
-func (r *pageRenderer) paragraph(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if m := includeRE.FindStringSubmatch(strings.TrimSpace(string(n.Lines().Value(src)))); m != nil {
-		if !entering {
-			return ast.WalkSkipChildren, nil
-		}
-		if r.set.Partial == nil {
-			r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
-			return ast.WalkSkipChildren, nil
-		}
+func (r *pageRenderer) paragraph(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	m := includeRE.FindStringSubmatch(strings.TrimSpace(string(n.Lines().Value(r.src))))
+	switch {
+	case m == nil && entering:
+		r.WriteString("<p>")
+	case m == nil:
+		r.WriteString("</p>\n")
+	case !entering:
+	case r.set.Partial == nil:
+		return r.fail(n, "{{< %s >}} includes a partial, and this page has none", m[1])
+	default:
 		out, err := r.set.Partial(m[1])
 		if err != nil {
-			r.fail(n, "{{< %s >}}: %v", m[1], err)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "{{< %s >}}: %v", m[1], err)
 		}
-		w.Write(out)
-		return ast.WalkSkipChildren, nil
+		r.Write(out)
 	}
-	if entering {
-		w.WriteString("<p>")
-	} else {
-		w.WriteString("</p>\n")
+	if m != nil {
+		return ast.WalkSkipChildren, nil
 	}
 	return ast.WalkContinue, nil
 }
 
-func (r *pageRenderer) rawHTML(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) rawHTML(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		r.warn(n, "raw HTML is not passed through; write Markdown, or ask for a template change")
 	}
 	return ast.WalkSkipChildren, nil
 }
 
-// infoRE splits a fence's info string into the language and key=value
-// attributes; a value may be double-quoted.
-var infoRE = regexp.MustCompile(`([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
+// infoRE reads a key=value attribute of a fence's info string; a value may
+// be double-quoted.
+var infoRE = regexp.MustCompile(`^([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
 
-// parseInfo reads a fence's info string, and where its cite value is
-// written (-1 when escaped in quotes).
-func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, err error) {
+// parseInfo reads a fence's info string (after its opening backticks), the
+// language first, and where in src its cite value is written (-1 when
+// escaped in quotes).
+func parseInfo(fc *ast.FencedCodeBlock, src []byte) (lang string, attrs map[string]string, citeAt int, err error) {
 	citeAt = -1
-	rest := strings.TrimRightFunc(info, unicode.IsSpace)
-	off := 0
-	skip := func() { t := strings.TrimLeftFunc(rest, unicode.IsSpace); off += len(rest) - len(t); rest = t }
-	skip()
-	if l, r, _ := strings.Cut(rest, " "); !strings.Contains(l, "=") {
-		lang, off, rest = l, off+len(rest)-len(r), r
+	info, base := "", 0
+	if fc.Info != nil {
+		info, base = string(fc.Info.Segment.Value(src)), fc.Info.Segment.Start
+	}
+	info = strings.TrimRightFunc(info, unicode.IsSpace)
+	off := len(info) - len(strings.TrimLeftFunc(info, unicode.IsSpace))
+	if l, _, _ := strings.Cut(info[off:], " "); !strings.Contains(l, "=") {
+		lang, off = l, off+len(l)
 	}
 	attrs = map[string]string{}
-	for skip(); rest != ""; skip() {
+	for off < len(info) {
+		rest := strings.TrimLeftFunc(info[off:], unicode.IsSpace)
+		off = len(info) - len(rest)
 		loc := infoRE.FindStringSubmatchIndex(rest)
-		if loc == nil || loc[0] != 0 {
+		if loc == nil {
 			return "", nil, -1, fmt.Errorf("cannot read %q in the fence's info string: write key=value or key=\"quoted value\"", rest)
 		}
-		k, v, at := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]], off+loc[4]
+		k, v, at := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]], base+off+loc[4]
 		if raw, ok := strings.CutPrefix(v, `"`); ok {
 			if v, err = strconv.Unquote(v); err != nil {
 				return "", nil, -1, fmt.Errorf("bad quoted value for %s: %v", k, err)
@@ -375,7 +329,7 @@ func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, e
 			return "", nil, -1, fmt.Errorf("unknown fence attribute %q: the attributes are cite, copy and label", k)
 		}
 		attrs[k] = v
-		rest, off = rest[loc[1]:], off+loc[1]
+		off += loc[1]
 	}
 	return lang, attrs, citeAt, nil
 }
@@ -384,188 +338,151 @@ func parseInfo(info string) (lang string, attrs map[string]string, citeAt int, e
 // records a click, as the notice promises.
 const DefaultCopyLabel = "Copy the code (records a click)"
 
-func (r *pageRenderer) fenced(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) fenced(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
 	fc := n.(*ast.FencedCodeBlock)
-	lang, attrs, citeAt, err := parseInfo(fenceInfo(fc, src))
+	lang, attrs, citeAt, err := parseInfo(fc, r.src)
 	if err != nil {
-		r.fail(n, "%v", err)
-		return ast.WalkSkipChildren, nil
+		return r.fail(n, "%v", err)
 	}
-	code := string(fc.Lines().Value(src))
 	if err := highlight.Supported(lang); err != nil {
 		r.warn(n, "%v: rendered as plain text", err)
 	}
 	r.codes++
 	id := fmt.Sprintf("code-%d", r.codes)
 	r.madeID(id, n)
-	w.WriteString(`<figure class="code">`)
+	r.WriteString(`<figure class="code">`)
 	// This <pre> is chroma's wrapper, with the id the copy control names.
-	fmt.Fprintf(w, `<pre id="%s" class="%s" tabindex="0"><code`, id, highlight.WrapperClass)
+	fmt.Fprintf(r, `<pre id="%s" class="%s" tabindex="0"><code`, id, highlight.WrapperClass)
 	if lang != "" {
-		fmt.Fprintf(w, ` class="language-%s"`, html.EscapeString(lang))
+		fmt.Fprintf(r, ` class="language-%s"`, html.EscapeString(lang))
 	}
-	w.WriteString(">")
+	r.WriteString(">")
 	// inspect began every block whose info string parses.
-	if err := r.code[fc](w); err != nil {
-		r.fail(n, "%v", err)
-		return ast.WalkSkipChildren, nil
+	if err := r.code[fc](r); err != nil {
+		return r.fail(n, "%v", err)
 	}
-	w.WriteString("</code></pre>")
+	r.WriteString("</code></pre>")
 	if spec, ok := attrs["cite"]; ok {
 		c, err := cite.Parse(spec)
 		if err != nil {
-			r.fail(n, "%v", err)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "%v", err)
 		}
-		if citeAt >= 0 {
-			citeAt += fc.Info.Segment.Start
-		}
-		r.cited(n, c, code, spec, citeAt)
-		fmt.Fprintf(w, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
+		r.cited(n, c, string(fc.Lines().Value(r.src)), spec, citeAt)
+		fmt.Fprintf(r, `<figcaption>Source: <a href="%s">%s</a> (%s)</figcaption>`,
 			html.EscapeString(c.URL()), linebreak.HTML(c.Label()), html.EscapeString(c.Version))
 	}
 	if name, ok := attrs["copy"]; ok {
 		if !r.set.Counter {
 			// The counter does the copying and records the click it promises.
-			r.fail(n, "copy=%s: a copy control needs the counter, and this page has counter = false", name)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "copy=%s: a copy control needs the counter, and this page has counter = false", name)
 		}
 		label := DefaultCopyLabel
 		if l, ok := attrs["label"]; ok {
 			label = l
 		}
-		fmt.Fprintf(w, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s">%s</button>`,
+		fmt.Fprintf(r, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s">%s</button>`,
 			html.EscapeString(name), id, html.EscapeString(label))
 	} else if _, ok := attrs["label"]; ok {
-		r.fail(n, "label= names the copy control's text, and goes with copy=NAME")
+		return r.fail(n, "label= names the copy control's text, and goes with copy=NAME")
 	}
-	w.WriteString("</figure>\n")
+	r.WriteString("</figure>\n")
 	return ast.WalkSkipChildren, nil
 }
 
-func (r *pageRenderer) link(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) link(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	l := n.(*ast.Link)
 	dest := string(l.Destination)
-	switch {
-	case strings.HasPrefix(dest, "cite:"):
+	switch scheme, rest, _ := strings.Cut(dest, ":"); scheme {
+	case "cite":
 		if !entering {
 			return ast.WalkContinue, nil
 		}
-		spec := strings.TrimPrefix(dest, "cite:")
-		c, err := cite.Parse(spec)
+		c, err := cite.Parse(rest)
 		if err != nil {
-			r.fail(n, "%v", err)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "%v", err)
 		}
 		cs, ok := l.FirstChild().(*ast.CodeSpan)
 		if !ok || l.ChildCount() != 1 {
-			r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "a cite: link quotes code: write its text as one `code span`, as in [`raise McpError(`](cite:...)")
 		}
-		quote := inlineText(cs, src, false)
-		r.cited(n, c, quote, spec, linkSpecAt(cs, src, dest))
-		fmt.Fprintf(w, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
+		quote := inlineText(cs, r.src, false)
+		r.cited(n, c, quote, rest, linkSpecAt(cs, r.src, dest))
+		fmt.Fprintf(r, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
 		return ast.WalkSkipChildren, nil
-	case strings.HasPrefix(dest, "checkout:"):
-		word := strings.TrimPrefix(dest, "checkout:")
-		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[word]
-		if !ok {
-			r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", word)
-			return ast.WalkSkipChildren, nil
-		}
-		if href == "" {
+	case "checkout":
+		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[rest]
+		switch {
+		case !ok:
+			return r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", rest)
+		case href == "" && entering:
 			// Never invent a storefront address: the text stands unlinked.
-			if entering {
-				w.WriteString(`<span class="unset">`)
-			} else {
-				w.WriteString(` [storefront_url is not set]</span>`)
-			}
-			return ast.WalkContinue, nil
-		}
-		if entering {
-			fmt.Fprintf(w, `<a href="%s" data-checkout="%s">`, html.EscapeString(href), word)
-		} else {
-			w.WriteString("</a>")
+			r.WriteString(`<span class="unset">`)
+		case href == "":
+			r.WriteString(` [storefront_url is not set]</span>`)
+		case entering:
+			fmt.Fprintf(r, `<a href="%s" data-checkout="%s">`, html.EscapeString(href), rest)
+		default:
+			r.WriteString("</a>")
 		}
 		return ast.WalkContinue, nil
 	}
 	if entering {
 		if html.UnescapeString(dest) != dest {
-			r.fail(n, "link %q holds a character reference: write the character itself", dest)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "link %q holds a character reference: write the character itself", dest)
 		}
 		if err := urlcheck.Link(dest); err != nil {
-			r.fail(n, "%v", err)
-			return ast.WalkSkipChildren, nil
+			return r.fail(n, "%v", err)
 		}
-		fmt.Fprintf(w, `<a href="%s"`, html.EscapeString(dest))
+		fmt.Fprintf(r, `<a href="%s"`, html.EscapeString(dest))
 		if len(l.Title) > 0 {
-			fmt.Fprintf(w, ` title="%s"`, html.EscapeString(string(l.Title)))
+			fmt.Fprintf(r, ` title="%s"`, html.EscapeString(string(l.Title)))
 		}
-		w.WriteString(">")
+		r.WriteString(">")
 	} else {
-		w.WriteString("</a>")
+		r.WriteString("</a>")
 	}
 	return ast.WalkContinue, nil
 }
 
-// codeSpan writes inline code as goldmark does, with <wbr> where a long
-// name may wrap on a phone: after a dot or between words, never inside one.
-func (r *pageRenderer) codeSpan(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
-	if !entering {
-		return ast.WalkContinue, nil
+// codeSpan writes inline code as goldmark does (a line's end is a space),
+// with <wbr> where a long name may wrap on a phone: after a dot or between
+// words, never inside one.
+func (r *pageRenderer) codeSpan(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		fmt.Fprintf(r, "<code>%s</code>", linebreak.HTML(strings.ReplaceAll(inlineText(n, r.src, false), "\n", " ")))
 	}
-	var code strings.Builder
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch t := c.(type) {
-		case *ast.Text:
-			v := t.Segment.Value(src)
-			if len(v) > 0 && v[len(v)-1] == '\n' {
-				v = append(v[:len(v)-1:len(v)-1], ' ')
-			}
-			code.Write(v)
-		case *ast.String:
-			code.Write(t.Value)
-		}
-	}
-	fmt.Fprintf(w, "<code>%s</code>", linebreak.HTML(code.String()))
 	return ast.WalkSkipChildren, nil
 }
 
-func (r *pageRenderer) autoLink(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *pageRenderer) autoLink(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
 	al := n.(*ast.AutoLink)
-	u := string(al.URL(src))
+	u := string(al.URL(r.src))
 	if name, ok := strings.CutPrefix(u, "setting:"); ok {
-		val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]
-		if !ok {
-			r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
-			return ast.WalkSkipChildren, nil
-		}
-		if val == "" {
-			fmt.Fprintf(w, `<strong class="unset">[%s is not set]</strong>`, name)
-			return ast.WalkSkipChildren, nil
-		}
-		if name == "contact" || name == "payment_contact" {
-			fmt.Fprintf(w, `<a href="mailto:%s">%s</a>`, html.EscapeString(val), html.EscapeString(val))
-		} else {
-			fmt.Fprintf(w, `<code class="wallet">%s</code>`, html.EscapeString(val))
+		switch val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]; {
+		case !ok:
+			return r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
+		case val == "":
+			fmt.Fprintf(r, `<strong class="unset">[%s is not set]</strong>`, name)
+		case name == "wallet":
+			fmt.Fprintf(r, `<code class="wallet">%s</code>`, html.EscapeString(val))
+		default:
+			fmt.Fprintf(r, `<a href="mailto:%[1]s">%[1]s</a>`, html.EscapeString(val))
 		}
 		return ast.WalkSkipChildren, nil
 	}
 	if err := urlcheck.Link(u); err != nil {
-		r.fail(n, "%v", err)
-		return ast.WalkSkipChildren, nil
+		return r.fail(n, "%v", err)
 	}
 	href := u
 	if al.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
 		href = "mailto:" + u
 	}
-	fmt.Fprintf(w, `<a href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(string(al.Label(src))))
+	fmt.Fprintf(r, `<a href="%s">%s</a>`, html.EscapeString(href), html.EscapeString(string(al.Label(r.src))))
 	return ast.WalkSkipChildren, nil
 }

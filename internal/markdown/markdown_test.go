@@ -200,6 +200,11 @@ func TestRender(t *testing.T) {
 			src:  "`a<b && \"c\"`\n",
 			want: []string{"<code>a&lt;b &amp;&amp; &#34;c&#34;</code>"},
 		},
+		{
+			name: "inline code over two lines reads the line's end as a space",
+			src:  "See `raise\nMcpError(` here.\n",
+			want: []string{"<p>See <code>raise McpError(</code> here.</p>"},
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := settings()
@@ -262,6 +267,7 @@ func TestRenderErrors(t *testing.T) {
 		{"javascript: autolink", "Text <javascript:alert(1)>\n", nil, 10, []string{"uses the scheme javascript"}},
 		{"character reference in a link", "[x](&#106;avascript:alert(1))\n", nil, 10, []string{"holds a character reference", "write the character itself"}},
 		{"unknown setting", "\n\n<setting:phone>\n", nil, 12, []string{`unknown setting "phone"`, "<setting:contact>"}},
+		{"an autolink on a paragraph's second line", "Text\nand <javascript:alert(1)>\n", nil, 11, []string{"uses the scheme javascript"}},
 		{"a partial that fails", "Text.\n\n{{< ofer >}}\n", nil, 12, []string{`{{< ofer >}}: no partial "ofer"`}},
 		{"a partial on a page without partials", "{{< offer >}}\n", func(s *Options) { s.Partial = nil }, 10, []string{"{{< offer >}} includes a partial, and this page has none"}},
 	} {
@@ -335,6 +341,7 @@ func TestIDs(t *testing.T) {
 		// The heading's line wins: its text is what the author can change.
 		{"a heading that a block's id repeats", "```text\nx\n```\n\n## Code 1\n", map[string]int{"code-1": 14}},
 		{"the same heading twice", "## A\n\n## A\n", map[string]int{"a": 10, "a-1": 12}},
+		{"a block without a language: its ``` line", "Text.\n\n```\nx\n```\n", map[string]int{"code-1": 12}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := Render([]byte(tc.src), first, settings())

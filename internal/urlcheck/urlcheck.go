@@ -32,9 +32,6 @@ func Scheme(raw string) string {
 
 var schemeRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`)
 
-// Schemes a link on these pages may use; a relative link has none.
-var linkSchemes = []string{"http", "https", "mailto"}
-
 // Link refuses a link a browser would run as script, load as an inline
 // document, or hand to another program: any scheme but http, https and
 // mailto (javascript:, vbscript:, data:, file:, ...), and any URL holding
@@ -43,7 +40,7 @@ func Link(raw string) error {
 	if strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return fmt.Errorf("link %q holds a control character: a browser would drop it and read %q", raw, Normalize(raw))
 	}
-	if sc := Scheme(raw); sc != "" && !slices.Contains(linkSchemes, sc) {
+	if sc := Scheme(raw); sc != "" && !slices.Contains([]string{"http", "https", "mailto"}, sc) {
 		return fmt.Errorf("link %q uses the scheme %s: a link may be relative, or use http, https or mailto", raw, sc)
 	}
 	return nil
