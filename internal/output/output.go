@@ -240,9 +240,11 @@ func Update(dir string, prev, next map[string][]byte) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
-		_, werr := f.Write(next[name])
-		cerr := f.Close()
-		if err := errors.Join(werr, cerr, os.Chmod(f.Name(), 0o644), os.Rename(f.Name(), p)); err != nil {
+		_, err = f.Write(next[name])
+		if err = errors.Join(err, f.Chmod(0o644), f.Close()); err == nil {
+			err = os.Rename(f.Name(), p)
+		}
+		if err != nil {
 			os.Remove(f.Name())
 			return fmt.Errorf("%s: cannot write %s: %w", dir, name, err)
 		}
