@@ -43,9 +43,7 @@ type browser struct {
 func Main(m *testing.M) int {
 	shared.browsers = map[bool]*browser{} // before any test starts
 	code := m.Run()
-	shared.Lock()
-	defer shared.Unlock()
-	for _, b := range shared.browsers {
+	for _, b := range shared.browsers { // every test has ended
 		b.end()
 	}
 	return code

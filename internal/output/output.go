@@ -25,12 +25,11 @@ const Marker = ".errref-build"
 
 const markerText = "This folder is the output of errref's build (go run ./cmd/build). Each build replaces it whole.\n"
 
-// Write makes dir hold exactly files, keyed by slash-separated relative
-// path, and Marker. An existing dir must be empty or hold Marker: a folder
-// the build did not make holds what someone wrote, and is refused. The
-// files go into a fresh folder .DIR.new-* beside dir, which then takes
-// dir's place: in one step where the system swaps two folders, else after
-// dir is renamed aside to .DIR.new-*.old (see tidy).
+// Write makes dir, when Replaceable, hold exactly files, keyed by
+// slash-separated relative path, and Marker. The files go into a fresh
+// folder .DIR.new-* beside dir, which then takes dir's place: in one step
+// where the system swaps two folders, else after dir is renamed aside to
+// .DIR.new-*.old (see tidy).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
 	names := slices.Sorted(maps.Keys(files))

@@ -59,8 +59,8 @@ func (s *Server) Watch(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case ev := <-w.Events:
-			if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && ev.Has(fsnotify.Create) {
-				add(ev.Name)
+			if ev.Has(fsnotify.Create) {
+				add(ev.Name) // a new folder; add passes over a file
 			}
 			if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
 				continue // public/ and its swaps live here
@@ -84,10 +84,9 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 }
 
-// rebuild builds and, when the build is good, writes the output and
-// reloads the browsers; when it fails, keeps the last good output and
-// shows the error. Only what a save changed is rendered and written
-// (site.Options.Prev).
+// rebuild builds, rendering and writing only what the saves changed
+// (site.Options.Prev), and reloads the browsers; a failed build leaves the
+// last good output, and its error is shown.
 func (s *Server) rebuild() {
 	start := time.Now()
 	s.mu.Lock()
@@ -97,7 +96,6 @@ func (s *Server) rebuild() {
 	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Changed: changed, Timeout: s.o.Timeout})
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
-		// The output is as the last good build left it.
 		s.mu.Lock()
 		maps.Copy(s.changed, changed)
 		s.mu.Unlock()
