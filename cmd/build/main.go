@@ -12,6 +12,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -61,9 +62,7 @@ func main() {
 	flag.BoolVar(&f.pre, "drift-pre", false, "with -drift, count prereleases (v2.1.0rc1) as releases")
 	flag.BoolVar(&f.json, "json", false, "with -drift, print the report as JSON")
 	flag.Parse()
-	if f.root == "" {
-		f.root = "." // as path functions take it; os.DirFS refuses ""
-	}
+	f.root = cmp.Or(f.root, ".") // as path functions take it; os.DirFS refuses ""
 	if len(f.drifts) > 0 {
 		// Exit 1 says a quote drifted: a failure must not say so too.
 		failStatus, failHead = quote.Failed, "-drift could not answer:"

@@ -10,13 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 )
 
-// Make writes a site of n pages into dst, from the site folder at src.
+// Make writes a site of n pages into dst, from the site folder at src. The
+// site's own pages (/pay/, /404.html, the error pages), which the copies
+// link to, come too; copy 0 of a home page takes its place.
 func Make(dst, src string, n int) error {
-	for _, dir := range []string{"templates", "static", "measure"} {
+	for _, dir := range []string{"templates", "static", "measure", "content"} {
 		if err := os.CopyFS(filepath.Join(dst, dir), os.DirFS(filepath.Join(src, dir))); err != nil {
 			return err
 		}
@@ -37,12 +38,10 @@ func Make(dst, src string, n int) error {
 	from, sections := filepath.Join(content, "index.md"), false
 	if _, err := os.Stat(from); err != nil {
 		pages, _ := filepath.Glob(filepath.Join(content, "*", "*.md"))
-		sort.Strings(pages)
 		if len(pages) == 0 {
 			return fmt.Errorf("%s: neither index.md nor an error page (SECTION/NAME.md) to copy", content)
 		}
-		// The largest page, and the site's own pages beside the copies,
-		// which their links lead to.
+		// The largest page, the first in Glob's sorted order of those as large.
 		from, sections = pages[0], true
 		size := int64(0)
 		for _, p := range pages {
@@ -50,30 +49,10 @@ func Make(dst, src string, n int) error {
 				from, size = p, fi.Size()
 			}
 		}
-		if err := os.CopyFS(filepath.Join(dst, "content"), os.DirFS(content)); err != nil {
-			return err
-		}
 	}
 	home, err := os.ReadFile(from)
 	if err != nil {
 		return err
-	}
-	if err := os.MkdirAll(filepath.Join(dst, "content"), 0o755); err != nil {
-		return err
-	}
-	// The site's other pages (/pay/, /404.html), which pages link to.
-	others, _ := filepath.Glob(filepath.Join(content, "*.md"))
-	for _, o := range others {
-		if filepath.Base(o) == "index.md" || sections {
-			continue
-		}
-		data, err := os.ReadFile(o)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dst, "content", filepath.Base(o)), data, 0o644); err != nil {
-			return err
-		}
 	}
 	for i := range n {
 		page := strings.Replace(string(home), `title = "`, fmt.Sprintf(`title = "%04d `, i), 1)

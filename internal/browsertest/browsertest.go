@@ -27,8 +27,7 @@ type Options struct {
 // each value of Options.Webdriver, which is a command-line flag.
 var shared struct {
 	sync.Mutex
-	on       bool
-	browsers map[bool]*browser
+	browsers map[bool]*browser // nil outside Main
 }
 
 type browser struct {
@@ -42,14 +41,9 @@ type browser struct {
 //
 //	func TestMain(m *testing.M) { os.Exit(browsertest.Main(m)) }
 func Main(m *testing.M) int {
-	shared.Lock()
-	shared.on = true
-	shared.browsers = map[bool]*browser{}
-	shared.Unlock()
+	shared.browsers = map[bool]*browser{} // before any test starts
 	code := m.Run()
-	shared.Lock()
-	defer shared.Unlock()
-	for _, b := range shared.browsers {
+	for _, b := range shared.browsers { // every test has ended
 		b.end()
 	}
 	return code
@@ -62,17 +56,18 @@ func New(t testing.TB, o Options) context.Context {
 	t.Helper()
 	path := needs.Browser(t)
 	shared.Lock()
+	if shared.browsers == nil {
+		shared.Unlock()
+		t.Fatal("browsertest.New needs browsertest.Main in the package's TestMain")
+	}
 	b, err := shared.browsers[o.Webdriver], error(nil)
-	if shared.on && b == nil {
+	if b == nil {
 		if b, err = start(path, o.Webdriver); err == nil {
 			shared.browsers[o.Webdriver] = b
 		}
 	}
-	on := shared.on
 	shared.Unlock()
-	if !on {
-		t.Fatal("browsertest.New needs browsertest.Main in the package's TestMain")
-	} else if err != nil {
+	if err != nil {
 		t.Fatalf("start %s: %v", path, err)
 	}
 	ctx, cancelT := context.WithTimeout(b.ctx, 60*time.Second)

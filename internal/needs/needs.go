@@ -13,15 +13,13 @@
 package needs
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
-	"sync"
+	"sync/atomic"
 	"testing"
 )
-
-// ChromiumPath is where Debian installs Chromium; CHROME_PATH overrides it.
-const ChromiumPath = "/usr/bin/chromium"
 
 var (
 	browser  = need{what: "browser tests", skip: "SKIP_BROWSER", require: "REQUIRE_BROWSER"}
@@ -32,10 +30,7 @@ var (
 // fails t (see the package comment), or skips it under SKIP_BROWSER=1.
 func Browser(t testing.TB) string {
 	t.Helper()
-	path := os.Getenv("CHROME_PATH")
-	if path == "" {
-		path = ChromiumPath
-	}
+	path := cmp.Or(os.Getenv("CHROME_PATH"), "/usr/bin/chromium") // where Debian installs it
 	why := ""
 	if _, err := exec.LookPath(path); err != nil {
 		why = fmt.Sprintf("the browser tests need Chromium, and %s cannot be run (%v). "+
@@ -68,8 +63,7 @@ type need struct {
 	skip    string // the variable that skips them
 	require string // the variable that forbids skipping them
 
-	mu     sync.Mutex
-	failed string // the name of the test that failed for want of it
+	failed atomic.Pointer[string] // the name of the test that failed for want of it
 }
 
 // check skips t when the user chose to skip these tests; else, when why
@@ -83,14 +77,8 @@ func (n *need) check(t testing.TB, why string) {
 	if why == "" {
 		return
 	}
-	n.mu.Lock()
-	first := n.failed
-	if first == "" {
-		n.failed = t.Name()
-	}
-	n.mu.Unlock()
-	if first != "" {
-		t.Skipf("skipped: %s failed for want of what it needs", first)
+	if name := t.Name(); !n.failed.CompareAndSwap(nil, &name) {
+		t.Skipf("skipped: %s failed for want of what it needs", *n.failed.Load())
 	}
 	if os.Getenv(n.require) == "1" {
 		why += fmt.Sprintf(" (%s=1 is set: these tests may not skip)", n.require)

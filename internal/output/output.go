@@ -25,12 +25,11 @@ const Marker = ".errref-build"
 
 const markerText = "This folder is the output of errref's build (go run ./cmd/build). Each build replaces it whole.\n"
 
-// Write makes dir hold exactly files, keyed by slash-separated relative
-// path, and Marker. An existing dir must be empty or hold Marker: a folder
-// the build did not make holds what someone wrote, and is refused. The
-// files go into a fresh folder .DIR.new-* beside dir, which then takes
-// dir's place: in one step where the system swaps two folders, else after
-// dir is renamed aside to .DIR.new-*.old (see tidy).
+// Write makes dir, when Replaceable, hold exactly files, keyed by
+// slash-separated relative path, and Marker. The files go into a fresh
+// folder .DIR.new-* beside dir, which then takes dir's place: in one step
+// where the system swaps two folders, else after dir is renamed aside to
+// .DIR.new-*.old (see tidy).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
 	names := slices.Sorted(maps.Keys(files))
@@ -240,9 +239,11 @@ func Update(dir string, prev, next map[string][]byte) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
-		_, werr := f.Write(next[name])
-		cerr := f.Close()
-		if err := errors.Join(werr, cerr, os.Chmod(f.Name(), 0o644), os.Rename(f.Name(), p)); err != nil {
+		_, err = f.Write(next[name])
+		if err = errors.Join(err, f.Chmod(0o644), f.Close()); err == nil {
+			err = os.Rename(f.Name(), p)
+		}
+		if err != nil {
 			os.Remove(f.Name())
 			return fmt.Errorf("%s: cannot write %s: %w", dir, name, err)
 		}

@@ -43,22 +43,20 @@ type Server struct {
 	}
 	// The event store's writer, and what the report reads (the store or
 	// the journal, which print as where they are); nil without Events.
-	writer  *store.Writer
-	store   report.CountReader
-	keep    []io.Closer // closed after the writer: the store, the journals
-	mu      sync.Mutex
-	failure string     // the last build's error, or ""
-	last    *site.Site // the last good build, as written to Out; nil before one
-	warned  []string   // the warnings printed last (rebuild runs one at a time)
+	writer *store.Writer
+	store  report.CountReader
+	keep   []io.Closer // closed after the writer: the store, the journals
+	last   *site.Site  // the last good build, as written to Out; nil before one
+	warned []string    // the warnings printed last (rebuild runs one at a time)
 
 	handler  http.Handler    // the routes, behind the host check
 	hosts    map[string]bool // the Host values the preview answers: see Listening
-	buildMu  sync.Mutex
-	changed  map[string]bool // the files saved since the last build took them (site.Options.Changed)
-	subs     map[chan string]bool
-	logMu    sync.Mutex
-	watching chan struct{} // closed once Watch watches every folder
-	watchOne sync.Once
+	watching chan struct{}   // closed once Watch watches every folder
+
+	mu      sync.Mutex      // guards the three below, and the log's lines
+	failure string          // the last build's error, or ""
+	changed map[string]bool // the files saved since the last build took them (site.Options.Changed)
+	subs    map[chan string]bool
 }
 
 // New builds the site once and returns its server. A failed first build is
@@ -77,21 +75,19 @@ func New(o Options) (*Server, error) {
 }
 
 func (s *Server) logf(format string, args ...any) {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	fmt.Fprintf(s.o.Log, format+"\n", args...)
 }
 
 // Close keeps the events queued and closes the preview's store.
-func (s *Server) Close() error {
+func (s *Server) Close() {
 	if s.writer != nil {
 		s.writer.Close()
 	}
-	var errs []error
 	for _, c := range s.keep {
-		errs = append(errs, c.Close())
+		c.Close()
 	}
-	return errors.Join(errs...)
 }
 
 // openEvents opens where the preview keeps events: PostgreSQL, with the

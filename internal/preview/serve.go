@@ -1,7 +1,6 @@
-// Serving the preview: on loopback, only to requests addressed to it, the
-// output folder as Netlify serves it (netlify.toml's headers, index.html
-// for a folder, 404.html for what is not there) with the reload script in
-// every page, the counter's receiver, the reload stream and the report.
+// Serving the preview, on loopback and only to requests addressed to it:
+// the output folder (files.go), the counter's receiver, the reload stream
+// and the report.
 
 package preview
 
@@ -31,10 +30,9 @@ func Serve(ctx context.Context, o Options) error {
 		fmt.Fprintf(o.Log, "WARNING: -addr %s is not a loopback address: anyone who can reach this machine can read the preview and post events to it\n", o.Addr)
 	}
 	// When the process that started the preview ends (go run killed by
-	// SIGTERM, which it passes on to no program, an editor that quit), the
-	// preview stops as on Ctrl-C, rather than hold its port with no one to
-	// stop it. Watched from the start: go run may be stopped while the
-	// first build runs.
+	// SIGTERM, which it passes on to no program; an editor that quit), the
+	// preview stops as on Ctrl-C rather than hold its port. Watched from
+	// the start: go run may be stopped while the first build runs.
 	ppid := os.Getppid()
 	parentEnded := watchParent(ppid)
 	ctx, stop := context.WithCancel(ctx)

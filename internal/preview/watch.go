@@ -42,7 +42,7 @@ func (s *Server) Watch(ctx context.Context) error {
 		add(filepath.Join(s.o.Root, d))
 	}
 	w.Add(s.o.Root) // site.toml and netlify.toml
-	s.watchOne.Do(func() { close(s.watching) })
+	close(s.watching)
 	// Builds run apart from the watcher, so that a build that hangs until
 	// its time limit never keeps the next save from being seen: one at a
 	// time, and saves made while one runs are built once more after it.
@@ -59,16 +59,16 @@ func (s *Server) Watch(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case ev := <-w.Events:
-			if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && ev.Has(fsnotify.Create) {
-				add(ev.Name)
+			if ev.Has(fsnotify.Create) {
+				add(ev.Name) // a new folder; add passes over a file
 			}
 			if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
 				continue // public/ and its swaps live here
 			}
 			if rel, err := filepath.Rel(s.o.Root, ev.Name); err == nil {
-				s.buildMu.Lock()
+				s.mu.Lock()
 				s.changed[filepath.ToSlash(rel)] = true
-				s.buildMu.Unlock()
+				s.mu.Unlock()
 			}
 			// Editors write in bursts (a temp file, a rename): wait for quiet.
 			timer = time.After(30 * time.Millisecond)
@@ -84,23 +84,21 @@ func (s *Server) Watch(ctx context.Context) error {
 	}
 }
 
-// rebuild builds and, when the build is good, writes the output and
-// reloads the browsers; when it fails, keeps the last good output and
-// shows the error. Only what a save changed is rendered and written
-// (site.Options.Prev).
+// rebuild builds, rendering and writing only what the saves changed
+// (site.Options.Prev), and reloads the browsers; a failed build leaves the
+// last good output, and its error is shown.
 func (s *Server) rebuild() {
 	start := time.Now()
-	s.buildMu.Lock()
+	s.mu.Lock()
 	changed := s.changed
 	s.changed = map[string]bool{}
-	s.buildMu.Unlock()
+	s.mu.Unlock()
 	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Changed: changed, Timeout: s.o.Timeout})
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
-		// The output is as the last good build left it.
-		s.buildMu.Lock()
+		s.mu.Lock()
 		maps.Copy(s.changed, changed)
-		s.buildMu.Unlock()
+		s.mu.Unlock()
 	} else {
 		if s.last == nil {
 			// Whole, in one swap; a failure leaves the folder as it was.
@@ -165,34 +163,30 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	ch := make(chan string, 4)
 	s.mu.Lock()
 	s.subs[ch] = true
-	failure := s.failure
+	if s.failure != "" {
+		ch <- s.failure
+	}
 	s.mu.Unlock()
 	defer func() { s.mu.Lock(); delete(s.subs, ch); s.mu.Unlock() }()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
-	send := func(failure string) {
-		if failure == "" {
-			fmt.Fprint(w, "event: reload\n")
-		} else {
-			fmt.Fprint(w, "event: failed\n")
-		}
-		for _, line := range strings.Split(failure, "\n") {
-			fmt.Fprintf(w, "data: %s\n", line)
-		}
-		fmt.Fprint(w, "\n")
-		rc.Flush()
-	}
 	fmt.Fprint(w, ": connected\n\n")
 	rc.Flush()
-	if failure != "" {
-		send(failure)
-	}
 	for {
 		select {
 		case <-r.Context().Done():
 			return
 		case failure := <-ch:
-			send(failure)
+			if failure == "" {
+				fmt.Fprint(w, "event: reload\n")
+			} else {
+				fmt.Fprint(w, "event: failed\n")
+			}
+			for _, line := range strings.Split(failure, "\n") {
+				fmt.Fprintf(w, "data: %s\n", line)
+			}
+			fmt.Fprint(w, "\n")
+			rc.Flush()
 		}
 	}
 }
