@@ -21,12 +21,19 @@ const Short = 16
 // Short bytes, puts <wbr> after each '.', '/', '(', '=' or ',' that is
 // followed by a letter, digit or underscore, and after each '_' that joins
 // two words (read_timeout), so __init__ and _receive stay whole and no
-// break falls inside a name or a run of punctuation (...).
+// break falls inside a name or a run of punctuation (...). A quote and
+// the bracket it opens ("{) go in a span the stylesheet keeps on one line.
 func HTML(s string) string {
 	words := strings.Split(s, " ")
 	for w, word := range words {
 		var b strings.Builder
-		for i := range len(word) {
+		for i := 0; i < len(word); i++ {
+			if opensWith(word, i) {
+				// Chromium would break "{error_type} after its quote.
+				b.WriteString(`<span class=nobr>` + html.EscapeString(word[i:i+2]) + `</span>`)
+				i++
+				continue
+			}
 			b.WriteString(html.EscapeString(word[i : i+1]))
 			if len(word) > Short && breakAfter(word, i) {
 				b.WriteString("<wbr>")
@@ -49,6 +56,11 @@ func breakAfter(s string, i int) bool {
 		return i > 0 && alnum(s[i-1]) && alnum(s[i+1])
 	}
 	return false
+}
+
+// opensWith reports whether s[i] is a quote that the bracket after it opens.
+func opensWith(s string, i int) bool {
+	return i+1 < len(s) && (s[i] == '"' || s[i] == '\'') && strings.IndexByte("{([", s[i+1]) >= 0
 }
 
 func alnum(c byte) bool {

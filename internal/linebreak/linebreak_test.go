@@ -16,6 +16,9 @@ func TestHTML(t *testing.T) {
 		{"Timed out … <seconds> seconds.", "Timed out … &lt;seconds&gt; seconds."},
 		{`"a<b&c".defghijklmnop`, "&#34;a&lt;b&amp;c&#34;.<wbr>defghijklmnop"},
 		{"UrlElicitationRequiredError", "UrlElicitationRequiredError"},
+		// A quote stays with the bracket it opens, which Chromium would part.
+		{`"{error_type} '{0.url}'\n"`, `<span class=nobr>&#34;{</span>error_type} <span class=nobr>&#39;{</span>0.url}&#39;\n&#34;`},
+		{`f"{self._read_timeout_seconds}"`, `f<span class=nobr>&#34;{</span>self.<wbr>_read_<wbr>timeout_<wbr>seconds}&#34;`},
 		{"", ""},
 	} {
 		if got := HTML(tc.in); got != tc.want {
