@@ -85,17 +85,13 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		if len(chunk) == 0 {
 			continue
 		}
-		var b strings.Builder
 		args := make([]any, 0, len(chunk)*len(Columns))
-		b.WriteString(`INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES `)
-		for i, it := range chunk {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?" + strings.Repeat(", ?", len(Columns)-1) + ")")
+		for _, it := range chunk {
 			args = append(args, row(it.Event, it.At)...)
 		}
-		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
+		values := "(?" + strings.Repeat(", ?", len(Columns)-1) + ")"
+		query := `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES ` + values + strings.Repeat(", "+values, len(chunk)-1)
+		if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
 			return 0, err
 		}
 		stored += len(chunk)

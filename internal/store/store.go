@@ -46,14 +46,10 @@ func (s *Store) q(query string) string {
 		return query
 	}
 	parts := strings.Split(query, "?")
-	var b strings.Builder
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteString("$" + strconv.Itoa(i))
-		}
-		b.WriteString(p)
+	for i := 1; i < len(parts); i++ {
+		parts[i] = "$" + strconv.Itoa(i) + parts[i]
 	}
-	return b.String()
+	return strings.Join(parts, "")
 }
 
 // Options tune a store for its process.
