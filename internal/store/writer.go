@@ -5,6 +5,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,7 +34,7 @@ type Writer struct {
 	timeout      time.Duration
 	queue        chan request
 	done         chan struct{}
-	mu           sync.RWMutex // held to send on queue (read) and to close it
+	mu           sync.RWMutex // read-held by each caller until answered, held to close queue
 	closed       bool
 }
 
@@ -49,10 +50,7 @@ const MaxBatch = 2000
 // fallback; log hears each failure, without the events. Each batch has
 // timeout to be kept (5 s when zero).
 func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Writer {
-	if timeout == 0 {
-		timeout = 5 * time.Second
-	}
-	w := &Writer{to: to, fallback: fallback, log: log, timeout: timeout,
+	w := &Writer{to: to, fallback: fallback, log: log, timeout: cmp.Or(timeout, 5*time.Second),
 		queue: make(chan request, 4*MaxBatch), done: make(chan struct{})}
 	go w.run()
 	return w
@@ -64,19 +62,17 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
+	defer w.mu.RUnlock()
 	if w.closed {
-		w.mu.RUnlock()
 		return errors.New("the event was not kept: the writer is closed")
 	}
 	select {
 	case w.queue <- r:
-		w.mu.RUnlock()
+		// Once queued, the writer answers whatever the caller does.
+		return <-r.kept
 	case <-time.After(4 * w.timeout):
-		w.mu.RUnlock()
 		return fmt.Errorf("the event was not kept: %w", context.DeadlineExceeded)
 	}
-	// Once queued, the writer answers whatever the caller does.
-	return <-r.kept
 }
 
 // Close keeps what is queued and stops the writer; an event added after
@@ -185,12 +181,7 @@ type lazy struct {
 	err   error
 }
 
-func (l *lazy) String() string {
-	if l.st != nil {
-		return l.st.String()
-	}
-	return "the store"
-}
+func (l *lazy) String() string { return "the store" }
 
 func (l *lazy) get() (*Store, error) {
 	l.mu.Lock()
