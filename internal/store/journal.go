@@ -162,18 +162,16 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 			return 0, err
 		}
 	}
-	fail := func(err error) (int, error) {
+	// One O_APPEND write: never over another's batch, nor after a hole.
+	_, err := j.f.Write(b)
+	if err == nil {
+		err = j.f.Sync()
+	}
+	if err != nil {
 		if size >= 0 {
 			j.truncate(size)
 		}
 		return 0, fmt.Errorf("%s: %w", j.path, err)
-	}
-	// One O_APPEND write: never over another's batch, nor after a hole.
-	if _, err := j.f.Write(b); err != nil {
-		return fail(err)
-	}
-	if err := j.f.Sync(); err != nil {
-		return fail(err)
 	}
 	return len(items), nil
 }
