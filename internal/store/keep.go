@@ -3,7 +3,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -117,16 +116,16 @@ func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item,
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
 	taken := map[string]bool{}
 	for rows.Next() {
 		var k string
 		if err := rows.Scan(&k); err != nil {
-			rows.Close()
 			return nil, err
 		}
 		taken[k] = true
 	}
-	if err := cmp.Or(rows.Close(), rows.Err()); err != nil {
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	var out []Item
