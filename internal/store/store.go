@@ -34,7 +34,6 @@ type Store struct {
 	where              string // for messages: the file, or Describe's words
 }
 
-// Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
 // String names the store for messages, never with a password.
