@@ -48,7 +48,8 @@ func TestThroughTheAdapter(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var log bytes.Buffer
-			h := adapt(&event.Handler{Sink: func(e event.Event, t time.Time) error { _, err := log.Write(e.NotStoredLine(t)); return err }, Now: func() time.Time { return time.Date(2026, 12, 2, 14, 3, 7, 0, time.FixedZone("x", 3600)) }})
+			at := time.Date(2026, 12, 2, 14, 3, 7, 0, time.FixedZone("x", 3600))
+			h := adapt(&event.Handler{Sink: func(e event.Event, _ time.Time) error { _, err := log.Write(e.NotStoredLine(at)); return err }})
 			headers := map[string]string{"Content-Type": "text/plain;charset=UTF-8", "Host": "errors.example.org", "User-Agent": "Mozilla/5.0 secret-ua", "X-Forwarded-For": "203.0.113.9"}
 			for k, v := range tc.headers {
 				headers[k] = v

@@ -25,7 +25,7 @@ const (
 	Checkout       = "checkout"
 )
 
-// Reading is the name of one of the three reading events.
+// Reading holds the names of the three reading events, in that order.
 var Reading = []string{View, HumanCandidate, Engaged}
 
 // CampaignKeys are the campaign parameters the counter picks up.

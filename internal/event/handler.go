@@ -17,7 +17,6 @@ import (
 // none, and keeps no header.
 type Handler struct {
 	Sink func(Event, time.Time) error
-	Now  func() time.Time // time.Now when nil
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -50,11 +49,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	now := time.Now
-	if h.Now != nil {
-		now = h.Now
-	}
-	if err := h.Sink(e, now()); err != nil {
+	if err := h.Sink(e, time.Now()); err != nil {
 		// The reason is the server's (its terminal or log has it); the
 		// page is told only that the event was not kept.
 		http.Error(w, "the event could not be kept", http.StatusServiceUnavailable)

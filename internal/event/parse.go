@@ -83,14 +83,12 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 	switch key {
 	case "name", "path", "ref", "checkout", "outreach":
 		s, err := str(dec, key)
-		if err != nil {
-			return err
-		}
 		if key == "outreach" {
 			e.Outreach = &s
 		} else {
 			*map[string]*string{"name": &e.Name, "path": &e.Path, "ref": &e.Ref, "checkout": &e.Checkout}[key] = s
 		}
+		return err
 	case "visible_ms":
 		tok, err := dec.Token()
 		n, ok := tok.(json.Number)
@@ -122,12 +120,10 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 			e.Campaign[k] = v
 			return err
 		})
-		if err != nil {
-			return err
+		if err == nil && len(e.Campaign) == 0 {
+			err = errors.New("campaign is sent only with at least one key")
 		}
-		if len(e.Campaign) == 0 {
-			return errors.New("campaign is sent only with at least one key")
-		}
+		return err
 	default:
 		return fmt.Errorf("unknown key %q", safe(key))
 	}

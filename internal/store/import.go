@@ -93,24 +93,13 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 // number, or with why it holds nothing readable (a line over MaxLine is
 // skipped). It stops at f's error.
 func eachLine(r io.Reader, f func(n int, it Item, kind lineKind, err error) error) error {
-	br := bufio.NewReaderSize(r, 64*1024)
-	var long []byte
-	tooLong := false
+	// A byte more than MaxLine: a line that fills it is over, and read past.
+	br := bufio.NewReaderSize(r, MaxLine+1)
 	for n := 1; ; n++ {
-		long, tooLong = long[:0], false
-		var err error
-		for {
-			var part []byte
-			part, err = br.ReadSlice('\n')
-			if !tooLong {
-				long = append(long, part...)
-				if len(long) > MaxLine {
-					tooLong, long = true, long[:0]
-				}
-			}
-			if err != bufio.ErrBufferFull {
-				break
-			}
+		line, err := br.ReadSlice('\n')
+		tooLong := len(line) > MaxLine
+		for err == bufio.ErrBufferFull {
+			_, err = br.ReadSlice('\n')
 		}
 		if err != nil && err != io.EOF {
 			return err
@@ -118,7 +107,7 @@ func eachLine(r io.Reader, f func(n int, it Item, kind lineKind, err error) erro
 		// NULs are a hole a writer at a stale offset left in a file
 		// emptied under it: they must not hide the line after.
 		var ferr error
-		switch line := bytes.Trim(long, " \t\r\n\x00"); {
+		switch line := bytes.Trim(line, " \t\r\n\x00"); {
 		case tooLong:
 			ferr = f(n, Item{}, 0, fmt.Errorf("over %d bytes: skipped", MaxLine))
 		case len(line) > 0:
@@ -143,46 +132,30 @@ const (
 )
 
 // parseLine reads one line of a log: the function's record of an event,
-// the line itself or the JSON in its "message" field.
+// the line itself or the JSON in its "message" field, and gives the event
+// the line's key.
 func parseLine(line []byte) (Item, lineKind, error) {
 	// encoding/json would turn invalid bytes into U+FFFD without a word;
 	// the receiver refuses them, and so does the import.
 	if !utf8.Valid(line) {
 		return Item{}, 0, errors.New("not UTF-8")
 	}
-	if ts, body, ok := ownLine(line); ok {
-		return parsed(ts, body)
-	}
-	rec, ok := unwrap(line)
+	ts, body, ok := ownLine(line)
 	if !ok {
-		return Item{}, noEvent, nil
+		rec, ok := unwrap(line)
+		if !ok {
+			return Item{}, noEvent, nil
+		}
+		if string(rec["stored"]) == "true" {
+			return Item{}, storedEvent, nil
+		}
+		if json.Unmarshal(rec["ts"], &ts) != nil {
+			return Item{}, 0, errors.New("ts is not a string")
+		}
+		delete(rec, "ts")
+		delete(rec, "stored")
+		body, _ = json.Marshal(rec)
 	}
-	if string(rec["stored"]) == "true" {
-		return Item{}, storedEvent, nil
-	}
-	var ts string
-	if json.Unmarshal(rec["ts"], &ts) != nil {
-		return Item{}, 0, errors.New("ts is not a string")
-	}
-	delete(rec, "ts")
-	delete(rec, "stored")
-	body, _ := json.Marshal(rec)
-	return parsed(ts, body)
-}
-
-// ownLine splits a line exactly as Event.JSON writes it into its time and
-// the event's body, without decoding it twice.
-func ownLine(line []byte) (ts string, body []byte, ok bool) {
-	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
-	t, after, found := bytes.Cut(rest, []byte(`","stored":false,`))
-	if !ok || !found || bytes.ContainsAny(t, `"\`) {
-		return "", nil, false
-	}
-	return string(t), append([]byte{'{'}, after...), true
-}
-
-// parsed is the event of body, received at ts, with its line's key.
-func parsed(ts string, body []byte) (Item, lineKind, error) {
 	at, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
 		return Item{}, 0, fmt.Errorf("ts %q is not an RFC 3339 time", ts)
@@ -196,6 +169,17 @@ func parsed(ts string, body []byte) (Item, lineKind, error) {
 	canon, _ := json.Marshal(e)
 	sum := sha256.Sum256(append([]byte(at.UTC().Format(time.RFC3339Nano)+"\n"), canon...))
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
+}
+
+// ownLine splits a line exactly as Event.NotStoredLine writes it into its
+// time and the event's body, without decoding it twice.
+func ownLine(line []byte) (ts string, body []byte, ok bool) {
+	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
+	t, after, found := bytes.Cut(rest, []byte(`","stored":false,`))
+	if !ok || !found || bytes.ContainsAny(t, `"\`) {
+		return "", nil, false
+	}
+	return string(t), append([]byte{'{'}, after...), true
 }
 
 // unwrap finds the function's own record in a line: the line itself, or
@@ -275,10 +259,11 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	if len(res.Refused) > 0 && pos > 0 {
 		// The import numbered lines from pos. The lines before are
 		// counted only now: a refusal is rare.
-		before, cerr := countLines(io.NewSectionReader(f, 0, pos))
-		if cerr != nil {
-			return res, fmt.Errorf("%s: %w", path, cerr)
+		b, rerr := io.ReadAll(io.NewSectionReader(f, 0, pos))
+		if rerr != nil {
+			return res, fmt.Errorf("%s: %w", path, rerr)
 		}
+		before := bytes.Count(b, []byte{'\n'})
 		for _, r := range res.Refused {
 			r.(*LineError).Line += before // ImportLog makes no other
 		}
@@ -293,20 +278,4 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	_, err = s.db.ExecContext(ctx, s.q(`INSERT INTO journal_taken (path, pos, line) VALUES (?, ?, ?)
 		ON CONFLICT (path) DO UPDATE SET pos = excluded.pos, line = excluded.line`), abs, end, h)
 	return res, err
-}
-
-// countLines is how many line breaks r holds.
-func countLines(r io.Reader) (int, error) {
-	buf := make([]byte, 64*1024)
-	n := 0
-	for {
-		k, err := r.Read(buf)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-	}
 }

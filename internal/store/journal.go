@@ -138,7 +138,6 @@ func wholeLines(f io.ReaderAt, end int64) (int64, error) {
 // String names the journal, for messages.
 func (j *Journal) String() string { return j.path }
 
-// Close closes the journal.
 func (j *Journal) Close() error { return j.f.Close() }
 
 // Keep appends items as one write and syncs the file. A write that fails
@@ -156,24 +155,21 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	// then neither a cut line is removed nor a failed write cut off, and
 	// the report names what it cannot take.
 	size := int64(-1)
+	var err error
 	if locked {
-		var err error
 		if size, _, err = j.cutTail(); err != nil {
 			return 0, err
 		}
 	}
-	fail := func(err error) (int, error) {
+	// One O_APPEND write: never over another's batch, nor after a hole.
+	if _, err = j.f.Write(b); err == nil {
+		err = j.f.Sync()
+	}
+	if err != nil {
 		if size >= 0 {
 			j.truncate(size)
 		}
 		return 0, fmt.Errorf("%s: %w", j.path, err)
-	}
-	// One O_APPEND write: never over another's batch, nor after a hole.
-	if _, err := j.f.Write(b); err != nil {
-		return fail(err)
-	}
-	if err := j.f.Sync(); err != nil {
-		return fail(err)
 	}
 	return len(items), nil
 }

@@ -3,7 +3,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -85,17 +84,13 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		if len(chunk) == 0 {
 			continue
 		}
-		var b strings.Builder
 		args := make([]any, 0, len(chunk)*len(Columns))
-		b.WriteString(`INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES `)
-		for i, it := range chunk {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?" + strings.Repeat(", ?", len(Columns)-1) + ")")
+		for _, it := range chunk {
 			args = append(args, row(it.Event, it.At)...)
 		}
-		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
+		values := "(?" + strings.Repeat(", ?", len(Columns)-1) + ")"
+		query := `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES ` + values + strings.Repeat(", "+values, len(chunk)-1)
+		if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
 			return 0, err
 		}
 		stored += len(chunk)
@@ -121,16 +116,16 @@ func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item,
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
 	taken := map[string]bool{}
 	for rows.Next() {
 		var k string
 		if err := rows.Scan(&k); err != nil {
-			rows.Close()
 			return nil, err
 		}
 		taken[k] = true
 	}
-	if err := cmp.Or(rows.Close(), rows.Err()); err != nil {
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	var out []Item

@@ -18,9 +18,7 @@ type SalesResult struct {
 	Again   int // sales an earlier import took as they are
 }
 
-// KeepSales stores recs in one transaction, all or none: one row a sale
-// under its key, so a later export (a refund) changes the sale rather than
-// adding one.
+// KeepSales stores recs in one transaction, all or none.
 func (s *Store) KeepSales(ctx context.Context, recs []sales.Record) (SalesResult, error) {
 	var res SalesResult
 	tx, err := s.db.BeginTx(ctx, nil)

@@ -34,7 +34,6 @@ type Store struct {
 	where              string // for messages: the file, or Describe's words
 }
 
-// Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
 // String names the store for messages, never with a password.
@@ -46,14 +45,10 @@ func (s *Store) q(query string) string {
 		return query
 	}
 	parts := strings.Split(query, "?")
-	var b strings.Builder
-	for i, p := range parts {
-		if i > 0 {
-			b.WriteString("$" + strconv.Itoa(i))
-		}
-		b.WriteString(p)
+	for i := 1; i < len(parts); i++ {
+		parts[i] = "$" + strconv.Itoa(i) + parts[i]
 	}
-	return b.String()
+	return strings.Join(parts, "")
 }
 
 // Options tune a store for its process.

@@ -5,6 +5,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -33,7 +34,7 @@ type Writer struct {
 	timeout      time.Duration
 	queue        chan request
 	done         chan struct{}
-	mu           sync.RWMutex // held to send on queue (read) and to close it
+	mu           sync.RWMutex // read-held by each caller until answered, held to close queue
 	closed       bool
 }
 
@@ -49,10 +50,7 @@ const MaxBatch = 2000
 // fallback; log hears each failure, without the events. Each batch has
 // timeout to be kept (5 s when zero).
 func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Writer {
-	if timeout == 0 {
-		timeout = 5 * time.Second
-	}
-	w := &Writer{to: to, fallback: fallback, log: log, timeout: timeout,
+	w := &Writer{to: to, fallback: fallback, log: log, timeout: cmp.Or(timeout, 5*time.Second),
 		queue: make(chan request, 4*MaxBatch), done: make(chan struct{})}
 	go w.run()
 	return w
@@ -64,19 +62,17 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
+	defer w.mu.RUnlock()
 	if w.closed {
-		w.mu.RUnlock()
 		return errors.New("the event was not kept: the writer is closed")
 	}
 	select {
 	case w.queue <- r:
-		w.mu.RUnlock()
+		// Once queued, the writer answers whatever the caller does.
+		return <-r.kept
 	case <-time.After(4 * w.timeout):
-		w.mu.RUnlock()
 		return fmt.Errorf("the event was not kept: %w", context.DeadlineExceeded)
 	}
-	// Once queued, the writer answers whatever the caller does.
-	return <-r.kept
 }
 
 // Close keeps what is queued and stops the writer; an event added after
@@ -133,20 +129,15 @@ func (w *Writer) keep(batch []request) error {
 }
 
 // logLines keeps events as not-stored JSON lines on w, the function's
-// log (Netlify keeps its stdout), which -import reads.
-type logLines struct {
-	w  io.Writer
-	mu sync.Mutex
-}
+// log (Netlify keeps its stdout), which -import reads. Like lazy, it is
+// called by its writer's one goroutine.
+type logLines struct{ w io.Writer }
 
-func (l *logLines) String() string { return "the log" }
+func (l logLines) String() string { return "the log" }
 
 // Keep writes items in one write.
-func (l *logLines) Keep(_ context.Context, items []Item) (int, error) {
-	b := jsonLines(items)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if _, err := l.w.Write(b); err != nil {
+func (l logLines) Keep(_ context.Context, items []Item) (int, error) {
+	if _, err := l.w.Write(jsonLines(items)); err != nil {
 		return 0, err
 	}
 	return len(items), nil
@@ -167,7 +158,7 @@ func jsonLines(items []Item) []byte {
 // go to errs, without the event.
 func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
-	lines := &logLines{w: log}
+	lines := logLines{log}
 	if dsn == "" {
 		return NewWriter(lines, nil, 2*time.Second, say)
 	}
@@ -176,42 +167,25 @@ func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 
 // lazy is a store opened on its first batch, and again at most every 30 s
 // after a failed open: an outage at a cold start does not last the
-// container's life.
+// container's life. Only its writer's goroutine calls it.
 type lazy struct {
 	dsn   string
-	mu    sync.Mutex
 	st    *Store
 	tried time.Time
 	err   error
 }
 
-func (l *lazy) String() string {
-	if l.st != nil {
-		return l.st.String()
-	}
-	return "the store"
-}
-
-func (l *lazy) get() (*Store, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.st != nil {
-		return l.st, nil
-	}
-	if time.Since(l.tried) < 30*time.Second {
-		return nil, l.err
-	}
-	l.tried = time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	l.st, l.err = Open(ctx, l.dsn, Options{MaxConns: 2, Timeout: 3 * time.Second})
-	return l.st, l.err
-}
+func (l *lazy) String() string { return "the store" }
 
 func (l *lazy) Keep(ctx context.Context, items []Item) (int, error) {
-	st, err := l.get()
-	if err != nil {
-		return 0, err
+	if l.st == nil && time.Since(l.tried) >= 30*time.Second {
+		l.tried = time.Now()
+		octx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		l.st, l.err = Open(octx, l.dsn, Options{MaxConns: 2, Timeout: 3 * time.Second})
+		cancel()
 	}
-	return st.Keep(ctx, items)
+	if l.st == nil {
+		return 0, l.err
+	}
+	return l.st.Keep(ctx, items)
 }
