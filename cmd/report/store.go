@@ -166,9 +166,8 @@ func takeJournal(ctx context.Context, dsn, path string, create bool) error {
 	if len(res.Refused) > 0 {
 		var lines []int
 		for _, r := range res.Refused {
-			le := r.(*store.LineError) // the store refuses a line with no other
-			fmt.Fprintf(os.Stderr, "report: %s:%d: %v\n", report.Quote(path), le.Line, le.Err)
-			lines = append(lines, le.Line)
+			fmt.Fprintf(os.Stderr, "report: %s:%d: %v\n", report.Quote(path), r.Line, r.Err)
+			lines = append(lines, r.Line)
 		}
 		what := fmt.Sprintf("%d lines refused, named above: stop the preview, remove them", len(res.Refused))
 		if len(res.Refused) == 1 {

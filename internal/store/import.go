@@ -32,12 +32,12 @@ const importBatch = 5000
 
 // ImportResult counts what an import did.
 type ImportResult struct {
-	Added   int     // events stored
-	Again   int     // lines an earlier import took
-	Stored  int     // lines the function had stored already ("stored": true)
-	Skipped int     // lines that hold no event
-	Refused []error // lines that hold a broken event, each a *LineError
-	Cut     int64   // bytes of a last line, without its break, TakeJournal left to take whole
+	Added   int          // events stored
+	Again   int          // lines an earlier import took
+	Stored  int          // lines the function had stored already ("stored": true)
+	Skipped int          // lines that hold no event
+	Refused []*LineError // lines that hold a broken event
+	Cut     int64        // bytes of a last line, without its break, TakeJournal left to take whole
 }
 
 // LineError is a line an import refused: its number in the file, from 1,
@@ -265,7 +265,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 		}
 		before := bytes.Count(b, []byte{'\n'})
 		for _, r := range res.Refused {
-			r.(*LineError).Line += before // ImportLog makes no other
+			r.Line += before
 		}
 	}
 	if err != nil || len(res.Refused) > 0 {
