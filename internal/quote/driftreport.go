@@ -5,14 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
 // outcomes, in the order the summaries give them.
 var outcomes = []string{Moved, Unchanged, Changed, Ambiguous, Gone, NotOK}
 
+// counts are g's outcomes, every one of them named.
 func (g *group) counts() map[string]int {
 	n := map[string]int{}
+	for _, k := range outcomes {
+		n[k] = 0
+	}
 	for _, r := range g.results {
 		n[r.Kind]++
 	}
@@ -20,17 +25,16 @@ func (g *group) counts() map[string]int {
 }
 
 // citedTags are the tags g cites; older leaves out the newest.
-func (g *group) citedTags() []string { return g.tags(false) }
-func (g *group) older() []string     { return g.tags(true) }
-
-func (g *group) tags(older bool) []string {
+func (g *group) citedTags() []string {
 	var tags []string
 	for _, v := range g.cited {
-		if !older || v.tag != g.newest.tag {
-			tags = append(tags, v.tag)
-		}
+		tags = append(tags, v.tag)
 	}
 	return tags
+}
+
+func (g *group) older() []string {
+	return slices.DeleteFunc(g.citedTags(), func(tag string) bool { return tag == g.newest.tag })
 }
 
 // describe says what g's newest version is: "the newest 1.x release".
@@ -57,21 +61,19 @@ func answer(repos []*repo, code int, pre bool) string {
 				histBad++
 			}
 		}
+		name := r.name[strings.LastIndex(r.name, "/")+1:] + " " // before its first group only
 		if len(r.groups) == 0 {
-			parts = append(parts, r.name[strings.LastIndex(r.name, "/")+1:]+" is quoted only as history")
+			parts = append(parts, name+"is quoted only as history")
 		}
-		for i, g := range r.groups {
-			p := fmt.Sprintf("%s is %s", g.newest.tag, g.describe(pre))
-			if i == 0 {
-				p = r.name[strings.LastIndex(r.name, "/")+1:] + " " + p
-			}
-			parts = append(parts, p)
+		for _, g := range r.groups {
+			parts = append(parts, fmt.Sprintf("%s%s is %s", name, g.newest.tag, g.describe(pre)))
+			name = ""
 			total += len(g.results)
 			for _, res := range g.results {
 				if res.Citation.Version != g.newest.tag {
 					behind++
 				}
-				if res.Kind != Moved && res.Kind != Unchanged {
+				if !res.held() {
 					bad[res.Kind]++
 				}
 			}
@@ -188,25 +190,16 @@ type (
 	}
 )
 
-func failure(err error) jsonReport { return jsonReport{Exit: Failed, Error: err.Error()} }
-
 func report(repos []*repo, code int, pre bool) jsonReport {
 	rep := jsonReport{Exit: code, Answer: answer(repos, code, pre)}
 	for _, r := range repos {
-		jr := jsonRepo{Repo: r.name, Dir: r.dir, History: []jsonCitation{}}
+		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: []jsonCitation{}}
 		for _, res := range r.history {
 			jr.History = append(jr.History, citationJSON(res))
 		}
 		for _, g := range r.groups {
 			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
-				Drifted: g.drifted(), Counts: map[string]int{}, Summary: summary(r, g, pre), Prose: g.prose}
-			if jg.Prose == nil {
-				jg.Prose = []ProseLine{}
-			}
-			n := g.counts()
-			for _, k := range outcomes {
-				jg.Counts[k] = n[k]
-			}
+				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Prose: g.prose}
 			for _, res := range g.results {
 				jg.Citations = append(jg.Citations, citationJSON(res))
 			}
