@@ -60,20 +60,19 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	if err != nil {
 		return false, err
 	}
-	cites := s.Citations
 	counts, unchecked := map[string]int{}, map[string]int{}
 	var out bytes.Buffer
-	for _, c := range cites {
+	for _, c := range s.Citations {
 		given := copies[c.Repo]
 		if len(given) == 0 {
 			unchecked[c.Repo]++
 			continue
 		}
-		s := given[0]
+		cp := given[0]
 		if i := slices.IndexFunc(given, func(s Copy) bool { return s.versionOf(c.Spec) == "" }); i >= 0 {
-			s = given[i]
+			cp = given[i]
 		}
-		r := s.check(c)
+		r := cp.check(c)
 		counts[r.Kind]++
 		r.Report(&out)
 	}

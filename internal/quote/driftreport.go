@@ -193,16 +193,10 @@ type (
 func report(repos []*repo, code int, pre bool) jsonReport {
 	rep := jsonReport{Exit: code, Answer: answer(repos, code, pre)}
 	for _, r := range repos {
-		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: []jsonCitation{}}
-		for _, res := range r.history {
-			jr.History = append(jr.History, citationJSON(res))
-		}
+		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: citationsJSON(r.history)}
 		for _, g := range r.groups {
 			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
-				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Prose: g.prose}
-			for _, res := range g.results {
-				jg.Citations = append(jg.Citations, citationJSON(res))
-			}
+				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Citations: citationsJSON(g.results), Prose: g.prose}
 			jr.Groups = append(jr.Groups, jg)
 		}
 		rep.Repositories = append(rep.Repositories, jr)
@@ -210,17 +204,22 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 	return rep
 }
 
-func citationJSON(r Result) jsonCitation {
-	var b strings.Builder
-	r.Report(&b)
-	j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: r.Diff, Report: b.String(), Candidates: r.Candidates}
-	switch {
-	case r.held():
-		j.To, j.Around = r.To.String(), &r.Around
-	case r.Kind == Changed && r.Nearest > 0:
-		j.Nearest, j.Alike = []int{r.Nearest, r.NearestEnd}, r.Alike
+// citationsJSON is [], not null, for none.
+func citationsJSON(rs []Result) []jsonCitation {
+	js := []jsonCitation{}
+	for _, r := range rs {
+		var b strings.Builder
+		r.Report(&b)
+		j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: r.Diff, Report: b.String(), Candidates: r.Candidates}
+		switch {
+		case r.held():
+			j.To, j.Around = r.To.String(), &r.Around
+		case r.Kind == Changed && r.Nearest > 0:
+			j.Nearest, j.Alike = []int{r.Nearest, r.NearestEnd}, r.Alike
+		}
+		js = append(js, j)
 	}
-	return j
+	return js
 }
 
 func writeJSON(w io.Writer, r jsonReport) error {

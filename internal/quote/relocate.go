@@ -101,10 +101,7 @@ func tighten(lines, parts []string, first, last int) (int, int) {
 // tight reports whether span holds the parts and no shorter span within
 // it does: the quote starts on its first line and ends on its last.
 func tight(span, parts []string) bool {
-	if !holds(span, parts) {
-		return false
-	}
-	return len(span) == 1 || (!holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
+	return holds(span, parts) && (len(span) == 1 || !holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
 }
 
 // narrow tells apart the places (first lines in cur of the quote's span)
