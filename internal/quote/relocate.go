@@ -17,12 +17,9 @@ import (
 // for a person to find.
 func Relocate(c site.Citation, from, to Tree) Result {
 	notOK := func(why string) Result { return Result{Citation: c, Version: to.Version, Kind: NotOK, Why: why} }
-	if r := from.check(c); r.Kind != OK {
+	r, old := from.check(c)
+	if r.Kind != OK {
 		return notOK(fmt.Sprintf("%s %s: %s", r.Kind, c.At(), r.Why))
-	}
-	old, err := from.lines(c.Path)
-	if err != nil {
-		return notOK(err.Error())
 	}
 	cur, err := to.lines(c.Path)
 	if errors.Is(err, fs.ErrNotExist) {
