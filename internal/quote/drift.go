@@ -247,8 +247,3 @@ func (g *group) drifted() bool {
 		return r.Kind != Moved && r.Kind != Unchanged
 	})
 }
-
-// behind reports whether a release is newer than a version g cites.
-func (g *group) behind() bool {
-	return slices.ContainsFunc(g.cited, func(v version) bool { return v.tag != g.newest.tag })
-}

@@ -129,13 +129,14 @@ func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 	var b bytes.Buffer
 	for _, r := range repos {
 		for _, g := range r.groups {
-			if !g.behind() && !g.drifted() {
+			older := g.older() // cited, and a release is newer
+			if len(older) == 0 && !g.drifted() {
 				continue
 			}
 			for _, res := range g.results {
 				res.Report(&b)
 			}
-			printProse(&b, g.prose, g.older())
+			printProse(&b, g.prose, older)
 			fmt.Fprintln(&b, summary(r, g, pre))
 		}
 		if r.historyBroken() {
