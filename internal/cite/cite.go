@@ -5,6 +5,7 @@
 package cite
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -29,17 +30,14 @@ func Parse(spec string) (Spec, error) {
 	if m == nil {
 		return Spec{}, fmt.Errorf("citation %q: write it as OWNER/REPO@VERSION:PATH#LINE or #FIRST-LAST, for example modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306", spec)
 	}
-	s := Spec{Repo: m[1], Version: m[2], Path: m[3]}
-	var err error
-	if s.Start, err = strconv.Atoi(m[4]); err != nil {
-		return Spec{}, fmt.Errorf("citation %q: line %s: %v", spec, m[4], err.(*strconv.NumError).Err)
-	}
-	s.End = s.Start
-	if m[5] != "" {
-		if s.End, err = strconv.Atoi(m[5]); err != nil {
-			return Spec{}, fmt.Errorf("citation %q: line %s: %v", spec, m[5], err.(*strconv.NumError).Err)
+	var lines [2]int // one line is a span of one
+	for i, n := range []string{m[4], cmp.Or(m[5], m[4])} {
+		var err error
+		if lines[i], err = strconv.Atoi(n); err != nil {
+			return Spec{}, fmt.Errorf("citation %q: line %s: %v", spec, n, err.(*strconv.NumError).Err)
 		}
 	}
+	s := Spec{Repo: m[1], Version: m[2], Path: m[3], Start: lines[0], End: lines[1]}
 	if s.Start < 1 || s.End < s.Start {
 		return Spec{}, fmt.Errorf("citation %q: lines must be 1 or more, the first no greater than the last", spec)
 	}

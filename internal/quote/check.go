@@ -13,24 +13,24 @@ import (
 )
 
 // check checks c's quote against the lines c cites in t, which must be
-// at the version c cites: OK or Mismatch.
-func (t Tree) check(c site.Citation) Result {
+// at the version c cites: OK or Mismatch, and the lines of the file if read.
+func (t Tree) check(c site.Citation) (Result, []string) {
 	bad := func(format string, args ...any) Result {
 		return Result{Citation: c, Kind: Mismatch, Why: c.Lines() + fmt.Sprintf(format, args...)}
 	}
 	lines, err := t.lines(c.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return bad(": no such file in %s", t.Where)
+		return bad(": no such file in %s", t.Where), nil
 	}
 	if err != nil {
-		return bad(": %v", err)
+		return bad(": %v", err), nil
 	}
 	ps := parts(c.Quote)
 	if len(ps) == 0 {
-		return bad(": the quote is empty")
+		return bad(": the quote is empty"), lines
 	}
 	if c.End <= len(lines) && holds(lines[c.Start-1:c.End], ps) {
-		return Result{Citation: c, Kind: OK, Why: c.Lines()}
+		return Result{Citation: c, Kind: OK, Why: c.Lines()}, lines
 	}
 	r := bad(" does not hold %q", short(c.Quote))
 	if c.End > len(lines) {
@@ -44,7 +44,7 @@ func (t Tree) check(c site.Citation) Result {
 	default:
 		r.Why += fmt.Sprintf("; found at %d-%d", at, at+c.End-c.Start)
 	}
-	return r
+	return r, lines
 }
 
 // Check checks each citation of a repository args (-check-sources
@@ -60,20 +60,19 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	if err != nil {
 		return false, err
 	}
-	cites := s.Citations
 	counts, unchecked := map[string]int{}, map[string]int{}
 	var out bytes.Buffer
-	for _, c := range cites {
+	for _, c := range s.Citations {
 		given := copies[c.Repo]
 		if len(given) == 0 {
 			unchecked[c.Repo]++
 			continue
 		}
-		s := given[0]
+		cp := given[0]
 		if i := slices.IndexFunc(given, func(s Copy) bool { return s.versionOf(c.Spec) == "" }); i >= 0 {
-			s = given[i]
+			cp = given[i]
 		}
-		r := s.check(c)
+		r := cp.check(c)
 		counts[r.Kind]++
 		r.Report(&out)
 	}
@@ -91,7 +90,8 @@ func (s Copy) check(c site.Citation) Result {
 	if v := s.versionOf(c.Spec); v != "" {
 		return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, v)}
 	}
-	return s.tree().check(c)
+	r, _ := s.tree().check(c)
+	return r
 }
 
 // parseCopies reads -check-sources arguments, by repository.

@@ -45,13 +45,11 @@ func openClone(dir string) (*clone, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	c := &clone{dir: dir, files: map[string][]byte{}}
-	for _, kv := range os.Environ() {
-		if name, _, _ := strings.Cut(kv, "="); !slices.Contains(locating, strings.ToUpper(name)) {
-			c.env = append(c.env, kv)
-		}
-	}
-	c.env = append(c.env,
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(locating, strings.ToUpper(name))
+	})
+	c := &clone{dir: dir, files: map[string][]byte{}, env: append(env,
 		// Look for the repository in dir itself, never above it.
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(abs),
 		"GIT_OPTIONAL_LOCKS=0",     // no index refresh
@@ -59,7 +57,7 @@ func openClone(dir string) (*clone, error) {
 		"GIT_NO_REPLACE_OBJECTS=1", // the tag's own files, not replacements
 		"GIT_TERMINAL_PROMPT=0",
 		"GIT_LITERAL_PATHSPECS=1", // a path is a path, not a pattern
-	)
+	)}
 	if _, err := c.git("rev-parse", "--absolute-git-dir"); err != nil {
 		return nil, fmt.Errorf("%s is not a git repository: %w", dir, err)
 	}

@@ -38,7 +38,6 @@ type group struct {
 
 type repo struct {
 	name    string // owner/name
-	dir     string
 	clone   *clone
 	groups  []*group
 	history []Result // quotes kept at an old release (front matter history), checked there only
@@ -52,18 +51,13 @@ func Drift(o DriftOptions) (int, error) {
 	repos, err := checkClones(o)
 	if err != nil {
 		if o.JSON {
-			writeJSON(o.Out, failure(err))
+			writeJSON(o.Out, jsonReport{Exit: Failed, Error: err.Error()})
 		}
 		return Failed, err
 	}
 	code := Held
 	for _, r := range repos {
-		for _, g := range r.groups {
-			if g.drifted() {
-				code = Drifted
-			}
-		}
-		if r.historyBroken() {
+		if slices.ContainsFunc(r.groups, (*group).drifted) || r.historyBroken() {
 			code = Drifted
 		}
 	}
@@ -83,19 +77,18 @@ func checkClones(o DriftOptions) ([]*repo, error) {
 			return nil, fmt.Errorf("-drift %q: write OWNER/REPO=GITDIR, a git clone of the repository, for example modelcontextprotocol/python-sdk=../python-sdk", arg)
 		}
 		if byName[name] != nil {
-			return nil, fmt.Errorf("-drift %s: given twice (%s and %s)", name, byName[name].dir, dir)
+			return nil, fmt.Errorf("-drift %s: given twice (%s and %s)", name, byName[name].clone.dir, dir)
 		}
-		r := &repo{name: name, dir: dir}
-		repos = append(repos, r)
-		byName[name] = r
-		var err error
-		if r.clone, err = openClone(r.dir); err != nil {
-			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
+		c, err := openClone(dir)
+		if err != nil {
+			return nil, fmt.Errorf("-drift %s: %w", name, err)
 		}
+		byName[name] = &repo{name: name, clone: c}
+		repos = append(repos, byName[name])
 	}
 	s, err := o.Build()
 	if err != nil {
-		return repos, err
+		return nil, err
 	}
 	cites := map[string][]site.Citation{}
 	var ungiven []string
@@ -107,14 +100,14 @@ func checkClones(o DriftOptions) ([]*repo, error) {
 	}
 	// Else the answer would say the page holds where no one looked.
 	if len(ungiven) > 0 {
-		return repos, fmt.Errorf("%s: give a clone of each cited repository", strings.Join(ungiven, "; "))
+		return nil, fmt.Errorf("%s: give a clone of each cited repository", strings.Join(ungiven, "; "))
 	}
 	for _, r := range repos {
 		if len(cites[r.name]) == 0 {
-			return repos, fmt.Errorf("-drift %s: no page in content/ cites %s", r.name, r.name)
+			return nil, fmt.Errorf("-drift %s: no page in content/ cites %s", r.name, r.name)
 		}
 		if err := r.check(cites[r.name], o.Pre); err != nil {
-			return repos, fmt.Errorf("-drift %s: %w", r.name, err)
+			return nil, fmt.Errorf("-drift %s: %w", r.name, err)
 		}
 		for _, g := range r.groups {
 			g.prose = Prose(s, g.older())
@@ -136,7 +129,7 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 		}
 	}
 	if len(versions) == 0 {
-		return fmt.Errorf("%s has no release tags (none of %d reads as a version, such as v1.2.0 or 1.2.0): clone it whole, with its tags", r.dir, len(tags))
+		return fmt.Errorf("%s has no release tags (none of %d reads as a version, such as v1.2.0 or 1.2.0): clone it whole, with its tags", r.clone.dir, len(tags))
 	}
 	groups := map[int]*group{}
 	var lacking, unversioned []string
@@ -165,12 +158,12 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 			g = &group{major: v.major()}
 			groups[v.major()] = g
 		}
-		if !slices.ContainsFunc(g.cited, func(x version) bool { return x.tag == v.tag }) {
+		if !g.cites(v.tag) {
 			g.cited = append(g.cited, v)
 		}
 	}
 	if len(lacking) > 0 {
-		return fmt.Errorf("%s lacks the tag the page cites: %s: fetch its tags (git -C %s fetch --tags) or fix the citation", r.dir, strings.Join(lacking, ", "), r.dir)
+		return fmt.Errorf("%s lacks the tag the page cites: %s: fetch its tags (git -C %s fetch --tags) or fix the citation", r.clone.dir, strings.Join(lacking, ", "), r.clone.dir)
 	}
 	if len(unversioned) > 0 {
 		return fmt.Errorf("the page cites %s, which does not read as a release version, so no release can be said to be newer: cite a release tag", strings.Join(unversioned, ", "))
@@ -209,17 +202,12 @@ func (r *repo) historyBroken() bool {
 func newestOf(versions []version, tags map[string]string, g *group, pre bool) (version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
-		if v.major() == g.major && (pre || !v.prerelease()) {
+		if v.major() == g.major && (pre || !v.prerelease()) && !g.cites(v.tag) {
 			candidates = append(candidates, v)
 		}
 	}
 	top := slices.MaxFunc(candidates, compare)
-	var same []version
-	for _, v := range candidates {
-		if compare(v, top) == 0 && !slices.ContainsFunc(same, func(x version) bool { return x.tag == v.tag }) {
-			same = append(same, v)
-		}
-	}
+	same := slices.DeleteFunc(candidates, func(v version) bool { return compare(v, top) != 0 })
 	for _, v := range same[1:] {
 		if tags[v.tag] != tags[same[0].tag] {
 			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag], tags[v.tag])
@@ -228,7 +216,7 @@ func newestOf(versions []version, tags map[string]string, g *group, pre bool) (v
 	// Taken: the tag cited, else the one written like the first cited.
 	like := func(v version) int {
 		n := 0
-		if slices.ContainsFunc(g.cited, func(x version) bool { return x.tag == v.tag }) {
+		if g.cites(v.tag) {
 			n += 4
 		}
 		if strings.HasPrefix(v.tag, "v") == strings.HasPrefix(g.cited[0].tag, "v") {
@@ -239,20 +227,18 @@ func newestOf(versions []version, tags map[string]string, g *group, pre bool) (v
 		}
 		return n
 	}
-	best := same[0]
-	for _, v := range same[1:] {
-		if like(v) > like(best) {
-			best = v
-		}
-	}
-	return best, nil
+	return slices.MaxFunc(same, func(x, y version) int { return like(x) - like(y) }), nil // the first of the likest
 }
 
 // tree reads the files of r's clone at a tag.
 func (r *repo) tree(tag string) Tree {
-	return Tree{Version: tag, Where: r.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
+	return Tree{Version: tag, Where: r.clone.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
 		return r.clone.readFile(tag, path)
 	}}
+}
+
+func (g *group) cites(tag string) bool {
+	return slices.ContainsFunc(g.cited, func(v version) bool { return v.tag == tag })
 }
 
 // drifted reports whether a quote fails at the newest release (not moved).
@@ -260,9 +246,4 @@ func (g *group) drifted() bool {
 	return slices.ContainsFunc(g.results, func(r Result) bool {
 		return r.Kind != Moved && r.Kind != Unchanged
 	})
-}
-
-// behind reports whether a release is newer than a version g cites.
-func (g *group) behind() bool {
-	return slices.ContainsFunc(g.cited, func(v version) bool { return v.tag != g.newest.tag })
 }

@@ -5,14 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
 // outcomes, in the order the summaries give them.
 var outcomes = []string{Moved, Unchanged, Changed, Ambiguous, Gone, NotOK}
 
+// counts are g's outcomes, every one of them named.
 func (g *group) counts() map[string]int {
 	n := map[string]int{}
+	for _, k := range outcomes {
+		n[k] = 0
+	}
 	for _, r := range g.results {
 		n[r.Kind]++
 	}
@@ -20,17 +25,16 @@ func (g *group) counts() map[string]int {
 }
 
 // citedTags are the tags g cites; older leaves out the newest.
-func (g *group) citedTags() []string { return g.tags(false) }
-func (g *group) older() []string     { return g.tags(true) }
-
-func (g *group) tags(older bool) []string {
+func (g *group) citedTags() []string {
 	var tags []string
 	for _, v := range g.cited {
-		if !older || v.tag != g.newest.tag {
-			tags = append(tags, v.tag)
-		}
+		tags = append(tags, v.tag)
 	}
 	return tags
+}
+
+func (g *group) older() []string {
+	return slices.DeleteFunc(g.citedTags(), func(tag string) bool { return tag == g.newest.tag })
 }
 
 // describe says what g's newest version is: "the newest 1.x release".
@@ -57,21 +61,19 @@ func answer(repos []*repo, code int, pre bool) string {
 				histBad++
 			}
 		}
+		name := r.name[strings.LastIndex(r.name, "/")+1:] + " " // before its first group only
 		if len(r.groups) == 0 {
-			parts = append(parts, r.name[strings.LastIndex(r.name, "/")+1:]+" is quoted only as history")
+			parts = append(parts, name+"is quoted only as history")
 		}
-		for i, g := range r.groups {
-			p := fmt.Sprintf("%s is %s", g.newest.tag, g.describe(pre))
-			if i == 0 {
-				p = r.name[strings.LastIndex(r.name, "/")+1:] + " " + p
-			}
-			parts = append(parts, p)
+		for _, g := range r.groups {
+			parts = append(parts, fmt.Sprintf("%s%s is %s", name, g.newest.tag, g.describe(pre)))
+			name = ""
 			total += len(g.results)
 			for _, res := range g.results {
 				if res.Citation.Version != g.newest.tag {
 					behind++
 				}
-				if res.Kind != Moved && res.Kind != Unchanged {
+				if !res.held() {
 					bad[res.Kind]++
 				}
 			}
@@ -127,13 +129,14 @@ func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 	var b bytes.Buffer
 	for _, r := range repos {
 		for _, g := range r.groups {
-			if !g.behind() && !g.drifted() {
+			older := g.older() // cited, and a release is newer
+			if len(older) == 0 && !g.drifted() {
 				continue
 			}
 			for _, res := range g.results {
 				res.Report(&b)
 			}
-			printProse(&b, g.prose, g.older())
+			printProse(&b, g.prose, older)
 			fmt.Fprintln(&b, summary(r, g, pre))
 		}
 		if r.historyBroken() {
@@ -188,28 +191,13 @@ type (
 	}
 )
 
-func failure(err error) jsonReport { return jsonReport{Exit: Failed, Error: err.Error()} }
-
 func report(repos []*repo, code int, pre bool) jsonReport {
 	rep := jsonReport{Exit: code, Answer: answer(repos, code, pre)}
 	for _, r := range repos {
-		jr := jsonRepo{Repo: r.name, Dir: r.dir, History: []jsonCitation{}}
-		for _, res := range r.history {
-			jr.History = append(jr.History, citationJSON(res))
-		}
+		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: citationsJSON(r.history)}
 		for _, g := range r.groups {
 			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
-				Drifted: g.drifted(), Counts: map[string]int{}, Summary: summary(r, g, pre), Prose: g.prose}
-			if jg.Prose == nil {
-				jg.Prose = []ProseLine{}
-			}
-			n := g.counts()
-			for _, k := range outcomes {
-				jg.Counts[k] = n[k]
-			}
-			for _, res := range g.results {
-				jg.Citations = append(jg.Citations, citationJSON(res))
-			}
+				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Citations: citationsJSON(g.results), Prose: g.prose}
 			jr.Groups = append(jr.Groups, jg)
 		}
 		rep.Repositories = append(rep.Repositories, jr)
@@ -217,17 +205,22 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 	return rep
 }
 
-func citationJSON(r Result) jsonCitation {
-	var b strings.Builder
-	r.Report(&b)
-	j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: r.Diff, Report: b.String(), Candidates: r.Candidates}
-	switch {
-	case r.held():
-		j.To, j.Around = r.To.String(), &r.Around
-	case r.Kind == Changed && r.Nearest > 0:
-		j.Nearest, j.Alike = []int{r.Nearest, r.NearestEnd}, r.Alike
+// citationsJSON is [], not null, for none.
+func citationsJSON(rs []Result) []jsonCitation {
+	js := []jsonCitation{}
+	for _, r := range rs {
+		var b strings.Builder
+		r.Report(&b)
+		j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: r.Diff, Report: b.String(), Candidates: r.Candidates}
+		switch {
+		case r.held():
+			j.To, j.Around = r.To.String(), &r.Around
+		case r.Kind == Changed && r.Nearest > 0:
+			j.Nearest, j.Alike = []int{r.Nearest, r.NearestEnd}, r.Alike
+		}
+		js = append(js, j)
 	}
-	return j
+	return js
 }
 
 func writeJSON(w io.Writer, r jsonReport) error {

@@ -22,9 +22,6 @@ type ProseLine struct {
 // Prose finds the lines of the site's pages that name one of the versions,
 // "v1.29.0" or "1.29.0", outside the specs the build read as citations.
 func Prose(s *site.Site, versions []string) []ProseLine {
-	if len(versions) == 0 {
-		return nil
-	}
 	var res []*regexp.Regexp
 	for _, v := range versions {
 		// Not inside a longer version: 1.29.0 is not in 11.29.0,
@@ -32,7 +29,7 @@ func Prose(s *site.Site, versions []string) []ProseLine {
 		v = regexp.QuoteMeta(strings.TrimPrefix(v, "v"))
 		res = append(res, regexp.MustCompile(`(?:^|[^0-9A-Za-z.])v?`+v+`(?:$|[^0-9A-Za-z.]|\.(?:$|[^0-9A-Za-z]))`))
 	}
-	var found []ProseLine
+	found := []ProseLine{} // in JSON, [] when there is none
 	for _, p := range s.Pages {
 		// Blank out the specs (none holds a newline, so lines stay put).
 		prose := bytes.Clone(p.Raw())

@@ -17,12 +17,9 @@ import (
 // for a person to find.
 func Relocate(c site.Citation, from, to Tree) Result {
 	notOK := func(why string) Result { return Result{Citation: c, Version: to.Version, Kind: NotOK, Why: why} }
-	if r := from.check(c); r.Kind != OK {
+	r, old := from.check(c)
+	if r.Kind != OK {
 		return notOK(fmt.Sprintf("%s %s: %s", r.Kind, c.At(), r.Why))
-	}
-	old, err := from.lines(c.Path)
-	if err != nil {
-		return notOK(err.Error())
 	}
 	cur, err := to.lines(c.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -101,10 +98,7 @@ func tighten(lines, parts []string, first, last int) (int, int) {
 // tight reports whether span holds the parts and no shorter span within
 // it does: the quote starts on its first line and ends on its last.
 func tight(span, parts []string) bool {
-	if !holds(span, parts) {
-		return false
-	}
-	return len(span) == 1 || (!holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
+	return holds(span, parts) && (len(span) == 1 || !holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
 }
 
 // narrow tells apart the places (first lines in cur of the quote's span)

@@ -15,18 +15,14 @@ import (
 type version struct {
 	tag     string
 	release []int // 1.29.0: [1 29 0]
-	pre     [2]int
-	post    int // -1 when none
-	dev     int // -1 when none
+	// key orders what follows the release number: the prerelease kind
+	// (alpha 1, beta 2, candidate 3; none math.MaxInt, or math.MinInt for
+	// a dev release of the release itself) and number, the post number
+	// (none -1) and the dev number (none math.MaxInt). So 1.0.dev1 comes
+	// before 1.0a1, 1.0rc2 before 1.0, 1.0 before 1.0.post1, and 1.0a1.dev1
+	// before 1.0a1.
+	key [4]int
 }
-
-// Prerelease kinds, in order.
-const (
-	noPre = iota
-	alpha
-	beta
-	candidate
-)
 
 var versionRE = regexp.MustCompile(`(?i)^v?(\d+(?:\.\d+)+)` +
 	`(?:[-_.]?(a|alpha|b|beta|c|rc|pre|preview)[-_.]?(\d*))?` +
@@ -41,7 +37,7 @@ func parseVersion(tag string) (v version, ok bool) {
 	if m == nil {
 		return version{}, false
 	}
-	v = version{tag: tag, post: -1, dev: -1}
+	v = version{tag: tag, key: [4]int{math.MaxInt, 0, -1, math.MaxInt}}
 	for _, f := range strings.Split(m[1], ".") {
 		n, err := strconv.Atoi(f)
 		if err != nil {
@@ -57,34 +53,31 @@ func parseVersion(tag string) (v version, ok bool) {
 		}
 	}
 	if m[2] != "" {
-		v.pre = [2]int{candidate, n[0]}
-		if k, ok := map[string]int{"a": alpha, "alpha": alpha, "b": beta, "beta": beta}[strings.ToLower(m[2])]; ok {
-			v.pre[0] = k
-		}
+		kind := map[string]int{"a": 1, "alpha": 1, "b": 2, "beta": 2}[strings.ToLower(m[2])]
+		v.key[0], v.key[1] = cmp.Or(kind, 3), n[0]
 	}
 	if m[4] != "" || m[6] != "" {
-		v.post = n[1]
+		v.key[2] = n[1]
 	}
 	if m[7] != "" {
-		v.dev = n[2]
+		v.key[3] = n[2]
+		if m[2] == "" && v.key[2] < 0 {
+			v.key[0] = math.MinInt
+		}
 	}
 	return v, true
 }
 
 // prerelease reports whether v is an alpha, beta, candidate or dev
 // release: not one to tell readers to upgrade to.
-func (v version) prerelease() bool { return v.pre[0] != noPre || v.dev >= 0 }
+func (v version) prerelease() bool { return v.key[0] != math.MaxInt || v.key[3] != math.MaxInt }
 
 func (v version) major() int { return v.release[0] }
 
 // compare orders versions as PEP 440 does: by release number (1.2 is
-// 1.2.0), then dev releases of it, its prereleases, the release itself
-// and its post-releases, each by number.
+// 1.2.0), then by key.
 func compare(x, y version) int {
-	if c := slices.Compare(significant(x.release), significant(y.release)); c != 0 {
-		return c
-	}
-	return slices.Compare(x.key(), y.key())
+	return cmp.Or(slices.Compare(significant(x.release), significant(y.release)), slices.Compare(x.key[:], y.key[:]))
 }
 
 // significant drops the zeros that end a release number.
@@ -93,21 +86,4 @@ func significant(r []int) []int {
 		r = r[:len(r)-1]
 	}
 	return r
-}
-
-// key orders what follows the release number: 1.0.dev1 before 1.0a1,
-// 1.0rc2 before 1.0, 1.0 before 1.0.post1, and 1.0a1.dev1 before 1.0a1.
-func (v version) key() []int {
-	pre, dev := v.pre, v.dev
-	switch {
-	case pre[0] != noPre:
-	case v.dev >= 0 && v.post < 0:
-		pre = [2]int{math.MinInt, 0}
-	default:
-		pre = [2]int{math.MaxInt, 0}
-	}
-	if dev < 0 {
-		dev = math.MaxInt
-	}
-	return []int{pre[0], pre[1], v.post, dev}
 }
