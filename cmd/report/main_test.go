@@ -12,14 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"errref/internal/event"
 	"errref/internal/report"
 	"errref/internal/store"
-	"errref/internal/traffic"
 )
 
-// command builds the command once, and a store of 60 days of generated
-// traffic ending now.
-func command(t *testing.T) (bin, db string, events []traffic.Event) {
+// command builds the command once, and a store of 60 days of events
+// ending now: views, human candidates and engaged readers of two pages
+// from three referrers (one withheld), a click and a buy-link click.
+func command(t *testing.T) (bin, db string, items []store.Item) {
 	t.Helper()
 	dir := t.TempDir()
 	bin = filepath.Join(dir, "report")
@@ -35,13 +36,23 @@ func command(t *testing.T) (bin, db string, events []traffic.Event) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	events = traffic.Make(traffic.Shape{End: time.Now().UTC(), Days: 60, Views: 400, Seed: 3})
-	for _, e := range events {
-		if _, err := st.Keep(context.Background(), []store.Item{{Event: e.Event, At: e.At}}); err != nil {
-			t.Fatal(err)
+	now := time.Now().UTC()
+	ms, scrolled := int64(95_000), true
+	for d := range 60 {
+		at := now.AddDate(0, 0, -d)
+		for i, ref := range []string{"github.com", "www.google.com", ""} {
+			for _, name := range event.Reading[:1+(d+i)%3] {
+				e := event.Event{Name: name, Path: []string{"/", "/pay/"}[(d+i)%2], Ref: ref, VisibleMS: &ms, Scrolled: &scrolled}
+				items = append(items, store.Item{Event: e, At: at})
+			}
 		}
 	}
-	return bin, db, events
+	items = append(items, store.Item{Event: event.Event{Name: "copy-sketch"}, At: now},
+		store.Item{Event: event.Event{Name: event.Checkout, Checkout: "gumroad"}, At: now})
+	if _, err := st.Keep(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	return bin, db, items
 }
 
 func run(t *testing.T, bin string, args ...string) (stdout, stderr string, err error) {
@@ -55,7 +66,7 @@ func run(t *testing.T, bin string, args ...string) (stdout, stderr string, err e
 }
 
 func TestCommand(t *testing.T) {
-	bin, db, events := command(t)
+	bin, db, items := command(t)
 
 	// The default stays the table; -html - writes the page to stdout.
 	out, _, err := run(t, bin, "-db", db)
@@ -76,8 +87,8 @@ func TestCommand(t *testing.T) {
 	today := time.Now().UTC().Format(time.DateOnly)
 	from := time.Now().UTC().AddDate(0, 0, -29).Format(time.DateOnly)
 	want := 0
-	for _, e := range events {
-		if day := e.At.Format(time.DateOnly); e.Name == "view" && e.Path == "/" && e.Ref == "github.com" && day >= from && day <= today {
+	for _, it := range items {
+		if e, day := it.Event, it.At.Format(time.DateOnly); e.Name == "view" && e.Path == "/" && e.Ref == "github.com" && day >= from && day <= today {
 			want++
 		}
 	}

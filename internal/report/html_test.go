@@ -19,15 +19,14 @@ import (
 
 	"errref/internal/browsertest"
 	"errref/internal/tally"
-	"errref/internal/traffic"
 )
 
-// month is the HTML of the generated month's report (traffic.Month), with
+// month is the HTML of the generated month's report (trafficMonth), with
 // a hostile campaign and a long host name added.
 func month(t testing.TB) []byte {
 	t.Helper()
 	end := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
-	counts := traffic.Counts(traffic.Make(traffic.Month(end)))
+	counts := trafficCounts(makeTraffic(trafficMonth(end)))
 	counts = append(counts,
 		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Source: "x", Campaign: hostile, N: 3},
 		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: "a-rather-long-host-name-for-a-phone.example-mirror.org", N: 2})

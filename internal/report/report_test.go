@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"errref/internal/tally"
-	"errref/internal/traffic"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -258,11 +257,11 @@ func TestFilter(t *testing.T) {
 // holds each figure to a count made from the events themselves.
 func TestMonthMatchesTheEvents(t *testing.T) {
 	end := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
-	events := traffic.Make(traffic.Month(end))
+	events := makeTraffic(trafficMonth(end))
 	q := Query{From: "2026-03-02", To: "2026-03-31", Today: "2026-03-31"}
 	for _, f := range []Filter{{}, {Path: "/pay/"}, {Ref: "github.com"}, {Campaign: "march-issue"}, {Outreach: "fw-0412"}} {
 		q.Filter = f
-		r := build(t, traffic.Counts(events), q)
+		r := build(t, trafficCounts(events), q)
 		var want, before Steps
 		var scrolledHuman, viewsNoRef int
 		var times []int64

@@ -1,9 +1,10 @@
-// Package traffic makes event traffic for the report's tests, screenshots
-// and benchmarks: what the counter would send from a small site's readers
-// over some days, shaped like real traffic (a weekly rhythm, a spike,
-// referrers, campaigns, outreach codes, readers dropping off at each step,
-// clicks, a last day cut short), the same on every run of a seed.
-package traffic
+// Generated traffic for the report's tests and screenshots: what the
+// counter would send from a small site's readers over some days, shaped
+// like real traffic (a weekly rhythm, a spike, referrers, campaigns,
+// outreach codes, readers dropping off at each step, clicks, a last day
+// cut short), the same on every run of a seed.
+
+package report
 
 import (
 	"math"
@@ -16,25 +17,25 @@ import (
 	"errref/internal/tally"
 )
 
-// Event is one event and the server's time it arrived.
-type Event struct {
+// trafficEvent is one event and the server's time it arrived.
+type trafficEvent struct {
 	event.Event
 	At time.Time
 }
 
-// Shape says what to make.
-type Shape struct {
+// trafficShape says what to make.
+type trafficShape struct {
 	End   time.Time // traffic stops here: its day is partial unless End is midnight
 	Days  int       // days up to and including End's day
 	Views int       // views over the Days, before the last day is cut short
 	Seed  uint64
 }
 
-// Month is the report's issue month: 60 days (the last 30 against the 30
+// trafficMonth is the report's issue month: 60 days (the last 30 against the 30
 // before), about 5,000 views in the last 30, ending at 14:00 UTC on end's day.
-func Month(end time.Time) Shape {
+func trafficMonth(end time.Time) trafficShape {
 	day := end.UTC().Truncate(24 * time.Hour)
-	return Shape{End: day.Add(14 * time.Hour), Days: 60, Views: 9000, Seed: 20}
+	return trafficShape{End: day.Add(14 * time.Hour), Days: 60, Views: 9000, Seed: 20}
 }
 
 type weighted[T any] struct {
@@ -82,10 +83,10 @@ var arrivals = []weighted[arrival]{
 	{0.9, arrival{outreach: "sdk-1873", reads: 1.5}},
 }
 
-var paths = []weighted[string]{{78, "/"}, {14, "/pay/"}, {8, "/why-connection-closed/"}}
+var trafficPaths = []weighted[string]{{78, "/"}, {14, "/pay/"}, {8, "/why-connection-closed/"}}
 
-// Make makes the events of s, in the order they arrived.
-func Make(s Shape) []Event {
+// makeTraffic makes the events of s, in the order they arrived.
+func makeTraffic(s trafficShape) []trafficEvent {
 	r := rand.New(rand.NewPCG(s.Seed, 0x7e11))
 	end := s.End.UTC()
 	first := end.Truncate(24*time.Hour).AddDate(0, 0, 1-s.Days)
@@ -103,7 +104,7 @@ func Make(s Shape) []Event {
 		weights[i] = w
 		total += w
 	}
-	var out []Event
+	var out []trafficEvent
 	for i, w := range weights {
 		day := first.AddDate(0, 0, i)
 		n := int(math.Round(float64(s.Views) * w / total * (0.8 + 0.4*r.Float64())))
@@ -115,31 +116,31 @@ func Make(s Shape) []Event {
 			out = append(out, reader(r, at, i == s.Days-18)...)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Event) int { return a.At.Compare(b.At) })
+	slices.SortStableFunc(out, func(a, b trafficEvent) int { return a.At.Compare(b.At) })
 	return out
 }
 
 // reader is one page load: its view and whatever followed.
-func reader(r *rand.Rand, at time.Time, spike bool) []Event {
+func reader(r *rand.Rand, at time.Time, spike bool) []trafficEvent {
 	a := pick(r, arrivals)
 	if spike && r.Float64() < 0.6 {
 		a = arrival{ref: "news.ycombinator.com", reads: 0.7}
 	}
-	base := event.Event{Path: pick(r, paths), Ref: a.ref, Campaign: a.campaign}
+	base := event.Event{Path: pick(r, trafficPaths), Ref: a.ref, Campaign: a.campaign}
 	if a.outreach != "" {
 		base.Outreach = &a.outreach
 	}
-	step := func(name string, ms int64, scrolled bool, after time.Duration) Event {
+	step := func(name string, ms int64, scrolled bool, after time.Duration) trafficEvent {
 		e := base
 		e.Name, e.VisibleMS, e.Scrolled = name, &ms, &scrolled
-		return Event{e, at.Add(after)}
+		return trafficEvent{e, at.Add(after)}
 	}
 	// The view goes at load, before anyone can scroll, but for a reload
 	// that restores the scroll position.
-	out := []Event{step(event.View, 200+r.Int64N(900), r.Float64() < 0.022, 0)}
+	out := []trafficEvent{step(event.View, 200+r.Int64N(900), r.Float64() < 0.022, 0)}
 	if r.Float64() >= 0.40*a.reads {
 		if r.Float64() < 0.04 {
-			out = append(out, Event{event.Event{Name: "copy-sketch"}, at.Add(5 * time.Second)})
+			out = append(out, trafficEvent{event.Event{Name: "copy-sketch"}, at.Add(5 * time.Second)})
 		}
 		return out
 	}
@@ -147,7 +148,7 @@ func reader(r *rand.Rand, at time.Time, spike bool) []Event {
 	hc := 10_000 + int64(r.ExpFloat64()*6000)
 	out = append(out, step(event.HumanCandidate, hc, scrolled, time.Duration(hc)*time.Millisecond))
 	if r.Float64() < 0.2 {
-		out = append(out, Event{event.Event{Name: pick(r, []weighted[string]{{3, "copy-sketch"}, {1, "copy-sketch-v"}})}, at.Add(20 * time.Second)})
+		out = append(out, trafficEvent{event.Event{Name: pick(r, []weighted[string]{{3, "copy-sketch"}, {1, "copy-sketch-v"}})}, at.Add(20 * time.Second)})
 	}
 	if r.Float64() >= 0.25*a.reads {
 		return out
@@ -158,14 +159,14 @@ func reader(r *rand.Rand, at time.Time, spike bool) []Event {
 	out = append(out, step(event.Engaged, ms, scrolled || r.Float64() < 0.8, time.Duration(ms)*time.Millisecond))
 	if x := r.Float64(); x < 0.05 {
 		c := pick(r, []weighted[string]{{2, "gumroad"}, {1, "site"}})
-		out = append(out, Event{event.Event{Name: event.Checkout, Checkout: c}, at.Add(time.Duration(ms+5000) * time.Millisecond)})
+		out = append(out, trafficEvent{event.Event{Name: event.Checkout, Checkout: c}, at.Add(time.Duration(ms+5000) * time.Millisecond)})
 	}
 	return out
 }
 
-// Counts adds events up as the store's roll-up does: one Count for each
+// trafficCounts adds events up as the store's roll-up does: one Count for each
 // day and set of fields, engaged events by their visible-time bucket.
-func Counts(events []Event) []tally.Count {
+func trafficCounts(events []trafficEvent) []tally.Count {
 	m := map[tally.Count]int{}
 	for _, e := range events {
 		m[store.CountOf(store.Item{Event: e.Event, At: e.At})]++
