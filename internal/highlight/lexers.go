@@ -9,13 +9,13 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dlclark/regexp2/v2/syntax"
+	"golang.org/x/sync/errgroup"
 )
 
 // Chroma gives each rule a 250 ms match limit (regexp2's MatchTimeout),
@@ -163,21 +163,18 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 		}
 	}
 	sets := make([]*syntax.CharSet, len(todo))
-	errs := make([]error, len(todo))
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
-				sets[i], errs[i] = compileRule(todo[i], frame)
-			}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, r := range todo {
+		g.Go(func() (err error) {
+			sets[i], err = compileRule(r, frame)
+			return err
 		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	for i, r := range todo {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		first[r] = sets[i]
 	}
 	return first, nil
