@@ -136,12 +136,11 @@ func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 			// The copy's Tokenise fails loudly; lexer reported err already.
 			return nil
 		}
-		out := make(chroma.Rules, len(rules)+1)
-		for state := range rules {
-			out[state] = nil // made by untime
+		// chroma refuses a lexer without a root state; untime makes them all.
+		return chroma.Rules{
+			"root":      nil,
+			untimeState: {{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}},
 		}
-		out[untimeState] = []chroma.Rule{{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}}
-		return out
 	})
 }
 
