@@ -111,12 +111,9 @@ next:
 // Mutate is never called: the rule is gone before any text is lexed.
 func (*untime) Mutate(*chroma.LexerState) error { return nil }
 
-// registry holds the untimed copy of each regex lexer, where they look each
-// other up, so that they reach only copies.
-var registry = sync.OnceValue(copies)
-
-// copies returns a registry of copies of chroma's regex lexers.
-func copies() *chroma.LexerRegistry {
+// registry holds the untimed copy of each of chroma's regex lexers, where
+// they look each other up, so that they reach only copies.
+var registry = sync.OnceValue(func() *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		if rl, ok := l.(*chroma.RegexLexer); ok {
@@ -124,7 +121,7 @@ func copies() *chroma.LexerRegistry {
 		}
 	}
 	return reg
-}
+})
 
 // untimed returns a copy of l whose matches have no time limit, its rules
 // merged.
