@@ -163,7 +163,14 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, r := range todo {
 		g.Go(func() (err error) {
-			sets[i], err = compileRule(r, frame)
+			if r.Regexp == nil {
+				r.Regexp, err = regexp2.Compile(strings.Replace(frame, framePlaceholder, r.Pattern, 1))
+				if err != nil {
+					// As chroma's compile would have failed.
+					return fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
+				}
+			}
+			sets[i], err = firstSet(r.Regexp.String())
 			return err
 		})
 	}
@@ -174,21 +181,6 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 		first[r] = sets[i]
 	}
 	return first, nil
-}
-
-// compileRule compiles r's pattern in frame, if r has no regexp yet, and
-// returns its first characters.
-func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) {
-	if r.Regexp == nil {
-		expr := strings.Replace(frame, framePlaceholder, r.Pattern, 1)
-		re, err := regexp2.Compile(expr)
-		if err != nil {
-			// As chroma's compile would have failed.
-			return nil, fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
-		}
-		r.Regexp = re
-	}
-	return firstSet(r.Regexp.String())
 }
 
 // checked caches find's answer per language name.
