@@ -81,7 +81,7 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 				}
 			}
 		}
-		if len(rs) >= 2 && mergeable(rs) {
+		if len(rs) >= 2 {
 			rules[state] = []*chroma.CompiledRule{newMerged(rs, first)}
 		}
 	}

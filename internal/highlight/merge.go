@@ -49,37 +49,6 @@ func firstSet(expr string) (*syntax.CharSet, error) {
 	return &code.FcPrefix.PrefixSet, nil
 }
 
-// mergeable reports whether the rules' patterns mean the same inside one
-// alternation. A back-reference or a conditional names a group by its
-// number or name, which would be another group there.
-func mergeable(rs []*chroma.CompiledRule) bool {
-	for _, r := range rs {
-		if r.Regexp == nil || r.Regexp.RightToLeft() || refersToGroups(r.Regexp.String()) {
-			return false
-		}
-	}
-	return true
-}
-
-func refersToGroups(p string) bool {
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			if i+1 < len(p) {
-				if c := p[i+1]; c >= '1' && c <= '9' || c == 'k' {
-					return true
-				}
-			}
-			i++ // an escaped character is one character
-		case '(':
-			if strings.HasPrefix(p[i:], "(?(") || strings.HasPrefix(p[i:], "(?P=") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // A merged rule stands for rules, tried in their order.
 type merged struct {
 	rules []*chroma.CompiledRule
