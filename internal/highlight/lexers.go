@@ -9,13 +9,13 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/dlclark/regexp2/v2"
 	"github.com/dlclark/regexp2/v2/syntax"
+	"golang.org/x/sync/errgroup"
 )
 
 // Chroma gives each rule a 250 ms match limit (regexp2's MatchTimeout),
@@ -81,7 +81,7 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 				}
 			}
 		}
-		if len(rs) >= 2 && mergeable(rs) {
+		if len(rs) >= 2 {
 			rules[state] = []*chroma.CompiledRule{newMerged(rs, first)}
 		}
 	}
@@ -111,12 +111,9 @@ next:
 // Mutate is never called: the rule is gone before any text is lexed.
 func (*untime) Mutate(*chroma.LexerState) error { return nil }
 
-// registry holds the untimed copy of each regex lexer, where they look each
-// other up, so that they reach only copies.
-var registry = sync.OnceValue(copies)
-
-// copies returns a registry of copies of chroma's regex lexers.
-func copies() *chroma.LexerRegistry {
+// registry holds the untimed copy of each of chroma's regex lexers, where
+// they look each other up, so that they reach only copies.
+var registry = sync.OnceValue(func() *chroma.LexerRegistry {
 	reg := chroma.NewLexerRegistry()
 	for _, l := range lexers.GlobalLexerRegistry.Lexers {
 		if rl, ok := l.(*chroma.RegexLexer); ok {
@@ -124,7 +121,7 @@ func copies() *chroma.LexerRegistry {
 		}
 	}
 	return reg
-}
+})
 
 // untimed returns a copy of l whose matches have no time limit, its rules
 // merged.
@@ -136,12 +133,11 @@ func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 			// The copy's Tokenise fails loudly; lexer reported err already.
 			return nil
 		}
-		out := make(chroma.Rules, len(rules)+1)
-		for state := range rules {
-			out[state] = nil // made by untime
+		// chroma refuses a lexer without a root state; untime makes them all.
+		return chroma.Rules{
+			"root":      nil,
+			untimeState: {{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}},
 		}
-		out[untimeState] = []chroma.Rule{{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}}
-		return out
 	})
 }
 
@@ -163,39 +159,28 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 		}
 	}
 	sets := make([]*syntax.CharSet, len(todo))
-	errs := make([]error, len(todo))
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range min(runtime.GOMAXPROCS(0), len(todo)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(todo); i = int(next.Add(1) - 1) {
-				sets[i], errs[i] = compileRule(todo[i], frame)
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, r := range todo {
+		g.Go(func() (err error) {
+			if r.Regexp == nil {
+				r.Regexp, err = regexp2.Compile(strings.Replace(frame, framePlaceholder, r.Pattern, 1))
+				if err != nil {
+					// As chroma's compile would have failed.
+					return fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
+				}
 			}
+			sets[i], err = firstSet(r.Regexp.String())
+			return err
 		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	for i, r := range todo {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
 		first[r] = sets[i]
 	}
 	return first, nil
-}
-
-// compileRule compiles r's pattern in frame, if r has no regexp yet, and
-// returns its first characters.
-func compileRule(r *chroma.CompiledRule, frame string) (*syntax.CharSet, error) {
-	if r.Regexp == nil {
-		expr := strings.Replace(frame, framePlaceholder, r.Pattern, 1)
-		re, err := regexp2.Compile(expr)
-		if err != nil {
-			// As chroma's compile would have failed.
-			return nil, fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
-		}
-		r.Regexp = re
-	}
-	return firstSet(r.Regexp.String())
 }
 
 // checked caches find's answer per language name.

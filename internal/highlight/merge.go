@@ -49,43 +49,12 @@ func firstSet(expr string) (*syntax.CharSet, error) {
 	return &code.FcPrefix.PrefixSet, nil
 }
 
-// mergeable reports whether the rules' patterns mean the same inside one
-// alternation. A back-reference or a conditional names a group by its
-// number or name, which would be another group there.
-func mergeable(rs []*chroma.CompiledRule) bool {
-	for _, r := range rs {
-		if r.Regexp == nil || r.Regexp.RightToLeft() || refersToGroups(r.Regexp.String()) {
-			return false
-		}
-	}
-	return true
-}
-
-func refersToGroups(p string) bool {
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			if i+1 < len(p) {
-				if c := p[i+1]; c >= '1' && c <= '9' || c == 'k' {
-					return true
-				}
-			}
-			i++ // an escaped character is one character
-		case '(':
-			if strings.HasPrefix(p[i:], "(?(") || strings.HasPrefix(p[i:], "(?P=") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // A merged rule stands for rules, tried in their order.
 type merged struct {
 	rules []*chroma.CompiledRule
-	// first[i] is the set of characters rules[i] can begin with, or nil
+	// first is the set of characters each rule can begin with, or nil
 	// when regexp2 cannot say (the rule may match the empty string).
-	first []*syntax.CharSet
+	first map[*chroma.CompiledRule]*syntax.CharSet
 	// ascii[c] lists, in order, the rules that can begin with c; it is
 	// made on the first c the state meets.
 	ascii [utf8.RuneSelf]atomic.Pointer[[]int]
@@ -111,10 +80,7 @@ var engines atomic.Int64
 // newMerged is the rule that stands for rs; first holds each rule's first
 // characters.
 func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax.CharSet) *chroma.CompiledRule {
-	m := &merged{rules: rs, first: make([]*syntax.CharSet, len(rs)), found: map[*rune]foundRule{}}
-	for i, r := range rs {
-		m.first[i] = first[r]
-	}
+	m := &merged{rules: rs, first: first, found: map[*rune]foundRule{}}
 	// The pattern names the engine that runs it, m.find. Compiled as
 	// a pattern instead, it would never match, and every character
 	// would come out as an error: loud, not a different page.
@@ -154,8 +120,8 @@ func (m *merged) candidates(c rune) []int {
 		return *l
 	}
 	l := []int{}
-	for i := range m.rules {
-		if m.first[i] == nil || m.first[i].Contains(c) {
+	for i, r := range m.rules {
+		if f := m.first[r]; f == nil || f.Contains(c) {
 			l = append(l, i)
 		}
 	}
@@ -176,7 +142,7 @@ func (m *merged) find(text []rune, pos int) (int, *regexp2.Match, error) {
 	}
 	for i, r := range m.rules {
 		// At the end of the text, only a rule that may match nothing can.
-		if m.first[i] == nil || pos < len(text) && m.first[i].Contains(text[pos]) {
+		if f := m.first[r]; f == nil || pos < len(text) && f.Contains(text[pos]) {
 			if match, err := at(r, text, pos); match != nil || err != nil {
 				return i, match, err
 			}

@@ -234,8 +234,6 @@ func inlineText(n ast.Node, src []byte, skipCode bool) string {
 			if t.SoftLineBreak() {
 				b.WriteByte(' ')
 			}
-		case *ast.String:
-			b.Write(t.Value)
 		}
 		return ast.WalkContinue, nil
 	})
