@@ -26,9 +26,10 @@ import (
 
 // Options configure the preview.
 type Options struct {
-	Root, Out, Addr string
-	Log             io.Writer
-	Timeout         time.Duration // site.Options.Timeout
+	Root, Out string
+	Addr      string // host:port where Serve listens, which the host check answers at
+	Log       io.Writer
+	Timeout   time.Duration // site.Options.Timeout
 	// Events is where the preview keeps the counter's events: a journal
 	// of JSON lines, a PostgreSQL URL, or "" for nowhere. Serve prints it
 	// at start: a shell whose DATABASE_URL is production's sends it clicks.
@@ -49,9 +50,8 @@ type Server struct {
 	last   *site.Site  // the last good build, as written to Out; nil before one
 	warned []string    // the warnings printed last (rebuild runs one at a time)
 
-	handler  http.Handler    // the routes, behind the host check
-	hosts    map[string]bool // the Host values the preview answers: see Listening
-	watching chan struct{}   // closed once Watch watches every folder
+	handler  http.Handler  // the routes, behind the host check
+	watching chan struct{} // closed once Watch watches every folder
 
 	mu      sync.Mutex      // guards the three below, and the log's lines
 	failure string          // the last build's error, or ""
@@ -69,7 +69,7 @@ func New(o Options) (*Server, error) {
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}
-	s.handler = s.hostOnly(s.routes())
+	s.handler = hostOnly(o.Addr, s.routes())
 	s.rebuild()
 	return s, nil
 }

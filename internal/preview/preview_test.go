@@ -56,6 +56,8 @@ func startIn(t testing.TB, root string, opts ...func(*Options)) (srv *httptest.S
 	for _, f := range opts {
 		f(&o)
 	}
+	srv = httptest.NewUnstartedServer(nil)
+	o.Addr = srv.Listener.Addr().String()
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -63,8 +65,7 @@ func startIn(t testing.TB, root string, opts ...func(*Options)) (srv *httptest.S
 	ctx, cancel := context.WithCancel(context.Background())
 	watched := make(chan struct{})
 	go func() { s.Watch(ctx); close(watched) }()
-	srv = httptest.NewUnstartedServer(s)
-	s.Listening(srv.Listener.Addr().String())
+	srv.Config.Handler = s
 	srv.Start()
 	// The watcher closed before the folder goes: on Windows its handles
 	// keep the folders from being removed.
