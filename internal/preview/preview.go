@@ -55,14 +55,14 @@ type Server struct {
 
 	mu      sync.Mutex      // guards the three below, and the log's lines
 	failure string          // the last build's error, or ""
+	built   chan struct{}   // closed when a build ends, then replaced: see reloads
 	changed map[string]bool // the files saved since the last build took them (site.Options.Changed)
-	subs    map[chan string]bool
 }
 
 // New builds the site once and returns its server. A failed first build is
 // shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
-	s := &Server{o: o, subs: map[chan string]bool{}, changed: map[string]bool{}, watching: make(chan struct{})}
+	s := &Server{o: o, built: make(chan struct{}), changed: map[string]bool{}, watching: make(chan struct{})}
 	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &s.netlify); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("netlify.toml: %w", err)
 	}

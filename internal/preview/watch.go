@@ -124,12 +124,8 @@ func (s *Server) rebuild() {
 	}
 	s.mu.Lock()
 	s.failure = failure
-	for ch := range s.subs {
-		select {
-		case ch <- failure:
-		default:
-		}
-	}
+	close(s.built)
+	s.built = make(chan struct{})
 	s.mu.Unlock()
 }
 
@@ -155,28 +151,20 @@ func (s *Server) warn(warnings []string) {
 //go:embed reload.js
 var reloadJS string
 
-// reloads streams each build's outcome (its failure, or "") to a page as
-// Server-Sent Events: reload, or failed with the error; a page that
-// connects after a failed build hears it at once.
+// reloads streams the builds' outcomes to a page as Server-Sent Events:
+// reload, or failed with the error. The page is told the latest: builds
+// that end while it is sent one are told as one. A page that connects
+// after a failed build hears it at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
-	ch := make(chan string, 4)
 	s.mu.Lock()
-	s.subs[ch] = true
-	if s.failure != "" {
-		ch <- s.failure
-	}
+	failure, built := s.failure, s.built
 	s.mu.Unlock()
-	defer func() { s.mu.Lock(); delete(s.subs, ch); s.mu.Unlock() }()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	fmt.Fprint(w, ": connected\n\n")
-	rc.Flush()
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case failure := <-ch:
+	for tell := failure != ""; ; tell = true {
+		if tell {
 			if failure == "" {
 				fmt.Fprint(w, "event: reload\n")
 			} else {
@@ -186,7 +174,15 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 				fmt.Fprintf(w, "data: %s\n", line)
 			}
 			fmt.Fprint(w, "\n")
-			rc.Flush()
+		}
+		rc.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-built:
+			s.mu.Lock()
+			failure, built = s.failure, s.built
+			s.mu.Unlock()
 		}
 	}
 }
