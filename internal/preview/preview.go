@@ -50,8 +50,7 @@ type Server struct {
 	last   *site.Site  // the last good build, as written to Out; nil before one
 	warned []string    // the warnings printed last (rebuild runs one at a time)
 
-	handler  http.Handler  // the routes, behind the host check
-	watching chan struct{} // closed once Watch watches every folder
+	handler http.Handler // the routes, behind the host check
 
 	mu      sync.Mutex      // guards the three below, and the log's lines
 	failure string          // the last build's error, or ""
@@ -62,7 +61,7 @@ type Server struct {
 // New builds the site once and returns its server. A failed first build is
 // shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
-	s := &Server{o: o, built: make(chan struct{}), changed: map[string]bool{}, watching: make(chan struct{})}
+	s := &Server{o: o, built: make(chan struct{}), changed: map[string]bool{}}
 	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &s.netlify); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("netlify.toml: %w", err)
 	}

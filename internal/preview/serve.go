@@ -63,14 +63,8 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	// Serve returns only once the watcher has closed: on Windows its
 	// handles on the site's folders keep them from being removed.
-	watched := make(chan struct{})
+	watched := s.Watch(ctx)
 	defer func() { stop(); <-watched }()
-	go func() {
-		defer close(watched)
-		if err := s.Watch(ctx); err != nil {
-			s.logf("watch: %v", err)
-		}
-	}()
 	context.AfterFunc(ctx, func() {
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
