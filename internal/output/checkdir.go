@@ -40,15 +40,13 @@ func resolve(p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var rest []string
 	for cur := abs; ; cur = filepath.Dir(cur) {
 		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(append([]string{real}, rest...)...), nil
+			return filepath.Join(real, abs[len(cur):]), nil
 		}
 		if cur == filepath.Dir(cur) {
 			return abs, nil
 		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
 	}
 }
 

@@ -87,7 +87,5 @@ func servePage(w http.ResponseWriter, r *http.Request, root *os.Root, name strin
 	data = bytes.Replace(data, []byte("</head>"), []byte(`<script src="/_preview/reload.js" defer></script></head>`), 1)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		w.Write(data)
-	}
+	w.Write(data) // net/http sends a HEAD its length, not its bytes
 }

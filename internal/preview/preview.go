@@ -26,9 +26,10 @@ import (
 
 // Options configure the preview.
 type Options struct {
-	Root, Out, Addr string
-	Log             io.Writer
-	Timeout         time.Duration // site.Options.Timeout
+	Root, Out string
+	Addr      string // host:port where Serve listens, which the host check answers at
+	Log       io.Writer
+	Timeout   time.Duration // site.Options.Timeout
 	// Events is where the preview keeps the counter's events: a journal
 	// of JSON lines, a PostgreSQL URL, or "" for nowhere. Serve prints it
 	// at start: a shell whose DATABASE_URL is production's sends it clicks.
@@ -49,27 +50,25 @@ type Server struct {
 	last   *site.Site  // the last good build, as written to Out; nil before one
 	warned []string    // the warnings printed last (rebuild runs one at a time)
 
-	handler  http.Handler    // the routes, behind the host check
-	hosts    map[string]bool // the Host values the preview answers: see Listening
-	watching chan struct{}   // closed once Watch watches every folder
+	handler http.Handler // the routes, behind the host check
 
 	mu      sync.Mutex      // guards the three below, and the log's lines
 	failure string          // the last build's error, or ""
+	built   chan struct{}   // closed when a build ends, then replaced: see reloads
 	changed map[string]bool // the files saved since the last build took them (site.Options.Changed)
-	subs    map[chan string]bool
 }
 
 // New builds the site once and returns its server. A failed first build is
 // shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
-	s := &Server{o: o, subs: map[chan string]bool{}, changed: map[string]bool{}, watching: make(chan struct{})}
+	s := &Server{o: o, built: make(chan struct{}), changed: map[string]bool{}}
 	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &s.netlify); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("netlify.toml: %w", err)
 	}
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}
-	s.handler = s.hostOnly(s.routes())
+	s.handler = hostOnly(o.Addr, s.routes())
 	s.rebuild()
 	return s, nil
 }

@@ -56,23 +56,23 @@ func startIn(t testing.TB, root string, opts ...func(*Options)) (srv *httptest.S
 	for _, f := range opts {
 		f(&o)
 	}
+	srv = httptest.NewUnstartedServer(nil)
+	o.Addr = srv.Listener.Addr().String()
 	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	watched := make(chan struct{})
-	go func() { s.Watch(ctx); close(watched) }()
-	srv = httptest.NewUnstartedServer(s)
-	s.Listening(srv.Listener.Addr().String())
+	watched := s.Watch(ctx)
+	srv.Config.Handler = s
 	srv.Start()
 	// The watcher closed before the folder goes: on Windows its handles
 	// keep the folders from being removed.
 	t.Cleanup(func() { cancel(); <-watched; srv.Close(); s.Close() })
 	select {
-	case <-s.Watching():
 	case <-watched:
 		t.Fatal("the watcher stopped before it watched the site")
+	default:
 	}
 	return srv, log
 }

@@ -50,12 +50,12 @@ func Serve(ctx context.Context, o Options) error {
 		return fmt.Errorf("-addr %s: %w (another preview may be running: stop it, or give -addr another port)", o.Addr, err)
 	}
 	defer ln.Close()
+	o.Addr = ln.Addr().String() // the port the system chose for :0
 	s, err := New(o)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	s.Listening(ln.Addr().String())
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if s.writer != nil {
@@ -63,14 +63,8 @@ func Serve(ctx context.Context, o Options) error {
 	}
 	// Serve returns only once the watcher has closed: on Windows its
 	// handles on the site's folders keep them from being removed.
-	watched := make(chan struct{})
+	watched := s.Watch(ctx)
 	defer func() { stop(); <-watched }()
-	go func() {
-		defer close(watched)
-		if err := s.Watch(ctx); err != nil {
-			s.logf("watch: %v", err)
-		}
-	}()
 	context.AfterFunc(ctx, func() {
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -83,27 +77,22 @@ func Serve(ctx context.Context, o Options) error {
 	return nil
 }
 
-// Listening tells the server the address its listener has, host:port. It
-// answers requests whose Host is that address, or localhost, 127.0.0.1 or
-// [::1] with its port, and refuses all others.
-func (s *Server) Listening(addr string) {
-	_, port, _ := net.SplitHostPort(addr)
-	s.hosts = map[string]bool{strings.ToLower(addr): true}
-	for _, h := range []string{"localhost", "127.0.0.1", "[::1]"} {
-		s.hosts[h+":"+port] = true
-	}
-}
-
 // ServeHTTP answers through the routes, behind the host check.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// hostOnly answers only requests addressed to the preview (see Listening).
-// A page on another site whose name was made to resolve to 127.0.0.1 (DNS
-// rebinding) sends its own name as Host: it may neither read the preview
-// nor post events to it.
-func (s *Server) hostOnly(h http.Handler) http.Handler {
+// hostOnly answers only requests addressed to the preview: whose Host is
+// the address it listens on, or localhost, 127.0.0.1 or [::1] with its
+// port. A page on another site whose name was made to resolve to
+// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may neither
+// read the preview nor post events to it.
+func hostOnly(addr string, h http.Handler) http.Handler {
+	_, port, _ := net.SplitHostPort(addr)
+	hosts := map[string]bool{strings.ToLower(addr): true}
+	for _, host := range []string{"localhost", "127.0.0.1", "[::1]"} {
+		hosts[host+":"+port] = true
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hosts[strings.ToLower(r.Host)] {
+		if !hosts[strings.ToLower(r.Host)] {
 			http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
 			return
 		}

@@ -23,13 +23,17 @@ import (
 )
 
 // Watch rebuilds on every change below the site's source folders, new
-// folders included, until ctx ends.
-func (s *Server) Watch(ctx context.Context) error {
+// folders included, until ctx ends. It returns once it watches every
+// folder (a save before may go unseen), with a channel closed once the
+// watcher has closed.
+func (s *Server) Watch(ctx context.Context) <-chan struct{} {
+	closed := make(chan struct{})
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return err
+		s.logf("watch: %v", err)
+		close(closed)
+		return closed
 	}
-	defer w.Close()
 	add := func(dir string) {
 		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.IsDir() {
@@ -42,46 +46,50 @@ func (s *Server) Watch(ctx context.Context) error {
 		add(filepath.Join(s.o.Root, d))
 	}
 	w.Add(s.o.Root) // site.toml and netlify.toml
-	close(s.watching)
 	// Builds run apart from the watcher, so that a build that hangs until
 	// its time limit never keeps the next save from being seen: one at a
 	// time, and saves made while one runs are built once more after it.
 	builds := make(chan struct{}, 1)
-	defer close(builds)
 	go func() {
 		for range builds {
 			s.rebuild()
 		}
 	}()
-	var timer <-chan time.Time
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case ev := <-w.Events:
-			if ev.Has(fsnotify.Create) {
-				add(ev.Name) // a new folder; add passes over a file
-			}
-			if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
-				continue // public/ and its swaps live here
-			}
-			if rel, err := filepath.Rel(s.o.Root, ev.Name); err == nil {
-				s.mu.Lock()
-				s.changed[filepath.ToSlash(rel)] = true
-				s.mu.Unlock()
-			}
-			// Editors write in bursts (a temp file, a rename): wait for quiet.
-			timer = time.After(30 * time.Millisecond)
-		case err := <-w.Errors:
-			s.logf("watch: %v", err)
-		case <-timer:
-			timer = nil
+	go func() {
+		defer close(closed)
+		defer w.Close()
+		defer close(builds)
+		var timer <-chan time.Time
+		for {
 			select {
-			case builds <- struct{}{}:
-			default: // one is waiting already
+			case <-ctx.Done():
+				return
+			case ev := <-w.Events:
+				if ev.Has(fsnotify.Create) {
+					add(ev.Name) // a new folder; add passes over a file
+				}
+				if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
+					continue // public/ and its swaps live here
+				}
+				if rel, err := filepath.Rel(s.o.Root, ev.Name); err == nil {
+					s.mu.Lock()
+					s.changed[filepath.ToSlash(rel)] = true
+					s.mu.Unlock()
+				}
+				// Editors write in bursts (a temp file, a rename): wait for quiet.
+				timer = time.After(30 * time.Millisecond)
+			case err := <-w.Errors:
+				s.logf("watch: %v", err)
+			case <-timer:
+				timer = nil
+				select {
+				case builds <- struct{}{}:
+				default: // one is waiting already
+				}
 			}
 		}
-	}
+	}()
+	return closed
 }
 
 // rebuild builds, rendering and writing only what the saves changed
@@ -124,12 +132,8 @@ func (s *Server) rebuild() {
 	}
 	s.mu.Lock()
 	s.failure = failure
-	for ch := range s.subs {
-		select {
-		case ch <- failure:
-		default:
-		}
-	}
+	close(s.built)
+	s.built = make(chan struct{})
 	s.mu.Unlock()
 }
 
@@ -155,28 +159,20 @@ func (s *Server) warn(warnings []string) {
 //go:embed reload.js
 var reloadJS string
 
-// reloads streams each build's outcome (its failure, or "") to a page as
-// Server-Sent Events: reload, or failed with the error; a page that
-// connects after a failed build hears it at once.
+// reloads streams the builds' outcomes to a page as Server-Sent Events:
+// reload, or failed with the error. The page is told the latest: builds
+// that end while it is sent one are told as one. A page that connects
+// after a failed build hears it at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
-	ch := make(chan string, 4)
 	s.mu.Lock()
-	s.subs[ch] = true
-	if s.failure != "" {
-		ch <- s.failure
-	}
+	failure, built := s.failure, s.built
 	s.mu.Unlock()
-	defer func() { s.mu.Lock(); delete(s.subs, ch); s.mu.Unlock() }()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	fmt.Fprint(w, ": connected\n\n")
-	rc.Flush()
-	for {
-		select {
-		case <-r.Context().Done():
-			return
-		case failure := <-ch:
+	for tell := failure != ""; ; tell = true {
+		if tell {
 			if failure == "" {
 				fmt.Fprint(w, "event: reload\n")
 			} else {
@@ -186,11 +182,15 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 				fmt.Fprintf(w, "data: %s\n", line)
 			}
 			fmt.Fprint(w, "\n")
-			rc.Flush()
+		}
+		rc.Flush()
+		select {
+		case <-r.Context().Done():
+			return
+		case <-built:
+			s.mu.Lock()
+			failure, built = s.failure, s.built
+			s.mu.Unlock()
 		}
 	}
 }
-
-// Watching is closed once Watch watches every folder of the site: a save
-// before that may go unseen.
-func (s *Server) Watching() <-chan struct{} { return s.watching }
