@@ -166,8 +166,7 @@ func (t table) write(w io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, r := range t {
-		pad := strings.Repeat(" ", width-utf8.RuneCountInString(r[0]))
-		fmt.Fprintf(tw, "%s\t%s\t\n", r[0]+pad, strings.Join(r[1:], "\t"))
+		fmt.Fprintf(tw, "%-*s\t%s\t\n", width, r[0], strings.Join(r[1:], "\t")) // fmt pads by runes, as width counts
 	}
 	return tw.Flush()
 }
