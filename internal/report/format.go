@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dustin/go-humanize"
 )
 
 // Quote shows a stored value Go-quoted when it holds anything a terminal
@@ -38,13 +40,7 @@ func ratio(v *float64) string {
 }
 
 // num writes n with thousands separated: 12,345.
-func num(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func num(n int) string { return humanize.Comma(int64(n)) }
 
 // change is n against the period before, as a signed number and
 // percentage: "+12 (+4.0%)", "-3 (-10.0%)", "0 (0.0%)", "+5 (none before)"; "0" when both are 0.
@@ -54,10 +50,10 @@ func change(n, before int) string {
 	if d > 0 {
 		sign = "+"
 	}
-	if before == 0 {
-		if d == 0 {
-			return "0"
-		}
+	switch {
+	case before == 0 && d == 0:
+		return "0"
+	case before == 0:
 		return sign + num(d) + " (none before)"
 	}
 	return sign + num(d) + " (" + sign + strconv.FormatFloat(float64(d)/float64(before)*100, 'f', 1, 64) + "%)"

@@ -351,19 +351,15 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	r.Refs = rows(refs, func(k string, s Steps) Row { return Row{Ref: k, None: k == "", Steps: s} })
 	r.Outreach = rows(outreach, func(k string, s Steps) Row { return Row{Outreach: k, None: k == "", Steps: s} })
 	r.Campaigns = rows(campaigns, func(k campaignKey, s Steps) Row {
-		return Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged, Steps: s}
+		c := Row{Source: k.source, Medium: k.medium, Campaign: k.campaign, None: !k.tagged, Steps: s}
+		if parts := terms[k]; len(parts) > 1 || parts[[2]string{}] == nil { // an event has a utm_term or utm_content
+			for t, s := range parts {
+				c.Parts = append(c.Parts, Row{Term: t[0], Content: t[1], Steps: *s})
+			}
+			sortRows(c.Parts)
+		}
+		return c
 	})
-	for i := range r.Campaigns {
-		c := &r.Campaigns[i]
-		parts := terms[campaignKey{c.Source, c.Medium, c.Campaign, true}]
-		if c.None || c.Other > 0 || len(parts) == 1 && parts[[2]string{}] != nil {
-			continue // not split: no event has a utm_term or utm_content
-		}
-		for k, s := range parts {
-			c.Parts = append(c.Parts, Row{Term: k[0], Content: k[1], Steps: *s})
-		}
-		sortRows(c.Parts)
-	}
 	if q.Today >= q.From && q.Today <= q.To {
 		r.PartialDay = q.Today
 		day[q.Today].Partial = true

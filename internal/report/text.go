@@ -37,26 +37,24 @@ func Text(w io.Writer, r Report) error {
 
 	fmt.Fprintf(w, "\nPages:\n")
 	tb = table{{"path", "views", "change", "human candidates", "change", "engaged", "change", "human, of views", "engaged, of human", "scrolled, of human"}}
+	guides := table{{"path", "guide", "sales", "revenue"}}
 	for _, pg := range r.Pages {
 		tb.row(Quote(pg.Path),
 			num(pg.View), change(pg.View, pg.Previous.View),
 			num(pg.HumanCandidate), change(pg.HumanCandidate, pg.Previous.HumanCandidate),
 			num(pg.Engaged), change(pg.Engaged, pg.Previous.Engaged),
 			pct(pg.ToHumanCandidate), pct(pg.ToEngaged), pct(pg.ScrolledShare))
+		if pg.Guide != "" {
+			guides.row(Quote(pg.Path), Quote(pg.Guide), num(*pg.Sales), Money(*pg.RevenueCents))
+		}
 	}
 	tb.write(w)
 	if len(r.Pages) == 0 {
 		fmt.Fprintf(w, "  none\n")
 	}
-	tb = table{{"path", "guide", "sales", "revenue"}}
-	for _, pg := range r.Pages {
-		if pg.Guide != "" {
-			tb.row(Quote(pg.Path), Quote(pg.Guide), num(*pg.Sales), Money(*pg.RevenueCents))
-		}
-	}
-	if len(tb) > 1 {
+	if len(guides) > 1 {
 		fmt.Fprintf(w, "\nGuides sold, on the page that sells each (all channels):\n")
-		tb.write(w)
+		guides.write(w)
 	}
 
 	if s := r.SiteWide; s != nil {
@@ -168,8 +166,7 @@ func (t table) write(w io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, r := range t {
-		pad := strings.Repeat(" ", width-utf8.RuneCountInString(r[0]))
-		fmt.Fprintf(tw, "%s\t%s\t\n", r[0]+pad, strings.Join(r[1:], "\t"))
+		fmt.Fprintf(tw, "%-*s\t%s\t\n", width, r[0], strings.Join(r[1:], "\t")) // fmt pads by runes, as width counts
 	}
 	return tw.Flush()
 }
