@@ -307,6 +307,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 				*day[c.Day].Clicks += c.N
 			default:
 				w.PreviousClicks[c.Name] += c.N
+				w.Clicks[c.Name] += 0 // a click that stopped keeps its row, at 0
 			}
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -497,5 +498,31 @@ func BenchmarkReport(b *testing.B) {
 				build(b, counts, q)
 			}
 		})
+	}
+}
+
+// TestAClickThatStoppedKeepsItsRow: a click counted only in the period
+// before is listed at 0 in this one, in every format, so that the drop
+// shows instead of the row.
+func TestAClickThatStoppedKeepsItsRow(t *testing.T) {
+	r := build(t, []tally.Count{
+		{Day: "2026-02-27", Name: "copy-old", N: 5},
+		{Day: "2026-03-01", Name: "view", Path: "/", N: 10},
+	}, query)
+	if n, ok := r.SiteWide.Clicks["copy-old"]; !ok || n != 0 || r.SiteWide.PreviousClicks["copy-old"] != 5 {
+		t.Errorf("clicks %v, before %v; want copy-old at 0 and 5 before", r.SiteWide.Clicks, r.SiteWide.PreviousClicks)
+	}
+	var text, page bytes.Buffer
+	if err := Text(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := HTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`click copy-old\s+0\s+5 `).Match(text.Bytes()) {
+		t.Errorf("the text lacks the stopped click's row:\n%s", text.String())
+	}
+	if !strings.Contains(page.String(), "copy-old") {
+		t.Error("the HTML page lacks the stopped click")
 	}
 }
