@@ -49,8 +49,7 @@ func (t Tree) check(c site.Citation) (Result, []string) {
 
 // Check checks each citation of a repository args (-check-sources
 // REPO[@VERSION]=DIR) name, in the site build builds once they are read,
-// prints a line for each and a summary, and reports whether all held. A
-// citation is checked against the copy at its version, else the first given.
+// prints a line for each and a summary, and reports whether all held.
 func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, error) {
 	copies, err := parseCopies(args)
 	if err != nil {
@@ -63,16 +62,11 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	counts, unchecked := map[string]int{}, map[string]int{}
 	var out bytes.Buffer
 	for _, c := range s.Citations {
-		given := copies[c.Repo]
-		if len(given) == 0 {
+		if len(copies[c.Repo]) == 0 {
 			unchecked[c.Repo]++
 			continue
 		}
-		cp := given[0]
-		if i := slices.IndexFunc(given, func(s Copy) bool { return s.versionOf(c.Spec) == "" }); i >= 0 {
-			cp = given[i]
-		}
-		r := cp.check(c)
+		r := check(copies[c.Repo], c)
 		counts[r.Kind]++
 		r.Report(&out)
 	}
@@ -85,13 +79,16 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	return counts[Mismatch] == 0 && counts[VersionMismatch] == 0, err
 }
 
-// check checks c against s, a copy that may be at another version.
-func (s Copy) check(c site.Citation) Result {
-	if v := s.versionOf(c.Spec); v != "" {
-		return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, v)}
+// check checks c against the copy in given at the version c cites, else
+// says which version the first one holds.
+func check(given []Copy, c site.Citation) Result {
+	for _, s := range given {
+		if s.versionOf(c.Spec) == "" {
+			r, _ := s.tree().check(c)
+			return r
+		}
 	}
-	r, _ := s.tree().check(c)
-	return r
+	return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, given[0].versionOf(c.Spec))}
 }
 
 // parseCopies reads -check-sources arguments, by repository.
