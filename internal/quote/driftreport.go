@@ -211,12 +211,10 @@ func citationsJSON(rs []Result) []jsonCitation {
 	for _, r := range rs {
 		var b strings.Builder
 		r.Report(&b)
-		j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: r.Diff, Report: b.String(), Candidates: r.Candidates}
-		switch {
-		case r.held():
+		j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind,
+			Nearest: r.Nearest, Alike: r.Alike, Candidates: r.Candidates, Diff: r.Diff, Report: b.String()}
+		if r.held() {
 			j.To, j.Around = r.To.String(), &r.Around
-		case r.Kind == Changed && r.Nearest > 0:
-			j.Nearest, j.Alike = []int{r.Nearest, r.NearestEnd}, r.Alike
 		}
 		js = append(js, j)
 	}
