@@ -53,20 +53,19 @@ func Parse(spec string) (Spec, error) {
 func (s Spec) String() string { return fmt.Sprintf("%s@%s:%s", s.Repo, s.Version, s.Lines()) }
 
 // Lines names the cited lines of the file: "src/x.py#3-5".
-func (s Spec) Lines() string {
-	if s.End == s.Start {
-		return fmt.Sprintf("%s#%d", s.Path, s.Start)
-	}
-	return fmt.Sprintf("%s#%d-%d", s.Path, s.Start, s.End)
-}
+func (s Spec) Lines() string { return s.Path + s.anchor("") }
 
 // URL links to the cited lines on GitHub, at the cited version.
 func (s Spec) URL() string {
-	anchor := "#L" + strconv.Itoa(s.Start)
-	if s.End != s.Start {
-		anchor += "-L" + strconv.Itoa(s.End)
+	return "https://github.com/" + s.Repo + "/blob/" + s.Version + "/" + s.Path + s.anchor("L")
+}
+
+// anchor is "#3-5", or "#3" for one line, with mark before each number.
+func (s Spec) anchor(mark string) string {
+	if s.End == s.Start {
+		return "#" + mark + strconv.Itoa(s.Start)
 	}
-	return "https://github.com/" + s.Repo + "/blob/" + s.Version + "/" + s.Path + anchor
+	return fmt.Sprintf("#%s%d-%s%d", mark, s.Start, mark, s.End)
 }
 
 // Label is the link text: "src/x.py, lines 3-5".
