@@ -111,12 +111,7 @@ func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 		return sameAt(old, a-k, cur, s-k) && sameAt(old, b+k, cur, s+m-1+k)
 	}
 	for k := 0; k <= max(a-1, len(old)-b); k++ {
-		var left []int
-		for _, s := range places {
-			if same(s, k) {
-				left = append(left, s)
-			}
-		}
+		left := slices.DeleteFunc(slices.Clone(places), func(s int) bool { return !same(s, k) })
 		switch len(left) {
 		case 0:
 			return places, k
