@@ -74,16 +74,14 @@ func write(root string, read, edited map[string][]byte) error {
 			return fmt.Errorf("%w: nothing written", err)
 		}
 	}
-	var done []string
-	for _, name := range names {
+	for i, name := range names {
 		if err := rewrite(root, name, read[name], edited[name]); err != nil {
 			msg := fmt.Sprintf("%v: %s not written", err, name)
-			if len(done) > 0 {
-				msg += "; already written: " + strings.Join(done, ", ")
+			if i > 0 {
+				msg += "; already written: " + strings.Join(names[:i], ", ")
 			}
 			return errors.New(msg)
 		}
-		done = append(done, name)
 	}
 	return nil
 }
