@@ -7,9 +7,9 @@ package cite
 import (
 	"cmp"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // A Spec says where quoted text stands in a repository.
@@ -41,10 +41,8 @@ func Parse(spec string) (Spec, error) {
 	if s.Start < 1 || s.End < s.Start {
 		return Spec{}, fmt.Errorf("citation %q: lines must be 1 or more, the first no greater than the last", spec)
 	}
-	for _, seg := range strings.Split(s.Path, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return Spec{}, fmt.Errorf("citation %q: the path must be a plain repository path, without . or .. parts", spec)
-		}
+	if !fs.ValidPath(s.Path) || s.Path == "." { // ValidPath takes "." for the root
+		return Spec{}, fmt.Errorf("citation %q: the path must be a plain repository path, without . or .. parts", spec)
 	}
 	return s, nil
 }
