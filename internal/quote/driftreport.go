@@ -196,9 +196,8 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 	for _, r := range repos {
 		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: citationsJSON(r.history)}
 		for _, g := range r.groups {
-			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
-				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Citations: citationsJSON(g.results), Prose: g.prose}
-			jr.Groups = append(jr.Groups, jg)
+			jr.Groups = append(jr.Groups, jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
+				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Citations: citationsJSON(g.results), Prose: g.prose})
 		}
 		rep.Repositories = append(rep.Repositories, jr)
 	}
