@@ -99,9 +99,8 @@ func tight(span, parts []string) bool {
 // narrow tells apart the places (first lines in cur of the quote's span)
 // by what stands around them as in old around a..b: the quoted lines
 // whole, then one more line on each side at a time. It returns the one
-// place left with the lines of context that took (0 for a place alone), or,
-// when the next step would leave none, those left: which only a person can
-// tell apart.
+// place left with the lines of context that took (0 for one alone), or,
+// when the next step would leave none, those left, for a person to tell.
 func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 	m := b - a + 1
 	same := func(s, k int) bool {

@@ -35,13 +35,11 @@ type Result struct {
 	// Places hold the quote at the new version; Context lines on each side
 	// told the one from the others (0: the quoted lines whole).
 	Places, Context int
-	Candidates      []int // Ambiguous: the first cited line at each place
-	// Changed: the first and last of the lines most like the old ones (nil:
-	// none alike), how alike from 0 to 1.
-	Nearest []int
-	Alike   float64
-	Around  bool     // Moved, Unchanged: the lines before and after are as they were
-	Diff    []string // old cited lines against the nearest or new ones: "-", "+" or " "
+	Candidates      []int    // Ambiguous: the first cited line at each place
+	Nearest         []int    // Changed: the first and last of the lines most like the old ones; nil for none
+	Alike           float64  // how alike they are, from 0 to 1
+	Around          bool     // Moved, Unchanged: the lines before and after are as they were
+	Diff            []string // old cited lines against the nearest or new ones: "-", "+" or " "
 }
 
 // held reports whether the quote is at the new version: moved or not.
