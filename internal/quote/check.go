@@ -36,7 +36,13 @@ func (t Tree) check(c site.Citation) (Result, []string) {
 	if c.End > len(lines) {
 		r = bad(" is past the end of the file (%d lines)", len(lines))
 	}
-	switch at := find(lines, ps, c.End-c.Start+1, c.Start); {
+	at, _ := nearest(lines, c.End-c.Start+1, c.Start, func(span []string) float64 {
+		if holds(span, ps) {
+			return 1
+		}
+		return 0
+	})
+	switch {
 	case at == 0:
 		r.Why += "; not found anywhere in the file"
 	case c.End == c.Start:

@@ -48,9 +48,9 @@ func relocate(c site.Citation, version string, old, cur []string) Result {
 	mv := Result{Citation: c, Version: version, Places: len(places)}
 	if len(places) == 0 {
 		mv.Kind = Changed
-		if at, alike := nearest(old[c.Start-1:c.End], cur, c.Start); at > 0 {
+		if at, score := nearest(cur, min(n, len(cur)), c.Start, alike(old[c.Start-1:c.End])); at > 0 {
 			end := at + min(n, len(cur)) - 1
-			mv.Nearest, mv.Alike = []int{at, end}, alike
+			mv.Nearest, mv.Alike = []int{at, end}, score
 			mv.Diff = diff(old[c.Start-1:c.End], cur[at-1:end])
 		}
 		return mv
