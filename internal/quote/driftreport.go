@@ -51,7 +51,7 @@ func (g *group) describe(pre bool) string {
 
 // answer is the report's last line: "python-sdk v1.29.0 is the newest 1.x release; 61 citations hold".
 func answer(repos []*repo, code int, pre bool) string {
-	var parts []string
+	var parts, kinds []string
 	total, behind, bad := 0, 0, map[string]int{}
 	hist, histBad := 0, 0
 	for _, r := range repos {
@@ -99,8 +99,7 @@ func answer(repos []*repo, code int, pre bool) string {
 		}
 		return line
 	}
-	var kinds []string
-	n := 0
+	n := histBad
 	for _, k := range outcomes {
 		if bad[k] > 0 {
 			what := k
@@ -113,7 +112,6 @@ func answer(repos []*repo, code int, pre bool) string {
 	}
 	if histBad > 0 {
 		kinds = append(kinds, fmt.Sprintf("%d kept as history not ok at the release %s", histBad, verb(histBad, "it quotes", "they quote")))
-		n += histBad
 	}
 	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
 }
