@@ -7,9 +7,9 @@ package cite
 import (
 	"cmp"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"strconv"
-	"strings"
 )
 
 // A Spec says where quoted text stands in a repository.
@@ -41,10 +41,8 @@ func Parse(spec string) (Spec, error) {
 	if s.Start < 1 || s.End < s.Start {
 		return Spec{}, fmt.Errorf("citation %q: lines must be 1 or more, the first no greater than the last", spec)
 	}
-	for _, seg := range strings.Split(s.Path, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return Spec{}, fmt.Errorf("citation %q: the path must be a plain repository path, without . or .. parts", spec)
-		}
+	if !fs.ValidPath(s.Path) || s.Path == "." { // ValidPath takes "." for the root
+		return Spec{}, fmt.Errorf("citation %q: the path must be a plain repository path, without . or .. parts", spec)
 	}
 	return s, nil
 }
@@ -53,20 +51,19 @@ func Parse(spec string) (Spec, error) {
 func (s Spec) String() string { return fmt.Sprintf("%s@%s:%s", s.Repo, s.Version, s.Lines()) }
 
 // Lines names the cited lines of the file: "src/x.py#3-5".
-func (s Spec) Lines() string {
-	if s.End == s.Start {
-		return fmt.Sprintf("%s#%d", s.Path, s.Start)
-	}
-	return fmt.Sprintf("%s#%d-%d", s.Path, s.Start, s.End)
-}
+func (s Spec) Lines() string { return s.Path + s.anchor("") }
 
 // URL links to the cited lines on GitHub, at the cited version.
 func (s Spec) URL() string {
-	anchor := "#L" + strconv.Itoa(s.Start)
-	if s.End != s.Start {
-		anchor += "-L" + strconv.Itoa(s.End)
+	return "https://github.com/" + s.Repo + "/blob/" + s.Version + "/" + s.Path + s.anchor("L")
+}
+
+// anchor is "#3-5", or "#3" for one line, with mark before each number.
+func (s Spec) anchor(mark string) string {
+	if s.End == s.Start {
+		return "#" + mark + strconv.Itoa(s.Start)
 	}
-	return "https://github.com/" + s.Repo + "/blob/" + s.Version + "/" + s.Path + anchor
+	return fmt.Sprintf("#%s%d-%s%d", mark, s.Start, mark, s.End)
 }
 
 // Label is the link text: "src/x.py, lines 3-5".

@@ -36,7 +36,13 @@ func (t Tree) check(c site.Citation) (Result, []string) {
 	if c.End > len(lines) {
 		r = bad(" is past the end of the file (%d lines)", len(lines))
 	}
-	switch at := find(lines, ps, c.End-c.Start+1, c.Start); {
+	at, _ := nearest(lines, c.End-c.Start+1, c.Start, func(span []string) float64 {
+		if holds(span, ps) {
+			return 1
+		}
+		return 0
+	})
+	switch {
 	case at == 0:
 		r.Why += "; not found anywhere in the file"
 	case c.End == c.Start:
@@ -49,8 +55,7 @@ func (t Tree) check(c site.Citation) (Result, []string) {
 
 // Check checks each citation of a repository args (-check-sources
 // REPO[@VERSION]=DIR) name, in the site build builds once they are read,
-// prints a line for each and a summary, and reports whether all held. A
-// citation is checked against the copy at its version, else the first given.
+// prints a line for each and a summary, and reports whether all held.
 func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, error) {
 	copies, err := parseCopies(args)
 	if err != nil {
@@ -63,16 +68,11 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	counts, unchecked := map[string]int{}, map[string]int{}
 	var out bytes.Buffer
 	for _, c := range s.Citations {
-		given := copies[c.Repo]
-		if len(given) == 0 {
+		if len(copies[c.Repo]) == 0 {
 			unchecked[c.Repo]++
 			continue
 		}
-		cp := given[0]
-		if i := slices.IndexFunc(given, func(s Copy) bool { return s.versionOf(c.Spec) == "" }); i >= 0 {
-			cp = given[i]
-		}
-		r := cp.check(c)
+		r := check(copies[c.Repo], c)
 		counts[r.Kind]++
 		r.Report(&out)
 	}
@@ -85,13 +85,16 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	return counts[Mismatch] == 0 && counts[VersionMismatch] == 0, err
 }
 
-// check checks c against s, a copy that may be at another version.
-func (s Copy) check(c site.Citation) Result {
-	if v := s.versionOf(c.Spec); v != "" {
-		return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, v)}
+// check checks c against the copy in given at the version c cites, else
+// says which version the first one holds.
+func check(given []Copy, c site.Citation) Result {
+	for _, s := range given {
+		if s.versionOf(c.Spec) == "" {
+			r, _ := s.tree().check(c)
+			return r
+		}
 	}
-	r, _ := s.tree().check(c)
-	return r
+	return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, given[0].versionOf(c.Spec))}
 }
 
 // parseCopies reads -check-sources arguments, by repository.

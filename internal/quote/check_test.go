@@ -47,7 +47,7 @@ func TestCheck(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
-			tc.src.check(cited(t, tc.spec, tc.quote)).Report(&b)
+			check([]Copy{tc.src}, cited(t, tc.spec, tc.quote)).Report(&b)
 			if got := b.String(); !strings.Contains(got, tc.want) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}

@@ -65,15 +65,13 @@ func openClone(dir string) (*clone, error) {
 }
 
 func (c *clone) git(args ...string) ([]byte, error) {
-	var stderr bytes.Buffer
 	cmd := exec.Command("git", append([]string{"-C", c.dir}, args...)...)
 	cmd.Env = c.env
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := cmd.Output() // keeps git's stderr in the *exec.ExitError
+	if exit, ok := err.(*exec.ExitError); ok && len(bytes.TrimSpace(exit.Stderr)) > 0 {
+		return nil, fmt.Errorf("git %s: %s", args[0], bytes.TrimSpace(exit.Stderr))
+	}
 	if err != nil {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return nil, fmt.Errorf("git %s: %s", args[0], msg)
-		}
 		return nil, fmt.Errorf("git %s: %w", args[0], err)
 	}
 	return out, nil

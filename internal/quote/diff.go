@@ -5,20 +5,10 @@ import (
 	"strings"
 )
 
-// nearest finds the span of len(want) lines in cur most like want, by the
-// tokens they share, the one nearest near among equals, and how alike it
-// is; 0 when no span shares a token.
-func nearest(want, cur []string, near int) (int, float64) {
-	n := min(len(want), len(cur))
+// alike scores lines by the tokens they share with want, from 0 to 1.
+func alike(want []string) func(lines []string) float64 {
 	wt := tokens(strings.Join(want, "\n"))
-	best, bestScore := 0, 0.0
-	for s := 1; s+n-1 <= len(cur); s++ {
-		score := dice(wt, tokens(strings.Join(cur[s-1:s-1+n], "\n")))
-		if score > 0 && (score > bestScore || score == bestScore && distance(s, near) < distance(best, near)) {
-			best, bestScore = s, score
-		}
-	}
-	return best, bestScore
+	return func(lines []string) float64 { return dice(wt, tokens(strings.Join(lines, "\n"))) }
 }
 
 // tokenRE is a token of code: a word (letters, digits and _) or a

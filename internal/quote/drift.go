@@ -243,7 +243,5 @@ func (g *group) cites(tag string) bool {
 
 // drifted reports whether a quote fails at the newest release (not moved).
 func (g *group) drifted() bool {
-	return slices.ContainsFunc(g.results, func(r Result) bool {
-		return r.Kind != Moved && r.Kind != Unchanged
-	})
+	return slices.ContainsFunc(g.results, func(r Result) bool { return !r.held() })
 }

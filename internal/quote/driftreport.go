@@ -51,7 +51,7 @@ func (g *group) describe(pre bool) string {
 
 // answer is the report's last line: "python-sdk v1.29.0 is the newest 1.x release; 61 citations hold".
 func answer(repos []*repo, code int, pre bool) string {
-	var parts []string
+	var parts, kinds []string
 	total, behind, bad := 0, 0, map[string]int{}
 	hist, histBad := 0, 0
 	for _, r := range repos {
@@ -99,8 +99,7 @@ func answer(repos []*repo, code int, pre bool) string {
 		}
 		return line
 	}
-	var kinds []string
-	n := 0
+	n := histBad
 	for _, k := range outcomes {
 		if bad[k] > 0 {
 			what := k
@@ -113,7 +112,6 @@ func answer(repos []*repo, code int, pre bool) string {
 	}
 	if histBad > 0 {
 		kinds = append(kinds, fmt.Sprintf("%d kept as history not ok at the release %s", histBad, verb(histBad, "it quotes", "they quote")))
-		n += histBad
 	}
 	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
 }
@@ -196,9 +194,8 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 	for _, r := range repos {
 		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: citationsJSON(r.history)}
 		for _, g := range r.groups {
-			jg := jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
-				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Citations: citationsJSON(g.results), Prose: g.prose}
-			jr.Groups = append(jr.Groups, jg)
+			jr.Groups = append(jr.Groups, jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
+				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Citations: citationsJSON(g.results), Prose: g.prose})
 		}
 		rep.Repositories = append(rep.Repositories, jr)
 	}
@@ -211,12 +208,10 @@ func citationsJSON(rs []Result) []jsonCitation {
 	for _, r := range rs {
 		var b strings.Builder
 		r.Report(&b)
-		j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind, Diff: r.Diff, Report: b.String(), Candidates: r.Candidates}
-		switch {
-		case r.held():
+		j := jsonCitation{At: r.Citation.At(), Spec: r.Citation.Spec.String(), Quote: r.Citation.Quote, Outcome: r.Kind,
+			Nearest: r.Nearest, Alike: r.Alike, Candidates: r.Candidates, Diff: r.Diff, Report: b.String()}
+		if r.held() {
 			j.To, j.Around = r.To.String(), &r.Around
-		case r.Kind == Changed && r.Nearest > 0:
-			j.Nearest, j.Alike = []int{r.Nearest, r.NearestEnd}, r.Alike
 		}
 		js = append(js, j)
 	}

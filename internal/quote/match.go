@@ -29,16 +29,17 @@ func holds(lines, parts []string) bool {
 	return true
 }
 
-// find returns the first line of the span of n lines, nearest to near,
-// that holds the parts, or 0.
-func find(lines, parts []string, n, near int) int {
-	best := 0
-	for start := 1; start+n-1 <= len(lines); start++ {
-		if holds(lines[start-1:start-1+n], parts) && (best == 0 || distance(start, near) < distance(best, near)) {
-			best = start
+// nearest returns the first line of the span of n lines that scores
+// highest, the one nearest near among equals, and its score; 0 when none
+// scores above 0.
+func nearest(lines []string, n, near int, score func(span []string) float64) (int, float64) {
+	best, top := 0, 0.0
+	for s := 1; s+n-1 <= len(lines); s++ {
+		if x := score(lines[s-1 : s-1+n]); x > 0 && (x > top || x == top && distance(s, near) < distance(best, near)) {
+			best, top = s, x
 		}
 	}
-	return best
+	return best, top
 }
 
 func distance(x, y int) int { return max(x-y, y-x) }

@@ -46,27 +46,22 @@ func relocate(c site.Citation, version string, old, cur []string) Result {
 		}
 	}
 	mv := Result{Citation: c, Version: version, Places: len(places)}
-	switch len(places) {
-	case 0:
+	if len(places) == 0 {
 		mv.Kind = Changed
-		mv.Nearest, mv.Alike = nearest(old[c.Start-1:c.End], cur, c.Start)
-		if mv.Nearest > 0 {
-			mv.NearestEnd = mv.Nearest + min(n, len(cur)) - 1
-			mv.Diff = diff(old[c.Start-1:c.End], cur[mv.Nearest-1:mv.NearestEnd])
+		if at, score := nearest(cur, min(n, len(cur)), c.Start, alike(old[c.Start-1:c.End])); at > 0 {
+			end := at + min(n, len(cur)) - 1
+			mv.Nearest, mv.Alike = []int{at, end}, score
+			mv.Diff = diff(old[c.Start-1:c.End], cur[at-1:end])
 		}
 		return mv
-	case 1:
-	default:
-		var k int
-		places, k = narrow(old, cur, a, b, places)
-		if len(places) > 1 {
-			mv.Kind = Ambiguous
-			for _, p := range places {
-				mv.Candidates = append(mv.Candidates, p-lead)
-			}
-			return mv
+	}
+	places, mv.Context = narrow(old, cur, a, b, places)
+	if len(places) > 1 {
+		mv.Kind = Ambiguous
+		for _, p := range places {
+			mv.Candidates = append(mv.Candidates, p-lead)
 		}
-		mv.Context = k
+		return mv
 	}
 	start := places[0] - lead
 	mv.To = c.Spec
@@ -104,8 +99,8 @@ func tight(span, parts []string) bool {
 // narrow tells apart the places (first lines in cur of the quote's span)
 // by what stands around them as in old around a..b: the quoted lines
 // whole, then one more line on each side at a time. It returns the one
-// place left with the lines of context that took, or, when the next step
-// would leave none, those left: which only a person can tell apart.
+// place left with the lines of context that took (0 for one alone), or,
+// when the next step would leave none, those left, for a person to tell.
 func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 	m := b - a + 1
 	same := func(s, k int) bool {
@@ -115,12 +110,7 @@ func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 		return sameAt(old, a-k, cur, s-k) && sameAt(old, b+k, cur, s+m-1+k)
 	}
 	for k := 0; k <= max(a-1, len(old)-b); k++ {
-		var left []int
-		for _, s := range places {
-			if same(s, k) {
-				left = append(left, s)
-			}
-		}
+		left := slices.DeleteFunc(slices.Clone(places), func(s int) bool { return !same(s, k) })
 		switch len(left) {
 		case 0:
 			return places, k

@@ -102,8 +102,12 @@ func TestRelocate(t *testing.T) {
 					t.Errorf("places %d, context %d, around %v; want %d, %d, %v", mv.Places, mv.Context, mv.Around, tc.places, tc.context, tc.around)
 				}
 			case Changed:
-				if mv.Nearest != tc.start || mv.NearestEnd != tc.end {
-					t.Errorf("nearest %d-%d, want %d-%d", mv.Nearest, mv.NearestEnd, tc.start, tc.end)
+				want := []int{tc.start, tc.end}
+				if tc.start == 0 {
+					want = nil // none alike
+				}
+				if !slices.Equal(mv.Nearest, want) || (mv.Nearest == nil) != (want == nil) {
+					t.Errorf("nearest %v, want %v", mv.Nearest, want)
 				}
 			case Ambiguous:
 				if !slices.Equal(mv.Candidates, tc.cands) {
@@ -131,8 +135,8 @@ func TestRelocateChangedShowsTheDiff(t *testing.T) {
 	c := cited(t, "a/b@v1:f.py#2-4", "def f(x):\n    x += 1\n    return x")
 	mv := relocate(c, "v2", old, cur)
 	want := []string{" def f(x):", "-    x += 1", "+    x += 2", "     return x"}
-	if mv.Kind != Changed || mv.Nearest != 3 || mv.NearestEnd != 5 || !slices.Equal(mv.Diff, want) {
-		t.Errorf("got %s, nearest %d-%d, diff\n%s\nwant changed, 3-5, diff\n%s", mv.Kind, mv.Nearest, mv.NearestEnd, strings.Join(mv.Diff, "\n"), strings.Join(want, "\n"))
+	if mv.Kind != Changed || !slices.Equal(mv.Nearest, []int{3, 5}) || !slices.Equal(mv.Diff, want) {
+		t.Errorf("got %s, nearest %v, diff\n%s\nwant changed, 3-5, diff\n%s", mv.Kind, mv.Nearest, strings.Join(mv.Diff, "\n"), strings.Join(want, "\n"))
 	}
 }
 

@@ -76,8 +76,7 @@ func Repin(o RepinOptions) (bool, error) {
 		}
 		return false, fmt.Errorf("-repin %s: nothing to move: name the versions to move from, and a copy of each, with %s", to.Repo, strings.Join(give, " or "))
 	}
-	read := files(s)
-	edited := edit(read, results)
+	read, edited := edit(s, results)
 	counts := map[string]int{}
 	for _, r := range results {
 		counts[r.Kind]++

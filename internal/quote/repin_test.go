@@ -76,7 +76,11 @@ func pagesOf(t *testing.T, o RepinOptions) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return files(s)
+	m := map[string][]byte{}
+	for _, p := range s.Pages {
+		m[p.File] = p.Raw()
+	}
+	return m
 }
 
 // contentOf reads every file in root's content/, by name.

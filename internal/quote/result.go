@@ -35,12 +35,11 @@ type Result struct {
 	// Places hold the quote at the new version; Context lines on each side
 	// told the one from the others (0: the quoted lines whole).
 	Places, Context int
-	Candidates      []int // Ambiguous: the first cited line at each place
-	// Changed: the lines most like the old ones (0: none alike), how alike from 0 to 1.
-	Nearest, NearestEnd int
-	Alike               float64
-	Around              bool     // Moved, Unchanged: the lines before and after are as they were
-	Diff                []string // old cited lines against the nearest or new ones: "-", "+" or " "
+	Candidates      []int    // Ambiguous: the first cited line at each place
+	Nearest         []int    // Changed: the first and last of the lines most like the old ones; nil for none
+	Alike           float64  // how alike they are, from 0 to 1
+	Around          bool     // Moved, Unchanged: the lines before and after are as they were
+	Diff            []string // old cited lines against the nearest or new ones: "-", "+" or " "
 }
 
 // held reports whether the quote is at the new version: moved or not.
@@ -75,8 +74,8 @@ func (r Result) Report(w io.Writer) {
 		fmt.Fprintln(w)
 	case Changed:
 		fmt.Fprintf(w, "%s: changed: %s: %q is not in the file at %s", at, c.Lines(), short(c.Quote), r.Version)
-		if r.Nearest > 0 {
-			fmt.Fprintf(w, "; the nearest is %s (%.0f%% alike)", cite.Span(r.Nearest, r.NearestEnd), 100*r.Alike)
+		if r.Nearest != nil {
+			fmt.Fprintf(w, "; the nearest is %s (%.0f%% alike)", cite.Span(r.Nearest[0], r.Nearest[1]), 100*r.Alike)
 		}
 		fmt.Fprintf(w, ": quote the code as it is now and cite its lines by hand, %s\n", leave)
 	case Ambiguous:

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"errref/internal/cite"
-	"errref/internal/site"
 )
 
 // A Tree is the files of one version of a repository, however they are
@@ -101,13 +100,4 @@ func (s Copy) tree() Tree {
 		defer root.Close()
 		return root.ReadFile(path)
 	}}
-}
-
-// files are the site's page files as the build read them, by slash path.
-func files(s *site.Site) map[string][]byte {
-	m := map[string][]byte{}
-	for _, p := range s.Pages {
-		m[p.File] = p.Raw()
-	}
-	return m
 }

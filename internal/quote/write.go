@@ -10,31 +10,31 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"errref/internal/site"
 )
 
-// edit rewrites the specs of the citations held, and no other byte.
-func edit(files map[string][]byte, results []Result) map[string][]byte {
-	byFile := map[string][]Result{}
-	for _, r := range results {
-		if r.held() {
-			byFile[r.Citation.File] = append(byFile[r.Citation.File], r)
+// edit rewrites the specs of the citations held, and no other byte. It
+// returns the page files it edits as the build read them, and as edited.
+func edit(s *site.Site, results []Result) (read, edited map[string][]byte) {
+	read, edited = map[string][]byte{}, map[string][]byte{}
+	for _, p := range s.Pages {
+		rs := slices.DeleteFunc(slices.Clone(results), func(r Result) bool { return !r.held() || r.Citation.File != p.File })
+		if len(rs) == 0 {
+			continue
 		}
-	}
-	out := map[string][]byte{}
-	for name, rs := range byFile {
 		slices.SortFunc(rs, func(x, y Result) int { return x.Citation.Span[0] - y.Citation.Span[0] })
-		data := files[name]
 		var b bytes.Buffer
 		last := 0
 		for _, r := range rs {
-			b.Write(data[last:r.Citation.Span[0]])
+			b.Write(p.Raw()[last:r.Citation.Span[0]])
 			b.WriteString(r.To.String())
 			last = r.Citation.Span[1]
 		}
-		b.Write(data[last:])
-		out[name] = b.Bytes()
+		b.Write(p.Raw()[last:])
+		read[p.File], edited[p.File] = p.Raw(), b.Bytes()
 	}
-	return out
+	return read, edited
 }
 
 // writeDiff prints a unified diff without context: a spec never holds a
@@ -74,16 +74,14 @@ func write(root string, read, edited map[string][]byte) error {
 			return fmt.Errorf("%w: nothing written", err)
 		}
 	}
-	var done []string
-	for _, name := range names {
+	for i, name := range names {
 		if err := rewrite(root, name, read[name], edited[name]); err != nil {
 			msg := fmt.Sprintf("%v: %s not written", err, name)
-			if len(done) > 0 {
-				msg += "; already written: " + strings.Join(done, ", ")
+			if i > 0 {
+				msg += "; already written: " + strings.Join(names[:i], ", ")
 			}
 			return errors.New(msg)
 		}
-		done = append(done, name)
 	}
 	return nil
 }
