@@ -10,7 +10,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -23,56 +22,46 @@ var gumroadColumns = []string{"Purchase ID", "Item Name", "Purchase Time (UTC ti
 
 func readGumroad(name string, cr *csv.Reader, cols map[string]int) ([]Record, error) {
 	var out []Record
-	totals := 0
-	for {
-		row, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	totals := 0 // the Totals row's line
+	err := each(name, cr, cols, func(cell func(string) string, line int) error {
 		if totals > 0 {
-			return nil, fmt.Errorf("%s:%d: a row after the Totals row of line %d: the Totals row is the export's last", name, line, totals)
+			return fmt.Errorf("a row after the Totals row of line %d: the Totals row is the export's last", totals)
 		}
-		if field(row, cols, "Purchase ID") == "Totals" {
+		if cell("Purchase ID") == "Totals" {
 			totals = line
-			continue
+			return nil
 		}
-		rec, err := gumroadSale(row, cols)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
+		rec, err := gumroadSale(cell)
 		out = append(out, rec)
+		return err
+	})
+	if err == nil && totals == 0 {
+		err = fmt.Errorf("%s: no Totals row at the end: the export was cut short? Download it again", name)
 	}
-	if totals == 0 {
-		return nil, fmt.Errorf("%s: no Totals row at the end: the export was cut short? Download it again", name)
-	}
-	return out, nil
+	return out, err
 }
 
-func gumroadSale(row []string, cols map[string]int) (Record, error) {
-	id := field(row, cols, "Purchase ID")
+func gumroadSale(cell func(string) string) (Record, error) {
+	id := cell("Purchase ID")
 	if id == "" {
 		return Record{}, errors.New("no Purchase ID")
 	}
-	product := field(row, cols, "Item Name")
+	product := cell("Item Name")
 	if product == "" {
 		return Record{}, errors.New("no Item Name")
 	}
-	at, err := gumroadTime(field(row, cols, "Purchase Time (UTC timezone)"))
+	at, err := gumroadTime(cell("Purchase Time (UTC timezone)"))
 	if err != nil {
 		return Record{}, err
 	}
-	price, err1 := cents("Sale Price ($)", field(row, cols, "Sale Price ($)"))
-	refund, err2 := cents("Partial Refund ($)", field(row, cols, "Partial Refund ($)"))
+	price, err1 := cents("Sale Price ($)", cell("Sale Price ($)"))
+	refund, err2 := cents("Partial Refund ($)", cell("Partial Refund ($)"))
 	if err := cmp.Or(err1, err2); err != nil {
 		return Record{}, err
 	}
 	flags := map[string]bool{}
 	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?"} {
-		v := field(row, cols, c)
+		v := cell(c)
 		if v != "0" && v != "1" && v != "" {
 			return Record{}, fmt.Errorf("%s is %q: want 0 or 1", c, v)
 		}
