@@ -8,7 +8,6 @@ package sales
 import (
 	"cmp"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -42,13 +41,10 @@ func readGumroad(name string, cr *csv.Reader, cols map[string]int) ([]Record, er
 }
 
 func gumroadSale(cell func(string) string) (Record, error) {
-	id := cell("Purchase ID")
-	if id == "" {
-		return Record{}, errors.New("no Purchase ID")
-	}
-	product := cell("Item Name")
-	if product == "" {
-		return Record{}, errors.New("no Item Name")
+	for _, c := range []string{"Purchase ID", "Item Name"} {
+		if cell(c) == "" {
+			return Record{}, fmt.Errorf("no %s", c)
+		}
 	}
 	at, err := gumroadTime(cell("Purchase Time (UTC timezone)"))
 	if err != nil {
@@ -68,8 +64,8 @@ func gumroadSale(cell func(string) string) (Record, error) {
 		flags[c] = v == "1"
 	}
 	kept := !flags["Fully Refunded?"] && !(flags["Disputed?"] && !flags["Dispute Won?"])
-	return Record{Key: key("gumroad", id), Day: at.UTC().Format(time.DateOnly), Channel: "gumroad",
-		Product: product, Cents: price - refund, Kept: kept}, nil
+	return Record{Key: key("gumroad", cell("Purchase ID")), Day: at.UTC().Format(time.DateOnly), Channel: "gumroad",
+		Product: cell("Item Name"), Cents: price - refund, Kept: kept}, nil
 }
 
 // gumroadTime reads the purchase's time as Ruby's Time#to_s writes it
