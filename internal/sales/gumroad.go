@@ -55,15 +55,12 @@ func gumroadSale(cell func(string) string) (Record, error) {
 	if err := cmp.Or(err1, err2); err != nil {
 		return Record{}, err
 	}
-	flags := map[string]bool{}
 	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?"} {
-		v := cell(c)
-		if v != "0" && v != "1" && v != "" {
+		if v := cell(c); v != "0" && v != "1" && v != "" {
 			return Record{}, fmt.Errorf("%s is %q: want 0 or 1", c, v)
 		}
-		flags[c] = v == "1"
 	}
-	kept := !flags["Fully Refunded?"] && !(flags["Disputed?"] && !flags["Dispute Won?"])
+	kept := cell("Fully Refunded?") != "1" && !(cell("Disputed?") == "1" && cell("Dispute Won?") != "1")
 	return Record{Key: key("gumroad", cell("Purchase ID")), Day: at.UTC().Format(time.DateOnly), Channel: "gumroad",
 		Product: cell("Item Name"), Cents: price - refund, Kept: kept}, nil
 }
