@@ -41,14 +41,7 @@ func Parse(body []byte) (Event, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	seen := map[string]bool{}
-	err := object(dec, "body is not a JSON object", func(key string) error {
-		if seen[key] {
-			return fmt.Errorf("key %q is repeated", safe(key))
-		}
-		seen[key] = true
-		return e.field(dec, key)
-	})
+	seen, err := object(dec, "body is not a JSON object", "key", func(key string) error { return e.field(dec, key) })
 	if err != nil {
 		return e, err
 	}
@@ -58,25 +51,32 @@ func Parse(body []byte) (Event, error) {
 	return e, e.check(seen)
 }
 
-// object reads a JSON object, handing each key to each, which reads its
-// value; notObject is the error when the value is not an object.
-func object(dec *json.Decoder, notObject string, each func(key string) error) error {
+// object reads a JSON object, handing each key once to each, which reads
+// its value, and returns the keys. notObject is the error when the value
+// is not an object; what names a key in the error of a repeated one.
+func object(dec *json.Decoder, notObject, what string, each func(key string) error) (map[string]bool, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return errors.New(notObject)
+		return nil, errors.New(notObject)
 	}
+	seen := map[string]bool{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return errors.New("body is not valid JSON")
+			return nil, errors.New("body is not valid JSON")
 		}
-		if err := each(tok.(string)); err != nil {
-			return err
+		key := tok.(string)
+		if seen[key] {
+			return nil, fmt.Errorf("%s %q is repeated", what, safe(key))
+		}
+		seen[key] = true
+		if err := each(key); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return errors.New("body is not valid JSON")
+		return nil, errors.New("body is not valid JSON")
 	}
-	return nil
+	return seen, nil
 }
 
 func (e *Event) field(dec *json.Decoder, key string) error {
@@ -109,12 +109,9 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 		e.Scrolled = &b
 	case "campaign":
 		e.Campaign = map[string]string{}
-		err := object(dec, "campaign must be an object of strings", func(k string) error {
+		_, err := object(dec, "campaign must be an object of strings", "campaign key", func(k string) error {
 			if !slices.Contains(CampaignKeys, k) {
 				return fmt.Errorf("campaign key %q is not one of %s", safe(k), strings.Join(CampaignKeys, ", "))
-			}
-			if _, dup := e.Campaign[k]; dup {
-				return fmt.Errorf("campaign key %q is repeated", k)
 			}
 			v, err := str(dec, "campaign."+k)
 			e.Campaign[k] = v
