@@ -1,5 +1,4 @@
-// Parsing and checking a body: Parse holds each event to the contract
-// and says, without echoing the body, what it breaks.
+// Parsing a body and holding its event to the contract.
 
 package event
 
