@@ -51,23 +51,23 @@ func Parse(body []byte) (Event, error) {
 }
 
 // object reads a JSON object, handing each key once to each, which reads
-// its value, and returns the keys. notObject is the error when the value
+// its value, and returns the keys in order. notObject is the error when the value
 // is not an object; what names a key in the error of a repeated one.
-func object(dec *json.Decoder, notObject, what string, each func(key string) error) (map[string]bool, error) {
+func object(dec *json.Decoder, notObject, what string, each func(key string) error) ([]string, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, errors.New(notObject)
 	}
-	seen := map[string]bool{}
+	var keys []string
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, errors.New("body is not valid JSON")
 		}
 		key := tok.(string)
-		if seen[key] {
+		if slices.Contains(keys, key) {
 			return nil, fmt.Errorf("%s %q is repeated", what, safe(key))
 		}
-		seen[key] = true
+		keys = append(keys, key)
 		if err := each(key); err != nil {
 			return nil, err
 		}
@@ -75,7 +75,7 @@ func object(dec *json.Decoder, notObject, what string, each func(key string) err
 	if _, err := dec.Token(); err != nil {
 		return nil, errors.New("body is not valid JSON")
 	}
-	return seen, nil
+	return keys, nil
 }
 
 func (e *Event) field(dec *json.Decoder, key string) error {
@@ -134,7 +134,7 @@ func str(dec *json.Decoder, key string) (string, error) {
 	if err != nil || !ok {
 		return "", fmt.Errorf("%s must be a string", key)
 	}
-	if len([]rune(s)) > MaxValue && key != "path" {
+	if utf8.RuneCountInString(s) > MaxValue && key != "path" {
 		return "", fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
 	for _, r := range s {
@@ -147,10 +147,10 @@ func str(dec *json.Decoder, key string) (string, error) {
 	return s, nil
 }
 
-// check holds the keys of each kind of event to the contract.
-func (e *Event) check(seen map[string]bool) error {
+// check holds the keys of each kind of event to the contract, in the order sent.
+func (e *Event) check(seen []string) error {
 	allowed := func(keys ...string) error {
-		for k := range seen {
+		for _, k := range seen {
 			if !slices.Contains(keys, k) {
 				return fmt.Errorf("a %q event carries no %q", e.Name, k)
 			}
@@ -167,7 +167,7 @@ func (e *Event) check(seen map[string]bool) error {
 		if !pathRE.MatchString(e.Path) {
 			return errors.New("path must be a URL path as a browser writes it, without query or fragment")
 		}
-		if seen["ref"] && !isHost(e.Ref) {
+		if slices.Contains(seen, "ref") && !isHost(e.Ref) {
 			return errors.New("ref must be a host name")
 		}
 		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
