@@ -84,15 +84,12 @@ func cents(column, s string) (int64, error) {
 		return 0, nil
 	}
 	whole, frac, _ := strings.Cut(s, ".")
-	if len(frac) > 2 {
-		if strings.Trim(frac[2:], "0") != "" {
-			return 0, fmt.Errorf("%s %q: more than two decimals", column, s)
-		}
-		frac = frac[:2]
+	frac += "00" // so 19.5 has 50 cents
+	if strings.Trim(frac[2:], "0") != "" {
+		return 0, fmt.Errorf("%s %q: more than two decimals", column, s)
 	}
-	frac += strings.Repeat("0", 2-len(frac))
 	w, err1 := strconv.ParseInt(whole, 10, 64)
-	f, err2 := strconv.ParseInt(frac, 10, 64)
+	f, err2 := strconv.ParseInt(frac[:2], 10, 64)
 	if err1 != nil || err2 != nil || w < 0 || f < 0 {
 		return 0, fmt.Errorf("%s %q: want an amount such as 19.00", column, s)
 	}
