@@ -187,14 +187,13 @@ func (e *Event) check(seen []string) error {
 func isName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
 func isHost(s string) bool { return len(s) <= 253 && hostRE.MatchString(s) }
 
+// safe is a key fit to quote in an error: its first 40 bytes, with ? for
+// each control character.
 func safe(s string) string {
-	if len(s) > 40 {
-		s = s[:40]
-	}
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return '?'
 		}
 		return r
-	}, s)
+	}, s[:min(len(s), 40)])
 }
