@@ -46,13 +46,10 @@ func gumroadSale(cell func(string) string) (Record, error) {
 			return Record{}, fmt.Errorf("no %s", c)
 		}
 	}
-	at, err := gumroadTime(cell("Purchase Time (UTC timezone)"))
-	if err != nil {
-		return Record{}, err
-	}
-	price, err1 := cents("Sale Price ($)", cell("Sale Price ($)"))
-	refund, err2 := cents("Partial Refund ($)", cell("Partial Refund ($)"))
-	if err := cmp.Or(err1, err2); err != nil {
+	at, err1 := gumroadTime(cell("Purchase Time (UTC timezone)"))
+	price, err2 := cents("Sale Price ($)", cell("Sale Price ($)"))
+	refund, err3 := cents("Partial Refund ($)", cell("Partial Refund ($)"))
+	if err := cmp.Or(err1, err2, err3); err != nil {
 		return Record{}, err
 	}
 	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?"} {
