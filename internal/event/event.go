@@ -44,7 +44,7 @@ type Event struct {
 }
 
 // Line is the event as one readable line, for the preview's terminal:
-// "14:03:07 human-candidate / visible_ms=10012 scrolled=true ref=news.ycombinator.com".
+// `14:03:07 human-candidate path="/" visible_ms=10012 scrolled=true ref="news.ycombinator.com"`.
 func (e Event) Line(t time.Time) string {
 	var b strings.Builder
 	// Every value a page sends is quoted, so that none can pass for
@@ -74,9 +74,8 @@ func (e Event) Line(t time.Time) string {
 }
 
 // NotStoredLine is the event as one JSON line with the server's UTC time
-// and "stored":false: the line the function logs for an event its store
-// did not take, and the journals keep, for go run ./cmd/report -import to
-// take later.
+// and "stored":false, as the function logs and the journals keep an event
+// the store did not take, for go run ./cmd/report -import to take later.
 func (e Event) NotStoredLine(t time.Time) []byte {
 	b, _ := json.Marshal(struct {
 		TS     string `json:"ts"`

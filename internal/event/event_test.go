@@ -35,6 +35,7 @@ var parseCases = []struct {
 	{"repeated key", `{"name":"x","name":"y"}`, `key "name" is repeated`},
 	{"unknown name", `{"name":"Bad Name"}`, "name must be"},
 	{"unknown key", `{"name":"checkout","checkout":"site","path":"/"}`, `carries no "path"`},
+	{"keys of another kind", `{"name":"checkout","ref":"a.b","checkout":"site","path":"/"}`, `carries no "ref"`},
 	{"unknown campaign key", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"campaign":{"utm_x":"1"}}`, "campaign key"},
 	{"wrong type", `{"name":"view","path":"/","visible_ms":1.5,"scrolled":false}`, "whole number"},
 	{"string for a bool", `{"name":"view","path":"/","visible_ms":1,"scrolled":"no"}`, "scrolled must be true or false"},

@@ -1,5 +1,4 @@
-// Receiving events over HTTP: the handler of POST /api/event, which
-// refuses other sites' pages.
+// Receiving events over HTTP.
 
 package event
 

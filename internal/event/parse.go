@@ -1,5 +1,4 @@
-// Parsing and checking a body: Parse holds each event to the contract
-// and says, without echoing the body, what it breaks.
+// Parsing a body and holding its event to the contract.
 
 package event
 
@@ -41,14 +40,7 @@ func Parse(body []byte) (Event, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	seen := map[string]bool{}
-	err := object(dec, "body is not a JSON object", func(key string) error {
-		if seen[key] {
-			return fmt.Errorf("key %q is repeated", safe(key))
-		}
-		seen[key] = true
-		return e.field(dec, key)
-	})
+	seen, err := object(dec, "body is not a JSON object", "key", func(key string) error { return e.field(dec, key) })
 	if err != nil {
 		return e, err
 	}
@@ -58,25 +50,32 @@ func Parse(body []byte) (Event, error) {
 	return e, e.check(seen)
 }
 
-// object reads a JSON object, handing each key to each, which reads its
-// value; notObject is the error when the value is not an object.
-func object(dec *json.Decoder, notObject string, each func(key string) error) error {
+// object reads a JSON object, handing each key once to each, which reads
+// its value, and returns the keys in order. notObject is the error when the value
+// is not an object; what names a key in the error of a repeated one.
+func object(dec *json.Decoder, notObject, what string, each func(key string) error) ([]string, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return errors.New(notObject)
+		return nil, errors.New(notObject)
 	}
+	var keys []string
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return errors.New("body is not valid JSON")
+			return nil, errors.New("body is not valid JSON")
 		}
-		if err := each(tok.(string)); err != nil {
-			return err
+		key := tok.(string)
+		if slices.Contains(keys, key) {
+			return nil, fmt.Errorf("%s %q is repeated", what, safe(key))
+		}
+		keys = append(keys, key)
+		if err := each(key); err != nil {
+			return nil, err
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return errors.New("body is not valid JSON")
+		return nil, errors.New("body is not valid JSON")
 	}
-	return nil
+	return keys, nil
 }
 
 func (e *Event) field(dec *json.Decoder, key string) error {
@@ -109,12 +108,9 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 		e.Scrolled = &b
 	case "campaign":
 		e.Campaign = map[string]string{}
-		err := object(dec, "campaign must be an object of strings", func(k string) error {
+		_, err := object(dec, "campaign must be an object of strings", "campaign key", func(k string) error {
 			if !slices.Contains(CampaignKeys, k) {
 				return fmt.Errorf("campaign key %q is not one of %s", safe(k), strings.Join(CampaignKeys, ", "))
-			}
-			if _, dup := e.Campaign[k]; dup {
-				return fmt.Errorf("campaign key %q is repeated", k)
 			}
 			v, err := str(dec, "campaign."+k)
 			e.Campaign[k] = v
@@ -138,7 +134,7 @@ func str(dec *json.Decoder, key string) (string, error) {
 	if err != nil || !ok {
 		return "", fmt.Errorf("%s must be a string", key)
 	}
-	if len([]rune(s)) > MaxValue && key != "path" {
+	if utf8.RuneCountInString(s) > MaxValue && key != "path" {
 		return "", fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
 	for _, r := range s {
@@ -151,10 +147,10 @@ func str(dec *json.Decoder, key string) (string, error) {
 	return s, nil
 }
 
-// check holds the keys of each kind of event to the contract.
-func (e *Event) check(seen map[string]bool) error {
+// check holds the keys of each kind of event to the contract, in the order sent.
+func (e *Event) check(seen []string) error {
 	allowed := func(keys ...string) error {
-		for k := range seen {
+		for _, k := range seen {
 			if !slices.Contains(keys, k) {
 				return fmt.Errorf("a %q event carries no %q", e.Name, k)
 			}
@@ -171,7 +167,7 @@ func (e *Event) check(seen map[string]bool) error {
 		if !pathRE.MatchString(e.Path) {
 			return errors.New("path must be a URL path as a browser writes it, without query or fragment")
 		}
-		if seen["ref"] && !isHost(e.Ref) {
+		if slices.Contains(seen, "ref") && !isHost(e.Ref) {
 			return errors.New("ref must be a host name")
 		}
 		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
@@ -191,14 +187,13 @@ func (e *Event) check(seen map[string]bool) error {
 func isName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
 func isHost(s string) bool { return len(s) <= 253 && hostRE.MatchString(s) }
 
+// safe is a key fit to quote in an error: its first 40 bytes, with ? for
+// each control character.
 func safe(s string) string {
-	if len(s) > 40 {
-		s = s[:40]
-	}
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return '?'
 		}
 		return r
-	}, s)
+	}, s[:min(len(s), 40)])
 }

@@ -10,7 +10,6 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"strconv"
 	"strings"
@@ -36,57 +35,50 @@ func readExplorer(name string, cr *csv.Reader, cols map[string]int, o Options) (
 	}
 	byTx := map[string]int{} // a transaction's sale, when it pays twice
 	var out []Record
-	for {
-		row, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			return out, nil
+	err := each(name, cr, cols, func(cell func(string) string, _ int) error {
+		if !strings.EqualFold(cell("TokenContractAddress"), USDC) || strings.ToLower(cell("ToAddress")) != wallet {
+			return nil
 		}
-		line, _ := cr.FieldPos(0)
+		if st := cell("Status"); st != "" && st != "ok" {
+			return nil // a failed transaction moved nothing
+		}
+		c, day, err := transfer(cell)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return err
 		}
-		if !strings.EqualFold(field(row, cols, "TokenContractAddress"), USDC) ||
-			strings.ToLower(field(row, cols, "ToAddress")) != wallet {
-			continue
-		}
-		if st := field(row, cols, "Status"); st != "" && st != "ok" {
-			continue // a failed transaction moved nothing
-		}
-		c, day, err := transfer(row, cols)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		tx := strings.ToLower(field(row, cols, "TxHash"))
+		tx := strings.ToLower(cell("TxHash"))
 		if tx == "" {
-			return nil, fmt.Errorf("%s:%d: no TxHash", name, line)
+			return errors.New("no TxHash")
 		}
 		if i, ok := byTx[tx]; ok {
 			out[i].Cents += c
-			continue
+			return nil
 		}
 		byTx[tx] = len(out)
 		out = append(out, Record{Key: key("site", tx), Day: day, Channel: "site", Product: o.Product, Cents: c, Kept: true})
-	}
+		return nil
+	})
+	return out, err
 }
 
 // transfer reads a USDC transfer's amount in cents, to the nearest, and
 // its UTC day.
-func transfer(row []string, cols map[string]int) (int64, string, error) {
-	if d := field(row, cols, "TokenDecimals"); d != "6" {
+func transfer(cell func(string) string) (int64, string, error) {
+	if d := cell("TokenDecimals"); d != "6" {
 		return 0, "", fmt.Errorf("TokenDecimals %q: USDC has 6", d)
 	}
-	raw, ok := new(big.Int).SetString(field(row, cols, "TokensTransferred"), 10)
+	raw, ok := new(big.Int).SetString(cell("TokensTransferred"), 10)
 	if !ok || raw.Sign() < 0 {
-		return 0, "", fmt.Errorf("TokensTransferred %q: want a whole number of the token's smallest unit", field(row, cols, "TokensTransferred"))
+		return 0, "", fmt.Errorf("TokensTransferred %q: want a whole number of the token's smallest unit", cell("TokensTransferred"))
 	}
 	c := new(big.Int).Add(raw, big.NewInt(5_000))
 	c.Quo(c, big.NewInt(10_000)) // 10^6 units a dollar, 100 cents
 	if !c.IsInt64() {
 		return 0, "", fmt.Errorf("TokensTransferred %s: too large", raw)
 	}
-	sec, err := strconv.ParseInt(field(row, cols, "UnixTimestamp"), 10, 64)
+	sec, err := strconv.ParseInt(cell("UnixTimestamp"), 10, 64)
 	if err != nil {
-		return 0, "", fmt.Errorf("UnixTimestamp %q: want seconds since 1970", field(row, cols, "UnixTimestamp"))
+		return 0, "", fmt.Errorf("UnixTimestamp %q: want seconds since 1970", cell("UnixTimestamp"))
 	}
 	return c.Int64(), time.Unix(sec, 0).UTC().Format(time.DateOnly), nil
 }

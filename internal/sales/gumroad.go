@@ -8,9 +8,7 @@ package sales
 import (
 	"cmp"
 	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -23,64 +21,45 @@ var gumroadColumns = []string{"Purchase ID", "Item Name", "Purchase Time (UTC ti
 
 func readGumroad(name string, cr *csv.Reader, cols map[string]int) ([]Record, error) {
 	var out []Record
-	totals := 0
-	for {
-		row, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	totals := 0 // the Totals row's line
+	err := each(name, cr, cols, func(cell func(string) string, line int) error {
 		if totals > 0 {
-			return nil, fmt.Errorf("%s:%d: a row after the Totals row of line %d: the Totals row is the export's last", name, line, totals)
+			return fmt.Errorf("a row after the Totals row of line %d: the Totals row is the export's last", totals)
 		}
-		if field(row, cols, "Purchase ID") == "Totals" {
+		if cell("Purchase ID") == "Totals" {
 			totals = line
-			continue
+			return nil
 		}
-		rec, err := gumroadSale(row, cols)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
+		rec, err := gumroadSale(cell)
 		out = append(out, rec)
+		return err
+	})
+	if err == nil && totals == 0 {
+		err = fmt.Errorf("%s: no Totals row at the end: the export was cut short? Download it again", name)
 	}
-	if totals == 0 {
-		return nil, fmt.Errorf("%s: no Totals row at the end: the export was cut short? Download it again", name)
-	}
-	return out, nil
+	return out, err
 }
 
-func gumroadSale(row []string, cols map[string]int) (Record, error) {
-	id := field(row, cols, "Purchase ID")
-	if id == "" {
-		return Record{}, errors.New("no Purchase ID")
+func gumroadSale(cell func(string) string) (Record, error) {
+	for _, c := range []string{"Purchase ID", "Item Name"} {
+		if cell(c) == "" {
+			return Record{}, fmt.Errorf("no %s", c)
+		}
 	}
-	product := field(row, cols, "Item Name")
-	if product == "" {
-		return Record{}, errors.New("no Item Name")
-	}
-	at, err := gumroadTime(field(row, cols, "Purchase Time (UTC timezone)"))
-	if err != nil {
+	at, err1 := gumroadTime(cell("Purchase Time (UTC timezone)"))
+	price, err2 := cents("Sale Price ($)", cell("Sale Price ($)"))
+	refund, err3 := cents("Partial Refund ($)", cell("Partial Refund ($)"))
+	if err := cmp.Or(err1, err2, err3); err != nil {
 		return Record{}, err
 	}
-	price, err1 := cents("Sale Price ($)", field(row, cols, "Sale Price ($)"))
-	refund, err2 := cents("Partial Refund ($)", field(row, cols, "Partial Refund ($)"))
-	if err := cmp.Or(err1, err2); err != nil {
-		return Record{}, err
-	}
-	flags := map[string]bool{}
 	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?"} {
-		v := field(row, cols, c)
-		if v != "0" && v != "1" && v != "" {
+		if v := cell(c); v != "0" && v != "1" && v != "" {
 			return Record{}, fmt.Errorf("%s is %q: want 0 or 1", c, v)
 		}
-		flags[c] = v == "1"
 	}
-	kept := !flags["Fully Refunded?"] && !(flags["Disputed?"] && !flags["Dispute Won?"])
-	return Record{Key: key("gumroad", id), Day: at.UTC().Format(time.DateOnly), Channel: "gumroad",
-		Product: product, Cents: price - refund, Kept: kept}, nil
+	kept := cell("Fully Refunded?") != "1" && !(cell("Disputed?") == "1" && cell("Dispute Won?") != "1")
+	return Record{Key: key("gumroad", cell("Purchase ID")), Day: at.UTC().Format(time.DateOnly), Channel: "gumroad",
+		Product: cell("Item Name"), Cents: price - refund, Kept: kept}, nil
 }
 
 // gumroadTime reads the purchase's time as Ruby's Time#to_s writes it
@@ -102,15 +81,12 @@ func cents(column, s string) (int64, error) {
 		return 0, nil
 	}
 	whole, frac, _ := strings.Cut(s, ".")
-	if len(frac) > 2 {
-		if strings.Trim(frac[2:], "0") != "" {
-			return 0, fmt.Errorf("%s %q: more than two decimals", column, s)
-		}
-		frac = frac[:2]
+	frac += "00" // so 19.5 has 50 cents
+	if strings.Trim(frac[2:], "0") != "" {
+		return 0, fmt.Errorf("%s %q: more than two decimals", column, s)
 	}
-	frac += strings.Repeat("0", 2-len(frac))
 	w, err1 := strconv.ParseInt(whole, 10, 64)
-	f, err2 := strconv.ParseInt(frac, 10, 64)
+	f, err2 := strconv.ParseInt(frac[:2], 10, 64)
 	if err1 != nil || err2 != nil || w < 0 || f < 0 {
 		return 0, fmt.Errorf("%s %q: want an amount such as 19.00", column, s)
 	}

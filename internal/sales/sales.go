@@ -53,11 +53,9 @@ func Read(name string, r io.Reader, o Options) (kind string, recs []Record, err 
 		first, _, _ := bytes.Cut(b, []byte("\n"))
 		header = []string{string(first)}
 	}
-	cols := map[string]int{} // each column's position; the first of a name that appears twice
-	for i, h := range header {
-		if _, ok := cols[strings.TrimSpace(h)]; !ok {
-			cols[strings.TrimSpace(h)] = i
-		}
+	cols := map[string]int{} // each column's position; set backwards, so the first of a repeated name wins
+	for i, h := range slices.Backward(header) {
+		cols[strings.TrimSpace(h)] = i
 	}
 	has := func(want []string) bool {
 		return !slices.ContainsFunc(want, func(w string) bool { _, ok := cols[w]; return !ok })
@@ -89,10 +87,27 @@ func key(channel, id string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// field is row's cell of column, or "" when the row is short.
-func field(row []string, cols map[string]int, column string) string {
-	if i, ok := cols[column]; ok && i < len(row) {
-		return strings.TrimSpace(row[i])
+// each hands f each row after the header, as its cell of each column
+// (trimmed; "" past the row's end or for a column the header lacks), and
+// puts an error f returns at the row's line.
+func each(name string, cr *csv.Reader, cols map[string]int, f func(cell func(column string) string, line int) error) error {
+	for {
+		row, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		cell := func(column string) string {
+			if i, ok := cols[column]; ok && i < len(row) {
+				return strings.TrimSpace(row[i])
+			}
+			return ""
+		}
+		if err := f(cell, line); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
 	}
-	return ""
 }
