@@ -52,16 +52,13 @@ func (s *Site) index(assets map[string]string) error {
 	return s.checkLinks()
 }
 
-// writtenLast are the files written after the pages.
-var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true, "_redirects": true}
-
 // claim checks that p's output path is free: no other file the build
 // writes is there, or on its way (a url of /404.html/ would need the page
 // 404.html to be a folder), or below it. from maps the files the build
 // writes, the pages' too, to what writes each.
 func (s *Site) claim(p *Page, from map[string]string) error {
 	at := from[p.Out]
-	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
+	if _, ok := s.Files[p.Out]; ok {
 		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
 	}
 	for dir := path.Dir(p.Out); dir != "."; dir = path.Dir(dir) {

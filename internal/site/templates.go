@@ -126,11 +126,7 @@ func tooSlow(limit time.Duration, t *template.Template, files map[string]string)
 	walk(t, func(tree *parse.Tree, n parse.Node) {
 		if r, ok := n.(*parse.RangeNode); ok {
 			loc, _ := tree.ErrorContext(r)
-			name, line, _ := strings.Cut(loc, ":")
-			line, _, _ = strings.Cut(line, ":")
-			if file, ok := files[name]; ok {
-				lines = append(lines, fmt.Sprintf("%s:%s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", file, line, limit))
-			}
+			lines = append(lines, templateError(fmt.Errorf("template: %s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", loc, limit), files).Error())
 		}
 	})
 	if len(lines) == 0 {
