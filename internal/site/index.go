@@ -12,14 +12,14 @@ import (
 // index places the rendered pages among the bundled files, adds the
 // sitemap and robots.txt, and checks the site as a whole: every page has
 // a path of its own, / is built, and no two paths differ only in case.
-func (s *Site) index(assets map[string]string) error {
+func (s *Site) index() error {
 	from := map[string]string{ // what writes each file, for errors to name
 		"measure.js":  MeasureDir + "/measure.js",
 		"sitemap.xml": "the build's sitemap",
 		"robots.txt":  "the build's robots.txt",
 		"_redirects":  "the build's _redirects",
 	}
-	for name, served := range assets {
+	for name, served := range s.assets {
 		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
 	}
 	n := 0 // the citations

@@ -52,10 +52,10 @@ type rendered struct {
 type link struct{ Href, At string }
 
 // render renders every page that o.Prev does not hold, within o.Timeout.
-func (s *Site) render(o Options, tmpl *templates, assets map[string]string) error {
+func (s *Site) render(o Options, tmpl *templates) error {
 	// Set before any page runs: html/template may then run them in parallel.
 	tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
-		if a, ok := assets[name]; ok {
+		if a, ok := s.assets[name]; ok {
 			return a, nil
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
@@ -63,7 +63,7 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
-	r := &renderer{site: s, tmpl: tmpl, assets: assets, publish: o.Publish}
+	r := &renderer{site: s, tmpl: tmpl, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
 	var wg sync.WaitGroup
 	// As many renders at a time as there are cores: more would only hold
@@ -130,7 +130,6 @@ type renderer struct {
 	publish bool        // refuse what a published page may not show
 	site    *Site
 	tmpl    *templates
-	assets  map[string]string // static name -> served path
 }
 
 // Data is what templates see.
@@ -228,13 +227,6 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
 	p.Body = template.HTML(body)
-	p.Loads = []string{strings.TrimPrefix(r.assets["style.css"], "/")}
-	if d.Counter {
-		p.Loads = append(p.Loads, "measure.js")
-	}
-	if p.Home {
-		p.Loads = append(p.Loads, "filter.js")
-	}
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
 		return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}

@@ -61,6 +61,7 @@ type Site struct {
 	Settings  settings.Settings
 	Rendered  int // pages rendered by this build; the rest came from Prev
 
+	assets     map[string]string // static name -> served path
 	inputs     [sha256.Size]byte // what every page depends on besides its own file
 	catalogSum [sha256.Size]byte // what every page shows of the others
 	catalog    *Catalog
@@ -79,12 +80,11 @@ func (c Citation) At() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
 
 // Page is one rendered page.
 type Page struct {
-	File  string // content/index.md
-	Out   string // index.html
-	URL   string // /
-	Meta  frontmatter.Meta
-	Body  template.HTML
-	Loads []string // the files the page needs to render: its critical path
+	File string // content/index.md
+	Out  string // index.html
+	URL  string // /
+	Meta frontmatter.Meta
+	Body template.HTML
 	// Section is the page's folder under content/ ("mcp"), empty at the top.
 	Section string
 	Home    bool // the generated index of errors, /
@@ -121,8 +121,7 @@ func Build(o Options) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	assets, err := s.bundle(o.FS)
-	if err != nil {
+	if err := s.bundle(o.FS); err != nil {
 		return nil, err
 	}
 	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev, tmpl.src), o.Changed, s.Settings); err != nil {
@@ -136,10 +135,10 @@ func Build(o Options) (*Site, error) {
 			p.out = rendered{}
 		}
 	}
-	if err := s.render(o, tmpl, assets); err != nil {
+	if err := s.render(o, tmpl); err != nil {
 		return nil, err
 	}
-	if err := s.index(assets); err != nil {
+	if err := s.index(); err != nil {
 		return nil, err
 	}
 	return s, nil

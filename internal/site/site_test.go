@@ -466,7 +466,7 @@ func TestAnyFS(t *testing.T) {
 			}
 			out := tc.out
 			if out == "" { // the stylesheet, by its hashed name
-				out = strings.TrimPrefix(s.Pages[0].Loads[0], "/")
+				out = strings.TrimPrefix(s.assets["style.css"], "/")
 			}
 			if !bytes.Contains(s.Files[out], []byte(tc.want)) {
 				t.Errorf("%s lacks %q:\n%s", out, tc.want, s.Files[out])

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/andybalholm/brotli"
@@ -100,8 +101,15 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 	// A build has a page at least: the index.
 	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
 	r.CriticalURL = heavy.URL
+	critical := []string{heavy.Out, strings.TrimPrefix(s.assets["style.css"], "/")}
+	if heavy.Meta.CounterOn() {
+		critical = append(critical, "measure.js")
+	}
+	if heavy.Home {
+		critical = append(critical, "filter.js")
+	}
 	todo := [][]byte{s.Files["measure.js"]}
-	for _, name := range append([]string{heavy.Out}, heavy.Loads...) {
+	for _, name := range critical {
 		todo = append(todo, s.Files[name])
 	}
 	sizes := measureAll(todo, withBrotli)
