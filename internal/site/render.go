@@ -40,19 +40,15 @@ var minifier = func() *minify.M {
 
 // rendered is what rendering a page gives, kept for the next build.
 type rendered struct {
-	HTML     []byte
-	Cites    []Citation
-	Warnings []string
-	IDs      map[string]bool // the ids the page makes
-	Links    []link          // its links to other pages of the site
-	Clicks   []link          // its click names (Href holds the name)
+	htmlcheck.Findings // its ids, links and click names, whose places are found for an error only
+	HTML               []byte
+	Cites              []Citation
+	Warnings           []string
 }
 
-// A link is an <a href> to another page of the site, and where it is.
-type link struct{ Href, At string }
-
 // render renders every page that o.Prev does not hold, within o.Timeout.
-func (s *Site) render(o Options, tmpl *templates) error {
+func (s *Site) render(o Options) error {
+	tmpl := s.tmpl
 	// Set before any page runs: html/template may then run them in parallel.
 	tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
 		if a, ok := s.assets[name]; ok {
@@ -63,7 +59,7 @@ func (s *Site) render(o Options, tmpl *templates) error {
 	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
-	r := &renderer{site: s, tmpl: tmpl, publish: o.Publish}
+	r := &renderer{site: s, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
 	var wg sync.WaitGroup
 	// As many renders at a time as there are cores: more would only hold
@@ -129,7 +125,6 @@ type renderer struct {
 	stop    atomic.Bool // the build has given up: renders stop at their next write
 	publish bool        // refuse what a published page may not show
 	site    *Site
-	tmpl    *templates
 }
 
 // Data is what templates see.
@@ -180,7 +175,7 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 			d.JSONLD = map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
 		}
 	}
-	t := r.tmpl.set
+	t := r.site.tmpl.set
 	// Partials run after the body, when its citations are known; until
 	// then a mark with a NUL, which Markdown cannot output, holds each.
 	var partials []string
@@ -222,30 +217,24 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 		}
 		var b bytes.Buffer
 		if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d); err != nil {
-			return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}
+			return out, &renderError{templateError(err, r.site.tmpl.files), []string{p.File}}
 		}
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
 	p.Body = template.HTML(body)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}
+		return out, &renderError{templateError(err, r.site.tmpl.files), []string{p.File}}
 	}
 	found := htmlcheck.Check(b.Bytes())
 	if found.Filter && !p.Home {
 		// Error pages keep the counter as their only script.
-		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.site.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
 	}
-	out.IDs = found.IDs
-	for _, href := range found.Links {
-		out.Links = append(out.Links, link{href, locate(p, r.tmpl.src, href)})
-	}
-	for _, name := range found.Clicks {
-		out.Clicks = append(out.Clicks, link{name, locate(p, r.tmpl.src, "copy="+name)})
-	}
+	out.Findings = found
 	var problems []error
 	for _, pr := range found.Problems {
-		where := locate(p, r.tmpl.src, pr.Needle)
+		where := locate(p, r.site.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
 			// A template or another line repeats the id: the page's line is the one to change.
 			where = fmt.Sprintf("%s:%d", p.File, line)

@@ -61,6 +61,7 @@ type Site struct {
 	Settings  settings.Settings
 	Rendered  int // pages rendered by this build; the rest came from Prev
 
+	tmpl       *templates
 	assets     map[string]string // static name -> served path
 	inputs     [sha256.Size]byte // what every page depends on besides its own file
 	catalogSum [sha256.Size]byte // what every page shows of the others
@@ -117,14 +118,13 @@ func Build(o Options) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := loadTemplates(o.FS)
-	if err != nil {
+	if s.tmpl, err = loadTemplates(o.FS); err != nil {
 		return nil, err
 	}
 	if err := s.bundle(o.FS); err != nil {
 		return nil, err
 	}
-	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev, tmpl.src), o.Changed, s.Settings); err != nil {
+	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), o.Changed, s.Settings); err != nil {
 		return nil, err
 	}
 	if err := s.link(); err != nil {
@@ -135,7 +135,7 @@ func Build(o Options) (*Site, error) {
 			p.out = rendered{}
 		}
 	}
-	if err := s.render(o, tmpl); err != nil {
+	if err := s.render(o); err != nil {
 		return nil, err
 	}
 	if err := s.index(); err != nil {
@@ -148,10 +148,10 @@ func Build(o Options) (*Site, error) {
 // own file: the settings, the templates, and the files bundled so far
 // (whose names the pages link to). When prev's are the same, it maps each
 // page of prev to its file; else it is nil.
-func (s *Site) reusable(prev *Site, tmplSrc map[string][]byte) map[string]*Page {
+func (s *Site) reusable(prev *Site) map[string]*Page {
 	h := sha256.New()
 	fmt.Fprintf(h, "%#v\n", s.Settings)
-	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
+	for _, m := range []map[string][]byte{s.tmpl.src, s.Files} {
 		for _, n := range slices.Sorted(maps.Keys(m)) {
 			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
 			h.Write(m[n])
