@@ -23,7 +23,7 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 	if err != nil {
 		return nil, err
 	}
-	s := &Site{Files: map[string][]byte{}, Settings: set}
+	s := &Site{Files: map[string][]byte{}, Settings: set, publish: publish}
 	missing, stand := set.Missing(), set.Placeholders()
 	if publish && len(missing) > 0 {
 		return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))

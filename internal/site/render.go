@@ -59,7 +59,6 @@ func (s *Site) render(o Options) error {
 	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
-	r := &renderer{site: s, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
 	var wg sync.WaitGroup
 	// As many renders at a time as there are cores: more would only hold
@@ -73,7 +72,7 @@ func (s *Site) render(o Options) error {
 		wg.Go(func() {
 			busy <- struct{}{}
 			defer func() { <-busy }()
-			out, err := r.render(p)
+			out, err := s.renderPage(p)
 			if errs[i] = err; err == nil {
 				p.out = out
 			}
@@ -87,7 +86,7 @@ func (s *Site) render(o Options) error {
 	select {
 	case <-finished:
 	case <-time.After(timeout):
-		r.stop.Store(true)
+		s.stop.Store(true)
 		return tooSlow(timeout, tmpl.set, tmpl.files)
 	}
 	return joinOnce(errs)
@@ -120,13 +119,6 @@ func joinOnce(errs []error) error {
 	return errors.Join(out...)
 }
 
-// renderer renders one page at a time, any number at once.
-type renderer struct {
-	stop    atomic.Bool // the build has given up: renders stop at their next write
-	publish bool        // refuse what a published page may not show
-	site    *Site
-}
-
 // Data is what templates see.
 type Data struct {
 	Site      *Catalog // the settings, and every page
@@ -143,9 +135,10 @@ type Data struct {
 // HasID reports whether the body makes the id, for a partial to link to it only then.
 func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
 
-func (r *renderer) render(p *Page) (out rendered, err error) {
-	set := r.site.Settings
-	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
+// renderPage renders p; any number of pages render at once.
+func (s *Site) renderPage(p *Page) (out rendered, err error) {
+	set := s.Settings
+	d := &Data{Site: s.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
 	if !p.Meta.NoIndex {
 		kind, title := "TechArticle", "headline"
 		if p.Home {
@@ -170,12 +163,12 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 			}
 		}
 		d.JSONLD = ld
-		if crumbs := r.breadcrumb(p); crumbs != nil {
+		if crumbs := s.breadcrumb(p); crumbs != nil {
 			delete(ld, "@context")
 			d.JSONLD = map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
 		}
 	}
-	t := r.site.tmpl.set
+	t := s.tmpl.set
 	// Partials run after the body, when its citations are known; until
 	// then a mark with a NUL, which Markdown cannot output, holds each.
 	var partials []string
@@ -210,31 +203,31 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 	for i, name := range partials {
 		if name == "offer" && d.Guide == "" {
 			msg := fmt.Sprintf("%s:%d: {{< offer >}} names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, lineOf(p.raw, "{{< offer"), settings.File)
-			if r.publish {
+			if s.publish {
 				return out, errors.New(msg)
 			}
 			out.Warnings = append(out.Warnings, msg+": the offer shows a placeholder; -publish refuses to build")
 		}
 		var b bytes.Buffer
-		if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d); err != nil {
-			return out, &renderError{templateError(err, r.site.tmpl.files), []string{p.File}}
+		if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
+			return out, &renderError{templateError(err, s.tmpl.files), []string{p.File}}
 		}
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
 	p.Body = template.HTML(body)
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return out, &renderError{templateError(err, r.site.tmpl.files), []string{p.File}}
+	if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, "base", d); err != nil {
+		return out, &renderError{templateError(err, s.tmpl.files), []string{p.File}}
 	}
 	found := htmlcheck.Check(b.Bytes())
 	if found.Filter && !p.Home {
 		// Error pages keep the counter as their only script.
-		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.site.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
 	}
 	out.Findings = found
 	var problems []error
 	for _, pr := range found.Problems {
-		where := locate(p, r.site.tmpl.src, pr.Needle)
+		where := locate(p, s.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
 			// A template or another line repeats the id: the page's line is the one to change.
 			where = fmt.Sprintf("%s:%d", p.File, line)
@@ -264,14 +257,14 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 // breadcrumb is the page's BreadcrumbList: the index, the section's own
 // page if any, the page. Its items are absolute URLs: none without a base
 // URL, nor on the index itself.
-func (r *renderer) breadcrumb(p *Page) map[string]any {
-	base := r.site.Settings.BaseURL
+func (s *Site) breadcrumb(p *Page) map[string]any {
+	base := s.Settings.BaseURL
 	if base == "" || p.URL == "/" {
 		return nil
 	}
 	// The index is a page of every build.
-	trail := []*Page{r.site.Pages[slices.IndexFunc(r.site.Pages, func(h *Page) bool { return h.URL == "/" })]}
-	for _, sec := range r.site.catalog.Sections {
+	trail := []*Page{s.Pages[slices.IndexFunc(s.Pages, func(h *Page) bool { return h.URL == "/" })]}
+	for _, sec := range s.catalog.Sections {
 		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
 			trail = append(trail, sec.Page)
 		}

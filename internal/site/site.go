@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"errref/internal/frontmatter"
@@ -61,6 +62,8 @@ type Site struct {
 	Settings  settings.Settings
 	Rendered  int // pages rendered by this build; the rest came from Prev
 
+	publish    bool        // refuse what a published page may not show
+	stop       atomic.Bool // the build has given up: renders stop at their next write
 	tmpl       *templates
 	assets     map[string]string // static name -> served path
 	inputs     [sha256.Size]byte // what every page depends on besides its own file
