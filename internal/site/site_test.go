@@ -262,8 +262,7 @@ func TestSizesMatchTheCommands(t *testing.T) {
 
 // TestOneWriterMeasuresEachFileAlone: the files of the summary, measured
 // one after another with one reused gzip writer, have the figures a new
-// writer gives each file alone, in either order and on a second call,
-// when the pool hands back a writer that has already run.
+// writer gives each file alone, in either order and on a second call.
 func TestOneWriterMeasuresEachFileAlone(t *testing.T) {
 	s := buildFixture(t)
 	names := []string{"index.html", "measure.js", "404.html", "robots.txt"}

@@ -26,29 +26,18 @@ func measureAll(files [][]byte, withBrotli bool) []Size {
 			wg.Go(func() { sizes[i].Brotli = brotliSize(data) })
 		}
 	}
+	// One writer, reset for each file: a new one is 600 KB of tables,
+	// which would cost about as much as compressing a small file.
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
 	for i, data := range files {
-		sizes[i].Raw, sizes[i].Gzip = len(data), gzipSize(data)
+		var n counter
+		zw.Reset(&n)
+		zw.Write(data)
+		zw.Close()
+		sizes[i].Raw, sizes[i].Gzip = len(data), int(n)
 	}
 	wg.Wait()
 	return sizes
-}
-
-// gzipWriters are level-9 writers, kept to be reset: a new one is 600 KB
-// of tables, which would cost about as much as compressing a small file.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
-	return zw
-}}
-
-// gzipSize is the size of data under gzip -9.
-func gzipSize(data []byte) int {
-	var n counter
-	zw := gzipWriters.Get().(*gzip.Writer)
-	zw.Reset(&n)
-	zw.Write(data)
-	zw.Close()
-	gzipWriters.Put(zw)
-	return int(n)
 }
 
 func brotliSize(data []byte) int {
