@@ -48,15 +48,14 @@ type rendered struct {
 
 // render renders every page that o.Prev does not hold, within o.Timeout.
 func (s *Site) render(o Options) error {
-	tmpl := s.tmpl
 	// Set before any page runs: html/template may then run them in parallel.
-	tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
+	s.tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
 		if a, ok := s.assets[name]; ok {
 			return a, nil
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
-	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && tmpl.set.Lookup("home") == nil {
+	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && s.tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
 	errs := make([]error, len(s.Pages))
@@ -87,7 +86,7 @@ func (s *Site) render(o Options) error {
 	case <-finished:
 	case <-time.After(timeout):
 		s.stop.Store(true)
-		return tooSlow(timeout, tmpl.set, tmpl.files)
+		return tooSlow(timeout, s.tmpl.set, s.tmpl.files)
 	}
 	return joinOnce(errs)
 }

@@ -90,16 +90,13 @@ func (s *Site) Sizes(withBrotli bool) Sizes {
 	// A build has a page at least: the index.
 	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
 	r.CriticalURL = heavy.URL
-	critical := []string{heavy.Out, strings.TrimPrefix(s.assets["style.css"], "/")}
+	// measure.js, then the critical path: the HTML, the stylesheet and the page's scripts.
+	todo := [][]byte{s.Files["measure.js"], s.Files[heavy.Out], s.Files[strings.TrimPrefix(s.assets["style.css"], "/")]}
 	if heavy.Meta.CounterOn() {
-		critical = append(critical, "measure.js")
+		todo = append(todo, s.Files["measure.js"])
 	}
 	if heavy.Home {
-		critical = append(critical, "filter.js")
-	}
-	todo := [][]byte{s.Files["measure.js"]}
-	for _, name := range critical {
-		todo = append(todo, s.Files[name])
+		todo = append(todo, s.Files["filter.js"])
 	}
 	sizes := measureAll(todo, withBrotli)
 	r.Measure = sizes[0]
