@@ -58,16 +58,13 @@ func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return l
 
 // Sizes is the build's size summary.
 type Sizes struct {
-	Pages int
-	Files int
-	Raw   int // every file, uncompressed
+	Raw int // every file, uncompressed
 	// Critical is the critical path (HTML, stylesheet, scripts) of the
 	// page with the largest HTML, CriticalURL: on pages built from the same
 	// templates, gzip follows the raw size closely enough.
 	Critical    Size
 	CriticalURL string
 	Measure     Size // measure.js
-	Brotli      bool // the brotli figures were measured
 }
 
 // Verdict says whether the critical path fits CriticalBudget.
@@ -83,7 +80,7 @@ const CriticalBudget = 14600
 
 // Sizes measures the built files, compressing only the critical path and measure.js.
 func (s *Site) Sizes(withBrotli bool) Sizes {
-	r := Sizes{Pages: len(s.Pages), Files: len(s.Files), Brotli: withBrotli}
+	var r Sizes
 	for _, data := range s.Files {
 		r.Raw += len(data)
 	}
