@@ -10,8 +10,8 @@ import (
 )
 
 // index places the rendered pages among the bundled files, adds the
-// sitemap and robots.txt, and checks the site as a whole: every page has
-// a path of its own, / is built, and no two paths differ only in case.
+// sitemap, robots.txt and _redirects, and checks the site as a whole: every
+// page has a path of its own, no two paths differ only in case, links hold.
 func (s *Site) index() error {
 	from := map[string]string{ // what writes each file, for errors to name
 		"measure.js":  MeasureDir + "/measure.js",
