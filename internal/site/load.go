@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"errref/internal/frontmatter"
 	"errref/internal/highlight"
@@ -104,17 +104,16 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	}
 	loaded, loadErrs := make([]*Page, len(names)), make([]error, len(names))
 	// Side by side: one after another, a thousand files took 25 to 40 ms to read.
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range min(16, len(names)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				rel := ContentDir + "/" + names[i]
-				loaded[i], loadErrs[i] = loadPage(site, names[i], prev[rel], changed[rel])
-			}
+	var g errgroup.Group
+	g.SetLimit(16)
+	for i, name := range names {
+		g.Go(func() error {
+			rel := ContentDir + "/" + name
+			loaded[i], loadErrs[i] = loadPage(site, name, prev[rel], changed[rel])
+			return nil // each file's error is its own, in loadErrs
 		})
 	}
-	wg.Wait()
+	g.Wait()
 	var pages []*Page
 	byOut := map[string]*Page{}
 	for i, p := range loaded {
