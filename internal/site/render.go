@@ -86,7 +86,7 @@ func (s *Site) render(o Options) error {
 	case <-finished:
 	case <-time.After(timeout):
 		s.stop.Store(true)
-		return tooSlow(timeout, s.tmpl.set, s.tmpl.files)
+		return s.tmpl.tooSlow(timeout)
 	}
 	return joinOnce(errs)
 }
@@ -209,14 +209,14 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		}
 		var b bytes.Buffer
 		if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
-			return out, &renderError{templateError(err, s.tmpl.files), []string{p.File}}
+			return out, &renderError{s.tmpl.error(err), []string{p.File}}
 		}
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
 	p.Body = template.HTML(body)
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, "base", d); err != nil {
-		return out, &renderError{templateError(err, s.tmpl.files), []string{p.File}}
+		return out, &renderError{s.tmpl.error(err), []string{p.File}}
 	}
 	found := htmlcheck.Check(b.Bytes())
 	if found.Filter && !p.Home {
