@@ -75,8 +75,7 @@ type Site struct {
 type Citation struct {
 	markdown.Citation        // Span counts the bytes of the file, front matter too
 	File              string // content/index.md
-	// History: the page quotes this release as history, so the quote stays at it.
-	History bool
+	History           bool   // the page quotes this release as history, so the quote stays at it
 }
 
 // At is where the spec is written: "content/index.md:88".
@@ -84,14 +83,13 @@ func (c Citation) At() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
 
 // Page is one rendered page.
 type Page struct {
-	File string // content/index.md
-	Out  string // index.html
-	URL  string // /
-	Meta frontmatter.Meta
-	Body template.HTML
-	// Section is the page's folder under content/ ("mcp"), empty at the top.
-	Section string
-	Home    bool // the generated index of errors, /
+	File    string // content/index.md
+	Out     string // index.html
+	URL     string // /
+	Meta    frontmatter.Meta
+	Body    template.HTML
+	Section string // the page's folder under content/ ("mcp"), empty at the top
+	Home    bool   // the generated index of errors, /
 	// Prev and Next: neighbours in the section by title; Related: sharing a tag or in Meta.Related.
 	Prev, Next *Page
 	Related    []*Page
