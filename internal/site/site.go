@@ -38,6 +38,7 @@ type Options struct {
 	FS      fs.FS
 	Publish bool // refuse to build while a setting a published site needs is unset
 	Getenv  func(string) string
+	Timeout time.Duration // bounds the rendering, to report a template that never ends; DefaultTimeout when zero
 	// Prev is the last good build, or nil. A page whose file is byte for
 	// byte the same, with all else the same, is taken from it as it was.
 	Prev *Site
@@ -46,8 +47,6 @@ type Options struct {
 	// those Prev read is not read again; a named one always is, since a
 	// save may keep both (a coarse clock, a same-size edit).
 	Changed map[string]bool
-	// Timeout bounds the rendering, to report a template that never ends; DefaultTimeout when zero.
-	Timeout time.Duration
 }
 
 // DefaultTimeout is the time every page together may take to render.
