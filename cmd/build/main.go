@@ -168,10 +168,10 @@ func build(f flags) {
 	}
 	if !f.quiet {
 		r := <-sizes
-		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", r.Pages, r.Files, r.Raw, f.out, time.Since(start).Round(time.Millisecond))
+		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", len(s.Pages), len(s.Files), r.Raw, f.out, time.Since(start).Round(time.Millisecond))
 		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of %s, the heaviest page; budget %d B gzip: %s)\n",
-			r.Critical.Raw, r.Critical.Gzip, brotli(r, r.Critical), r.CriticalURL, site.CriticalBudget, r.Verdict())
-		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip%s\n", r.Measure.Raw, r.Measure.Gzip, brotli(r, r.Measure))
+			r.Critical.Raw, r.Critical.Gzip, brotli(r.Critical), r.CriticalURL, site.CriticalBudget, r.Verdict())
+		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip%s\n", r.Measure.Raw, r.Measure.Gzip, brotli(r.Measure))
 	}
 	if len(s.Warnings) > 0 {
 		fmt.Fprintf(os.Stderr, "%d warnings above: the site built, but read them before you publish\n", len(s.Warnings))
@@ -220,8 +220,8 @@ func collectLess() {
 }
 
 // brotli is the summary's brotli column, when -brotli measured it.
-func brotli(r site.Sizes, z site.Size) string {
-	if !r.Brotli {
+func brotli(z site.Size) string {
+	if z.Brotli == 0 {
 		return ""
 	}
 	return fmt.Sprintf(", %6d B brotli", z.Brotli)

@@ -20,14 +20,14 @@ var generated = map[string]bool{"measure.js": true, "sitemap.xml": true, "robots
 
 // bundle copies static/: CSS is minified and gets a hashed name, the
 // site's style.css with chroma's stylesheet added; the rest is copied as it
-// is. It returns the map from each name to the path it is served at. Then
-// it minifies the scripts in measure/.
-func (s *Site) bundle(site fs.FS) (map[string]string, error) {
+// is. s.assets maps each name to the path it is served at. Then it
+// minifies the scripts in measure/.
+func (s *Site) bundle(site fs.FS) error {
 	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return nil, fmt.Errorf("%s/: a link, not a folder: static/ holds plain files, never links", StaticDir)
+		return fmt.Errorf("%s/: a link, not a folder: static/ holds plain files, never links", StaticDir)
 	}
-	assets := map[string]string{}
+	s.assets = map[string]string{}
 	err := fs.WalkDir(site, StaticDir, func(name string, e fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s/: %w", StaticDir, err)
@@ -71,20 +71,20 @@ func (s *Site) bundle(site fs.FS) (map[string]string, error) {
 			sum, ext := sha256.Sum256(min), path.Ext(rel)
 			out := strings.TrimSuffix(rel, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 			s.Files[out] = min
-			assets[rel] = "/" + out
+			s.assets[rel] = "/" + out
 			return nil
 		}
 		s.Files[rel] = data
-		assets[rel] = "/" + rel
+		s.assets[rel] = "/" + rel
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if _, ok := assets["style.css"]; !ok {
-		return nil, fmt.Errorf("%s/style.css: missing: it is the site's one stylesheet", StaticDir)
+	if _, ok := s.assets["style.css"]; !ok {
+		return fmt.Errorf("%s/style.css: missing: it is the site's one stylesheet", StaticDir)
 	}
-	return assets, s.bundleMeasure(site)
+	return s.bundleMeasure(site)
 }
 
 // EndpointPlaceholder stands in measure/measure.js for the endpoint, which

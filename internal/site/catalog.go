@@ -82,7 +82,7 @@ func (s *Site) link() error {
 		}
 	}
 	for _, p := range cat.Pages {
-		seen := map[*Page]bool{p: true}
+		seen := map[*Page]bool{p: true} // the page, and those its related key names
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
 			if !ok {
@@ -95,7 +95,6 @@ func (s *Site) link() error {
 		}
 		for _, o := range cat.Pages {
 			if !seen[o] && slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) {
-				seen[o] = true
 				p.Related = append(p.Related, o)
 			}
 		}

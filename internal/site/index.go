@@ -10,16 +10,16 @@ import (
 )
 
 // index places the rendered pages among the bundled files, adds the
-// sitemap and robots.txt, and checks the site as a whole: every page has
-// a path of its own, / is built, and no two paths differ only in case.
-func (s *Site) index(assets map[string]string) error {
+// sitemap, robots.txt and _redirects, and checks the site as a whole: every
+// page has a path of its own, no two paths differ only in case, links hold.
+func (s *Site) index() error {
 	from := map[string]string{ // what writes each file, for errors to name
 		"measure.js":  MeasureDir + "/measure.js",
 		"sitemap.xml": "the build's sitemap",
 		"robots.txt":  "the build's robots.txt",
 		"_redirects":  "the build's _redirects",
 	}
-	for name, served := range assets {
+	for name, served := range s.assets {
 		from[strings.TrimPrefix(served, "/")] = StaticDir + "/" + name
 	}
 	n := 0 // the citations
@@ -52,16 +52,13 @@ func (s *Site) index(assets map[string]string) error {
 	return s.checkLinks()
 }
 
-// writtenLast are the files written after the pages.
-var writtenLast = map[string]bool{"sitemap.xml": true, "robots.txt": true, "_redirects": true}
-
 // claim checks that p's output path is free: no other file the build
 // writes is there, or on its way (a url of /404.html/ would need the page
 // 404.html to be a folder), or below it. from maps the files the build
 // writes, the pages' too, to what writes each.
 func (s *Site) claim(p *Page, from map[string]string) error {
 	at := from[p.Out]
-	if _, ok := s.Files[p.Out]; ok || writtenLast[p.Out] {
+	if _, ok := s.Files[p.Out]; ok {
 		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
 	}
 	for dir := path.Dir(p.Out); dir != "."; dir = path.Dir(dir) {

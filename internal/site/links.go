@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -16,31 +16,28 @@ func (s *Site) checkLinks() error {
 	for _, p := range s.Pages {
 		byOut[p.Out] = p
 	}
-	var errs []string
+	var errs []error
 	for _, p := range s.Pages {
 		base := &url.URL{Path: p.URL}
-		for _, l := range p.out.Links {
-			ref, err := url.Parse(l.Href)
+		for _, href := range p.out.Links {
+			ref, err := url.Parse(href)
 			if err != nil {
-				errs = append(errs, fmt.Sprintf("%s: the link %q is not a URL: %v", l.At, l.Href, err))
+				errs = append(errs, fmt.Errorf("%s: the link %q is not a URL: %v", locate(p, s.tmpl.src, href), href, err))
 				continue
 			}
 			to := base.ResolveReference(ref)
 			name := servedFile(s.Files, to.Path)
 			if name == "" {
-				errs = append(errs, fmt.Sprintf("%s: the link %q leads to %s, where the build makes no page or file: fix the path (pages are /SECTION/NAME/)", l.At, l.Href, to.Path))
+				errs = append(errs, fmt.Errorf("%s: the link %q leads to %s, where the build makes no page or file: fix the path (pages are /SECTION/NAME/)", locate(p, s.tmpl.src, href), href, to.Path))
 				continue
 			}
 			if target, ok := byOut[name]; ok && to.Fragment != "" && !target.out.IDs[to.Fragment] {
-				errs = append(errs, fmt.Sprintf("%s: the link %q names #%s, which %s (%s) does not make: link to one of its headings' ids", l.At, l.Href, to.Fragment, target.URL, target.File))
+				errs = append(errs, fmt.Errorf("%s: the link %q names #%s, which %s (%s) does not make: link to one of its headings' ids", locate(p, s.tmpl.src, href), href, to.Fragment, target.URL, target.File))
 			}
 		}
 	}
-	sort.Strings(errs)
-	if len(errs) > 0 {
-		return errors.New(strings.Join(errs, "\n"))
-	}
-	return nil
+	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+	return errors.Join(errs...)
 }
 
 // servedFile is what Netlify serves for path, or "": /x/ is x/index.html; /x, x or x/index.html.
@@ -61,15 +58,14 @@ func servedFile(files map[string][]byte, path string) string {
 // carries its name and nothing else, so the report could not tell the
 // pages' clicks apart.
 func (s *Site) checkClicks() error {
-	first := map[string]link{}  // name -> its first use
-	owner := map[string]*Page{} // name -> the page of its first use
+	first := map[string]*Page{} // name -> the page of its first use
 	var errs []error
 	for _, p := range s.Pages {
-		for _, c := range p.out.Clicks {
-			if f, ok := first[c.Href]; !ok {
-				first[c.Href], owner[c.Href] = c, p
-			} else if owner[c.Href] != p {
-				errs = append(errs, fmt.Errorf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", c.At, c.Href, f.At))
+		for _, name := range p.out.Clicks {
+			if f, ok := first[name]; !ok {
+				first[name] = p
+			} else if f != p {
+				errs = append(errs, fmt.Errorf("%s: the click name %q is used at %s too: a click event carries only its name, so each is one page's: rename one (copy=NAME)", locate(p, s.tmpl.src, "copy="+name), name, locate(f, s.tmpl.src, "copy="+name)))
 			}
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"strings"
-	"sync"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"errref/internal/frontmatter"
 	"errref/internal/highlight"
@@ -23,7 +23,7 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 	if err != nil {
 		return nil, err
 	}
-	s := &Site{Files: map[string][]byte{}, Settings: set}
+	s := &Site{Files: map[string][]byte{}, Settings: set, publish: publish}
 	missing, stand := set.Missing(), set.Placeholders()
 	if publish && len(missing) > 0 {
 		return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
@@ -56,11 +56,10 @@ func prepareHighlighting(site fs.FS) {
 	}
 }
 
-// loadPages reads content/**/*.md and maps each to its output path (see
-// frontmatter.PageURL). Every Markdown file is published or refused by
-// name: none is skipped. A file whose bytes equal those of its page in
-// prev is that page again, rendered output and all. Without
-// content/index.md, the home page is the index of errors, templates/home.html.
+// loadPages reads content/**/*.md, each into its page (see loadPage).
+// Every Markdown file is published or refused by name: none is skipped.
+// Without content/index.md, the home page is the index of errors,
+// templates/home.html.
 func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set settings.Settings) ([]*Page, error) {
 	var names []string // paths under content/, as the folder spells them
 	var errs []error
@@ -103,39 +102,27 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s/: no pages: add %s/SECTION/NAME.md, Markdown with TOML front matter between +++ lines", ContentDir, ContentDir)
 	}
-	raws, stats, readErrs := readAll(site, names, prev, changed)
+	loaded, loadErrs := make([]*Page, len(names)), make([]error, len(names))
+	// Side by side: one after another, a thousand files took 25 to 40 ms to read.
+	var g errgroup.Group
+	g.SetLimit(16)
+	for i, name := range names {
+		g.Go(func() error {
+			rel := ContentDir + "/" + name
+			loaded[i], loadErrs[i] = loadPage(site, name, prev[rel], changed[rel])
+			return nil // each file's error is its own, in loadErrs
+		})
+	}
+	g.Wait()
 	var pages []*Page
 	byOut := map[string]*Page{}
-	for i, base := range names {
-		rel := ContentDir + "/" + base
-		src := raws[i]
-		if err := readErrs[i]; err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", rel, err))
+	for i, p := range loaded {
+		if loadErrs[i] != nil {
+			errs = append(errs, loadErrs[i])
 			continue
 		}
-		var p *Page
-		if old, ok := prev[rel]; ok && bytes.Equal(old.raw, src) {
-			p = old
-			p.stat = stats[i]
-			p.Prev, p.Next, p.Related = nil, nil, nil
-		} else {
-			meta, body, first, err := frontmatter.Parse(rel, src)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			p = &Page{File: rel, Meta: meta, raw: src, stat: stats[i], src: body, first: first}
-			p.URL = frontmatter.PageURL(strings.TrimSuffix(base, ".md"), meta.URL)
-			p.Out = strings.TrimPrefix(p.URL, "/") + "index.html"
-			if p.URL == "/404.html" {
-				p.Out = "404.html"
-			}
-			if dir := path.Dir(base); dir != "." {
-				p.Section = dir
-			}
-		}
 		if prev, ok := byOut[p.Out]; ok {
-			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", rel, prev.File, p.Out))
+			errs = append(errs, fmt.Errorf("%s:1: this page and %s both map to public/%s: set a different url in one front matter", p.File, prev.File, p.Out))
 			continue
 		}
 		byOut[p.Out] = p
@@ -155,37 +142,43 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	return pages, errors.Join(errs...)
 }
 
-// readAll reads content/NAME for each of names, side by side (one after
-// another, a thousand took 25 to 40 ms). A file whose size and
-// modification time are those of its page in prev, and not named in
-// changed, is taken from prev unread; on a file system that keeps no
-// times every file is read.
-func readAll(site fs.FS, names []string, prev map[string]*Page, changed map[string]bool) ([][]byte, []fs.FileInfo, []error) {
-	raws, stats, errs := make([][]byte, len(names)), make([]fs.FileInfo, len(names)), make([]error, len(names))
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range min(16, len(names)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(names); i = int(next.Add(1) - 1) {
-				rel := ContentDir + "/" + names[i]
-				// Stat before read: an edit in between is seen next time.
-				fi, err := fs.Stat(site, rel)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				stats[i] = fi
-				if old := prev[rel]; old != nil && !changed[rel] && !fi.ModTime().IsZero() &&
-					old.stat.Size() == fi.Size() && old.stat.ModTime().Equal(fi.ModTime()) {
-					raws[i] = old.raw
-				} else {
-					raws[i], errs[i] = fs.ReadFile(site, rel)
-				}
-			}
-		})
+// loadPage reads content/NAME and maps it to its output path (see
+// frontmatter.PageURL). When its bytes are those old, its page in prev,
+// was read from, the page is old again, rendered output and all. A file
+// whose size and modification time are those old read, and not changed,
+// is not read again; on a file system that keeps no times every file is read.
+func loadPage(site fs.FS, name string, old *Page, changed bool) (*Page, error) {
+	rel := ContentDir + "/" + name
+	// Stat before read: an edit in between is seen next time.
+	fi, err := fs.Stat(site, rel)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	wg.Wait()
-	return raws, stats, errs
+	var src []byte
+	if old != nil && !changed && !fi.ModTime().IsZero() && old.stat.Size() == fi.Size() && old.stat.ModTime().Equal(fi.ModTime()) {
+		src = old.raw
+	} else if src, err = fs.ReadFile(site, rel); err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	if old != nil && bytes.Equal(old.raw, src) {
+		old.stat = fi
+		old.Prev, old.Next, old.Related = nil, nil, nil
+		return old, nil
+	}
+	meta, body, first, err := frontmatter.Parse(rel, src)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page{File: rel, Meta: meta, raw: src, stat: fi, src: body, first: first}
+	p.URL = frontmatter.PageURL(strings.TrimSuffix(name, ".md"), meta.URL)
+	p.Out = strings.TrimPrefix(p.URL, "/") + "index.html"
+	if p.URL == "/404.html" {
+		p.Out = "404.html"
+	}
+	if dir := path.Dir(name); dir != "." {
+		p.Section = dir
+	}
+	return p, nil
 }
 
 // homeFile names the generated home page in errors and in the Prev map.

@@ -40,30 +40,24 @@ var minifier = func() *minify.M {
 
 // rendered is what rendering a page gives, kept for the next build.
 type rendered struct {
-	HTML     []byte
-	Cites    []Citation
-	Warnings []string
-	IDs      map[string]bool // the ids the page makes
-	Links    []link          // its links to other pages of the site
-	Clicks   []link          // its click names (Href holds the name)
+	htmlcheck.Findings // its ids, links and click names, whose places are found for an error only
+	HTML               []byte
+	Cites              []Citation
+	Warnings           []string
 }
 
-// A link is an <a href> to another page of the site, and where it is.
-type link struct{ Href, At string }
-
 // render renders every page that o.Prev does not hold, within o.Timeout.
-func (s *Site) render(o Options, tmpl *templates, assets map[string]string) error {
+func (s *Site) render(o Options) error {
 	// Set before any page runs: html/template may then run them in parallel.
-	tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
-		if a, ok := assets[name]; ok {
+	s.tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
+		if a, ok := s.assets[name]; ok {
 			return a, nil
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
-	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && tmpl.set.Lookup("home") == nil {
+	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && s.tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
-	r := &renderer{site: s, tmpl: tmpl, assets: assets, publish: o.Publish}
 	errs := make([]error, len(s.Pages))
 	var wg sync.WaitGroup
 	// As many renders at a time as there are cores: more would only hold
@@ -77,7 +71,7 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 		wg.Go(func() {
 			busy <- struct{}{}
 			defer func() { <-busy }()
-			out, err := r.render(p)
+			out, err := s.renderPage(p)
 			if errs[i] = err; err == nil {
 				p.out = out
 			}
@@ -91,8 +85,8 @@ func (s *Site) render(o Options, tmpl *templates, assets map[string]string) erro
 	select {
 	case <-finished:
 	case <-time.After(timeout):
-		r.stop.Store(true)
-		return tooSlow(timeout, tmpl.set, tmpl.files)
+		s.stop.Store(true)
+		return s.tmpl.tooSlow(timeout)
 	}
 	return joinOnce(errs)
 }
@@ -124,15 +118,6 @@ func joinOnce(errs []error) error {
 	return errors.Join(out...)
 }
 
-// renderer renders one page at a time, any number at once.
-type renderer struct {
-	stop    atomic.Bool // the build has given up: renders stop at their next write
-	publish bool        // refuse what a published page may not show
-	site    *Site
-	tmpl    *templates
-	assets  map[string]string // static name -> served path
-}
-
 // Data is what templates see.
 type Data struct {
 	Site      *Catalog // the settings, and every page
@@ -149,9 +134,10 @@ type Data struct {
 // HasID reports whether the body makes the id, for a partial to link to it only then.
 func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
 
-func (r *renderer) render(p *Page) (out rendered, err error) {
-	set := r.site.Settings
-	d := &Data{Site: r.site.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
+// renderPage renders p; any number of pages render at once.
+func (s *Site) renderPage(p *Page) (out rendered, err error) {
+	set := s.Settings
+	d := &Data{Site: s.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
 	if !p.Meta.NoIndex {
 		kind, title := "TechArticle", "headline"
 		if p.Home {
@@ -176,12 +162,12 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 			}
 		}
 		d.JSONLD = ld
-		if crumbs := r.breadcrumb(p); crumbs != nil {
+		if crumbs := s.breadcrumb(p); crumbs != nil {
 			delete(ld, "@context")
 			d.JSONLD = map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
 		}
 	}
-	t := r.tmpl.set
+	t := s.tmpl.set
 	// Partials run after the body, when its citations are known; until
 	// then a mark with a NUL, which Markdown cannot output, holds each.
 	var partials []string
@@ -216,44 +202,31 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 	for i, name := range partials {
 		if name == "offer" && d.Guide == "" {
 			msg := fmt.Sprintf("%s:%d: {{< offer >}} names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, lineOf(p.raw, "{{< offer"), settings.File)
-			if r.publish {
+			if s.publish {
 				return out, errors.New(msg)
 			}
 			out.Warnings = append(out.Warnings, msg+": the offer shows a placeholder; -publish refuses to build")
 		}
 		var b bytes.Buffer
-		if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, name, d); err != nil {
-			return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}
+		if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
+			return out, &renderError{s.tmpl.error(err), []string{p.File}}
 		}
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
 	p.Body = template.HTML(body)
-	p.Loads = []string{strings.TrimPrefix(r.assets["style.css"], "/")}
-	if d.Counter {
-		p.Loads = append(p.Loads, "measure.js")
-	}
-	if p.Home {
-		p.Loads = append(p.Loads, "filter.js")
-	}
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(stopWriter{&b, &r.stop}, "base", d); err != nil {
-		return out, &renderError{templateError(err, r.tmpl.files), []string{p.File}}
+	if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, "base", d); err != nil {
+		return out, &renderError{s.tmpl.error(err), []string{p.File}}
 	}
 	found := htmlcheck.Check(b.Bytes())
 	if found.Filter && !p.Home {
 		// Error pages keep the counter as their only script.
-		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, r.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
 	}
-	out.IDs = found.IDs
-	for _, href := range found.Links {
-		out.Links = append(out.Links, link{href, locate(p, r.tmpl.src, href)})
-	}
-	for _, name := range found.Clicks {
-		out.Clicks = append(out.Clicks, link{name, locate(p, r.tmpl.src, "copy="+name)})
-	}
+	out.Findings = found
 	var problems []error
 	for _, pr := range found.Problems {
-		where := locate(p, r.tmpl.src, pr.Needle)
+		where := locate(p, s.tmpl.src, pr.Needle)
 		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
 			// A template or another line repeats the id: the page's line is the one to change.
 			where = fmt.Sprintf("%s:%d", p.File, line)
@@ -283,14 +256,14 @@ func (r *renderer) render(p *Page) (out rendered, err error) {
 // breadcrumb is the page's BreadcrumbList: the index, the section's own
 // page if any, the page. Its items are absolute URLs: none without a base
 // URL, nor on the index itself.
-func (r *renderer) breadcrumb(p *Page) map[string]any {
-	base := r.site.Settings.BaseURL
+func (s *Site) breadcrumb(p *Page) map[string]any {
+	base := s.Settings.BaseURL
 	if base == "" || p.URL == "/" {
 		return nil
 	}
 	// The index is a page of every build.
-	trail := []*Page{r.site.Pages[slices.IndexFunc(r.site.Pages, func(h *Page) bool { return h.URL == "/" })]}
-	for _, sec := range r.site.catalog.Sections {
+	trail := []*Page{s.Pages[slices.IndexFunc(s.Pages, func(h *Page) bool { return h.URL == "/" })]}
+	for _, sec := range s.catalog.Sections {
 		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
 			trail = append(trail, sec.Page)
 		}

@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"errref/internal/frontmatter"
@@ -37,6 +38,7 @@ type Options struct {
 	FS      fs.FS
 	Publish bool // refuse to build while a setting a published site needs is unset
 	Getenv  func(string) string
+	Timeout time.Duration // bounds the rendering, to report a template that never ends; DefaultTimeout when zero
 	// Prev is the last good build, or nil. A page whose file is byte for
 	// byte the same, with all else the same, is taken from it as it was.
 	Prev *Site
@@ -45,8 +47,6 @@ type Options struct {
 	// those Prev read is not read again; a named one always is, since a
 	// save may keep both (a coarse clock, a same-size edit).
 	Changed map[string]bool
-	// Timeout bounds the rendering, to report a template that never ends; DefaultTimeout when zero.
-	Timeout time.Duration
 }
 
 // DefaultTimeout is the time every page together may take to render.
@@ -61,6 +61,10 @@ type Site struct {
 	Settings  settings.Settings
 	Rendered  int // pages rendered by this build; the rest came from Prev
 
+	publish    bool        // refuse what a published page may not show
+	stop       atomic.Bool // the build has given up: renders stop at their next write
+	tmpl       *templates
+	assets     map[string]string // static name -> served path
 	inputs     [sha256.Size]byte // what every page depends on besides its own file
 	catalogSum [sha256.Size]byte // what every page shows of the others
 	catalog    *Catalog
@@ -70,8 +74,7 @@ type Site struct {
 type Citation struct {
 	markdown.Citation        // Span counts the bytes of the file, front matter too
 	File              string // content/index.md
-	// History: the page quotes this release as history, so the quote stays at it.
-	History bool
+	History           bool   // the page quotes this release as history, so the quote stays at it
 }
 
 // At is where the spec is written: "content/index.md:88".
@@ -79,15 +82,13 @@ func (c Citation) At() string { return fmt.Sprintf("%s:%d", c.File, c.Line) }
 
 // Page is one rendered page.
 type Page struct {
-	File  string // content/index.md
-	Out   string // index.html
-	URL   string // /
-	Meta  frontmatter.Meta
-	Body  template.HTML
-	Loads []string // the files the page needs to render: its critical path
-	// Section is the page's folder under content/ ("mcp"), empty at the top.
-	Section string
-	Home    bool // the generated index of errors, /
+	File    string // content/index.md
+	Out     string // index.html
+	URL     string // /
+	Meta    frontmatter.Meta
+	Body    template.HTML
+	Section string // the page's folder under content/ ("mcp"), empty at the top
+	Home    bool   // the generated index of errors, /
 	// Prev and Next: neighbours in the section by title; Related: sharing a tag or in Meta.Related.
 	Prev, Next *Page
 	Related    []*Page
@@ -117,15 +118,13 @@ func Build(o Options) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmpl, err := loadTemplates(o.FS)
-	if err != nil {
+	if s.tmpl, err = loadTemplates(o.FS); err != nil {
 		return nil, err
 	}
-	assets, err := s.bundle(o.FS)
-	if err != nil {
+	if err := s.bundle(o.FS); err != nil {
 		return nil, err
 	}
-	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev, tmpl.src), o.Changed, s.Settings); err != nil {
+	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), o.Changed, s.Settings); err != nil {
 		return nil, err
 	}
 	if err := s.link(); err != nil {
@@ -136,10 +135,10 @@ func Build(o Options) (*Site, error) {
 			p.out = rendered{}
 		}
 	}
-	if err := s.render(o, tmpl, assets); err != nil {
+	if err := s.render(o); err != nil {
 		return nil, err
 	}
-	if err := s.index(assets); err != nil {
+	if err := s.index(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -149,10 +148,10 @@ func Build(o Options) (*Site, error) {
 // own file: the settings, the templates, and the files bundled so far
 // (whose names the pages link to). When prev's are the same, it maps each
 // page of prev to its file; else it is nil.
-func (s *Site) reusable(prev *Site, tmplSrc map[string][]byte) map[string]*Page {
+func (s *Site) reusable(prev *Site) map[string]*Page {
 	h := sha256.New()
 	fmt.Fprintf(h, "%#v\n", s.Settings)
-	for _, m := range []map[string][]byte{tmplSrc, s.Files} {
+	for _, m := range []map[string][]byte{s.tmpl.src, s.Files} {
 		for _, n := range slices.Sorted(maps.Keys(m)) {
 			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
 			h.Write(m[n])

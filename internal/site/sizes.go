@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/andybalholm/brotli"
@@ -25,29 +26,18 @@ func measureAll(files [][]byte, withBrotli bool) []Size {
 			wg.Go(func() { sizes[i].Brotli = brotliSize(data) })
 		}
 	}
+	// One writer, reset for each file: a new one is 600 KB of tables,
+	// which would cost about as much as compressing a small file.
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
 	for i, data := range files {
-		sizes[i].Raw, sizes[i].Gzip = len(data), gzipSize(data)
+		var n counter
+		zw.Reset(&n)
+		zw.Write(data)
+		zw.Close()
+		sizes[i].Raw, sizes[i].Gzip = len(data), int(n)
 	}
 	wg.Wait()
 	return sizes
-}
-
-// gzipWriters are level-9 writers, kept to be reset: a new one is 600 KB
-// of tables, which would cost about as much as compressing a small file.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
-	return zw
-}}
-
-// gzipSize is the size of data under gzip -9.
-func gzipSize(data []byte) int {
-	var n counter
-	zw := gzipWriters.Get().(*gzip.Writer)
-	zw.Reset(&n)
-	zw.Write(data)
-	zw.Close()
-	gzipWriters.Put(zw)
-	return int(n)
 }
 
 func brotliSize(data []byte) int {
@@ -68,16 +58,13 @@ func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return l
 
 // Sizes is the build's size summary.
 type Sizes struct {
-	Pages int
-	Files int
-	Raw   int // every file, uncompressed
+	Raw int // every file, uncompressed
 	// Critical is the critical path (HTML, stylesheet, scripts) of the
 	// page with the largest HTML, CriticalURL: on pages built from the same
 	// templates, gzip follows the raw size closely enough.
 	Critical    Size
 	CriticalURL string
 	Measure     Size // measure.js
-	Brotli      bool // the brotli figures were measured
 }
 
 // Verdict says whether the critical path fits CriticalBudget.
@@ -93,16 +80,20 @@ const CriticalBudget = 14600
 
 // Sizes measures the built files, compressing only the critical path and measure.js.
 func (s *Site) Sizes(withBrotli bool) Sizes {
-	r := Sizes{Pages: len(s.Pages), Files: len(s.Files), Brotli: withBrotli}
+	var r Sizes
 	for _, data := range s.Files {
 		r.Raw += len(data)
 	}
 	// A build has a page at least: the index.
 	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
 	r.CriticalURL = heavy.URL
-	todo := [][]byte{s.Files["measure.js"]}
-	for _, name := range append([]string{heavy.Out}, heavy.Loads...) {
-		todo = append(todo, s.Files[name])
+	// measure.js, then the critical path: the HTML, the stylesheet and the page's scripts.
+	todo := [][]byte{s.Files["measure.js"], s.Files[heavy.Out], s.Files[strings.TrimPrefix(s.assets["style.css"], "/")]}
+	if heavy.Meta.CounterOn() {
+		todo = append(todo, s.Files["measure.js"])
+	}
+	if heavy.Home {
+		todo = append(todo, s.Files["filter.js"])
 	}
 	sizes := measureAll(todo, withBrotli)
 	r.Measure = sizes[0]

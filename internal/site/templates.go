@@ -34,8 +34,7 @@ func loadTemplates(site fs.FS) (*templates, error) {
 		// wbr marks where a code-like title may wrap: after a dot, never inside a name.
 		"wbr": func(s string) template.HTML { return template.HTML(linebreak.HTML(s)) },
 	})
-	files := map[string]string{} // template name -> file path
-	srcs := map[string][]byte{}
+	tm := &templates{set: t, src: map[string][]byte{}, files: map[string]string{}}
 	for _, pattern := range []string{"*.html", "partials/*.html"} {
 		names, _ := fs.Glob(site, TemplateDir+"/"+pattern) // sorted, as fs.ReadDir is
 		for _, name := range names {
@@ -44,13 +43,13 @@ func loadTemplates(site fs.FS) (*templates, error) {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 			tname := strings.TrimSuffix(path.Base(name), ".html")
-			if prev, ok := files[tname]; ok {
+			if prev, ok := tm.files[tname]; ok {
 				return nil, fmt.Errorf("%s:1: the template name %q is taken by %s", name, tname, prev)
 			}
-			files[tname] = name
-			srcs[name] = src
+			tm.files[tname] = name
+			tm.src[name] = src
 			if _, err := t.New(tname).Parse(string(src)); err != nil {
-				return nil, templateError(err, files)
+				return nil, tm.error(err)
 			}
 		}
 	}
@@ -67,22 +66,22 @@ func loadTemplates(site fs.FS) (*templates, error) {
 			return
 		}
 		loc, _ := tree.ErrorContext(tn)
-		err = templateError(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(files)), ", ")), files)
+		err = tm.error(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(tm.files)), ", ")))
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &templates{set: t, src: srcs, files: files}, nil
+	return tm, nil
 }
 
 var tmplLocRE = regexp.MustCompile(`template: ([A-Za-z0-9_-]+):(\d+)(?::\d+)?:`)
 
-// templateError rewrites "template: NAME:LINE:" into "templates/FILE.html:LINE:".
-func templateError(err error, files map[string]string) error {
+// error rewrites "template: NAME:LINE:" into "templates/FILE.html:LINE:".
+func (tm *templates) error(err error) error {
 	msg := err.Error()
 	if m := tmplLocRE.FindStringSubmatchIndex(msg); m != nil {
 		name, line := msg[m[2]:m[3]], msg[m[4]:m[5]]
-		if file, ok := files[name]; ok {
+		if file, ok := tm.files[name]; ok {
 			return fmt.Errorf("%s:%s:%s", file, line, msg[m[1]:])
 		}
 	}
@@ -121,16 +120,12 @@ func walk(t *template.Template, fn func(*parse.Tree, parse.Node)) {
 }
 
 // tooSlow names the lines of each {{range}}, the one action that can run without end.
-func tooSlow(limit time.Duration, t *template.Template, files map[string]string) error {
+func (tm *templates) tooSlow(limit time.Duration) error {
 	var lines []string
-	walk(t, func(tree *parse.Tree, n parse.Node) {
+	walk(tm.set, func(tree *parse.Tree, n parse.Node) {
 		if r, ok := n.(*parse.RangeNode); ok {
 			loc, _ := tree.ErrorContext(r)
-			name, line, _ := strings.Cut(loc, ":")
-			line, _, _ = strings.Cut(line, ":")
-			if file, ok := files[name]; ok {
-				lines = append(lines, fmt.Sprintf("%s:%s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", file, line, limit))
-			}
+			lines = append(lines, tm.error(fmt.Errorf("template: %s: took longer than %v to render: this {{range}} may not end (-timeout sets the limit)", loc, limit)).Error())
 		}
 	})
 	if len(lines) == 0 {
