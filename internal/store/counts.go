@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"errref/internal/event"
 	"errref/internal/tally"
 )
 
@@ -83,7 +84,7 @@ func CountOf(it Item) tally.Count {
 	if e.Outreach != nil {
 		c.Outreach = *e.Outreach
 	}
-	if e.Name == "engaged" && e.VisibleMS != nil {
+	if e.Name == event.Engaged && e.VisibleMS != nil {
 		c.VisibleS = tally.VisibleBucket(*e.VisibleMS)
 	}
 	return c
