@@ -428,8 +428,9 @@ func explainingWords(page string) int {
 	main := page[i:j]
 	main = main[:strings.LastIndex(main, "<")]
 	main = regexp.MustCompile(`(?s)<pre.*?</pre>`).ReplaceAllString(main, " ")
-	// Marks inside a word (where it may wrap, what stays on one line) do not end it.
-	main = regexp.MustCompile(`<wbr>|</?span[^>]*>`).ReplaceAllString(main, "")
+	// A span that keeps a quote and its bracket on one line ("{) does not
+	// end a word; every other tag does, <wbr> too, as when the ceiling was set.
+	main = regexp.MustCompile(`</?span[^>]*>`).ReplaceAllString(main, "")
 	return len(strings.Fields(html.UnescapeString(regexp.MustCompile(`<[^>]+>`).ReplaceAllString(main, " "))))
 }
 
