@@ -121,8 +121,13 @@ var nameRE = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0
 // pieces are the texts a quote of code can print: the contents of its
 // string literals, cut at their interpolations ({x}, ${x}), and the
 // names outside them. A literal left open at the quote's end runs to it.
+// A quote with no quote mark may be the inside of a literal (a template's
+// text, quoted without its backquotes), so its own text counts too.
 func pieces(q string) []string {
 	var out []string
+	if !strings.ContainsAny(q, "\"'`") {
+		out = literalParts(q)
+	}
 	code := 0 // start of the code since the last literal
 	for i := 0; i < len(q); i++ {
 		c := q[i]
@@ -142,15 +147,22 @@ func pieces(q string) []string {
 			j++
 		}
 		j = min(j, len(q))
-		for _, t := range interpolated.Split(unescape.Replace(q[i+len(end):j]), -1) {
-			if t != "" {
-				out = append(out, t)
-			}
-		}
+		out = append(out, literalParts(unescape.Replace(q[i+len(end):j]))...)
 		i = j + len(end) - 1
 		code = min(i+1, len(q))
 	}
 	return append(out, nameRE.FindAllString(q[code:], -1)...)
+}
+
+// literalParts cuts a literal's text at its interpolations, dropping empty parts.
+func literalParts(s string) []string {
+	var out []string
+	for _, t := range interpolated.Split(s, -1) {
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 var (

@@ -55,6 +55,9 @@ func TestCheck(t *testing.T) {
 		{"the server's reply", []string{`"the server's reply, and the rest`}, ""},
 		{"Invalid Host header: {host}", []string{`logger.warning(f"Invalid Host header: {host}")`}, ""},
 		{"Error POSTing to endpoint", []string{`"""Error POSTing to endpoint"""`}, ""},
+		// A quote without quote marks may be a literal's inside, quoted without its backquotes.
+		{"Streamable HTTP error: Error POSTing to endpoint: {body}", []string{"Streamable HTTP error: ${message}", "Error POSTing to endpoint: ${text}"}, ""},
+		{"Error POSTing to endpoint (HTTP {status}): {body}", []string{"Error POSTing to endpoint (HTTP ${response.status}): ${text}"}, ""},
 	} {
 		m, err := Parse(c.msg)
 		if err != nil {
