@@ -171,7 +171,7 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(s.Files["zz/sample/index.html"])
-	if strings.Contains(page, "class=checked") || strings.Contains(page, "Checked on") {
+	if strings.Contains(page, "class=checked") || strings.Contains(page, "Quotes:") {
 		t.Errorf("a page that cites nothing has a checked line:\n%s", page)
 	}
 	if !strings.Contains(page, "What this page measures") || strings.Contains(page, buySentence) {
