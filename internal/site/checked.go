@@ -15,9 +15,8 @@ type Checked struct {
 
 // checkedAgainst lists, per repository in the order the page first cites
 // it, the newest release of each major version that the page quotes,
-// leaving out a quote kept at an old release as history. A quote at a
-// commit or a branch, which no release order places, is named as cited,
-// after the releases.
+// leaving out a quote kept at an old release as history; a quote at a
+// commit or a branch, which has no place in that order, comes last.
 func checkedAgainst(cites []Citation) []Checked {
 	var repos []string
 	newest := map[string][]version.Version{} // repo -> the newest release of each major version

@@ -1,12 +1,12 @@
-// Package version reads release tags as PEP 440 (v2.0.0rc1, 1.0.0.beta0,
-// 0.13.0.dev0), semantic versioning (v2.1.0-rc.1) and npm workspaces
-// (@modelcontextprotocol/core@2.0.0) write them, and orders them as
-// releases. It is the one order of the site's checked line and of the
-// quote tools. golang.org/x/mod/semver (v0.41.0) reads neither v2.0.0rc1
-// nor 1.0.0.beta0.
+// Package version reads release tags as PEP 440 (v2.0.0rc1, 1.0.0.beta0),
+// semantic versioning (v2.1.0-rc.1) and npm workspaces
+// (@modelcontextprotocol/core@2.0.0) write them, and orders them: the one
+// order of the site's checked line and of the quote tools.
+// golang.org/x/mod/semver (v0.41.0) reads neither v2.0.0rc1 nor 1.0.0.beta0.
 package version
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
@@ -27,8 +27,7 @@ type Version struct {
 	after [4]int
 }
 
-// tagRE reads a tag. A workspace's tag names its package first: all the
-// packages of @modelcontextprotocol/core@2.0.0's release tag one commit.
+// tagRE reads a tag; a workspace's tag names its package first.
 var tagRE = regexp.MustCompile(`(?i)^(?:(?:@[a-z0-9][\w.-]*/)?[a-z0-9][\w.-]*@)?v?(\d+(?:\.\d+)+)` +
 	`(?:[-_.]?(a|alpha|b|beta|c|rc|pre|preview)[-_.]?(\d*))?` +
 	`(?:[-_.]?(post|rev|r)[-_.]?(\d*)|-(\d+))?` +
@@ -50,15 +49,10 @@ func Parse(tag string) (v Version, ok bool) {
 		}
 		v.Release = append(v.Release, n)
 	}
-	// The prerelease, post and dev numbers; a mark without a number is
-	// number 0: "1.0rc" is 1.0rc0.
-	var n [3]int
+	var n [3]int // the prerelease, post and dev numbers; a mark without one is 0: "1.0rc" is 1.0rc0
 	for i, s := range []string{m[3], m[5] + m[6], m[8]} {
-		if s == "" {
-			continue
-		}
 		var err error
-		if n[i], err = strconv.Atoi(s); err != nil {
+		if n[i], err = strconv.Atoi(cmp.Or(s, "0")); err != nil {
 			return Version{}, false
 		}
 	}
