@@ -1,27 +1,108 @@
-// The index's filter: as the reader types, it hides the errors whose
-// title, library and description do not hold the text, and a section
-// left empty. The box is in the page from the start, so nothing moves
-// when this runs; without script, noscript.css hides it and every error
-// shows.
+// The index's box finds the page that explains a pasted line. Each page
+// lists the lines its error prints (ul.messages code, a <var> for each part
+// that is the reader's own): a line holding every other part of one, in
+// order, is that error, and the page whose line it holds most of comes
+// first. Then come the pages whose title, description or lines hold the
+// text as typed, for a reader who types a word. The matches are copies of
+// the index's items, shown in #matches while the sections hide; the box is
+// in the page from the start, so nothing moves when this runs. Without
+// script, noscript.css hides the box and the whole index shows.
 (function () {
   var input = document.getElementById("filter");
-  if (!input) {
+  var matches = document.getElementById("matches");
+  var none = document.getElementById("no-match");
+  if (!input || !matches || !none) {
     return;
   }
   var sections = document.querySelectorAll("section.errors");
-  function apply() {
-    var q = input.value.toLowerCase();
-    for (var i = 0; i < sections.length; i++) {
-      var items = sections[i].querySelectorAll("li");
-      var shown = 0;
-      for (var j = 0; j < items.length; j++) {
-        var hide = q !== "" && items[j].textContent.toLowerCase().indexOf(q) < 0;
-        items[j].hidden = hide;
-        if (!hide) {
-          shown++;
-        }
+  var items = document.querySelectorAll("section.errors > ul > li");
+
+  function plain(s) {
+    return s.replace(/\s+/g, " ").toLowerCase();
+  }
+
+  // line reads a listed line: its literal runs, lower case, and the
+  // exception's class before them ("McpError: "), which a host's own
+  // printout may leave out.
+  function line(code) {
+    var runs = [""];
+    for (var n = code.firstChild; n; n = n.nextSibling) {
+      if (n.nodeName === "VAR") {
+        runs.push("");
+      } else {
+        runs[runs.length - 1] += plain(n.textContent);
       }
-      sections[i].hidden = shown === 0;
+    }
+    var type = /^[a-z_$][\w$.]*: /.exec(runs[0]);
+    if (type) {
+      runs[0] = runs[0].slice(type[0].length);
+    }
+    return { type: type ? type[0] : "", runs: runs.filter(function (r) { return r !== ""; }) };
+  }
+
+  // score is how much of the listed line's own text q holds, all its runs
+  // in order, or 0 when q is not that line.
+  function score(q, l) {
+    var at = 0, got = 0, start = -1;
+    if (l.runs.length === 0) {
+      // The class alone ("ConnectError: {reason}"): any line of that class.
+      return q.indexOf(l.type) >= 0 ? l.type.length : 0;
+    }
+    for (var i = 0; i < l.runs.length; i++) {
+      var found = q.indexOf(l.runs[i], at);
+      if (found < 0) {
+        return 0;
+      }
+      if (start < 0) {
+        start = found;
+      }
+      at = found + l.runs[i].length;
+      got += l.runs[i].length;
+    }
+    if (l.type && q.slice(0, start).slice(-l.type.length) === l.type) {
+      got += l.type.length;
+    }
+    return got;
+  }
+
+  var index = [];
+  for (var i = 0; i < items.length; i++) {
+    var codes = items[i].querySelectorAll("ul.messages code");
+    var lines = [];
+    for (var j = 0; j < codes.length; j++) {
+      lines.push(line(codes[j]));
+    }
+    index.push({ item: items[i], order: i, text: plain(items[i].textContent), lines: lines });
+  }
+
+  function apply() {
+    var q = plain(input.value).trim();
+    var found = [];
+    for (var i = 0; q !== "" && i < index.length; i++) {
+      var best = 0;
+      for (var j = 0; j < index[i].lines.length; j++) {
+        best = Math.max(best, score(q, index[i].lines[j]));
+      }
+      if (best === 0 && index[i].text.indexOf(q) >= 0) {
+        best = 0.5; // holds the text as typed: after every listed line
+      }
+      if (best > 0) {
+        found.push({ entry: index[i], score: best });
+      }
+    }
+    found.sort(function (a, b) {
+      return b.score - a.score || a.entry.order - b.entry.order;
+    });
+    while (matches.firstChild) {
+      matches.removeChild(matches.firstChild);
+    }
+    for (var k = 0; k < found.length; k++) {
+      matches.appendChild(found[k].entry.item.cloneNode(true));
+    }
+    matches.hidden = found.length === 0;
+    none.hidden = q === "" || found.length > 0;
+    for (var s = 0; s < sections.length; s++) {
+      sections[s].hidden = q !== "";
     }
   }
   input.addEventListener("input", apply);

@@ -1,21 +1,30 @@
 package measure_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"errref/internal/message"
 )
 
-// shown lists the index's errors by link, each with whether it shows, and
-// how many of its sections show.
+// shown is what the index shows: the links of the box's matches in order,
+// whether the no-match line shows, each index item's link and whether it
+// shows, and how many sections show.
 const shown = `({
-  items: [...document.querySelectorAll("section.errors li")].map(li => [li.querySelector("a").getAttribute("href"), li.offsetParent !== null]),
+  matches: [...document.querySelectorAll("#matches > li > a")].filter(a => a.offsetParent !== null).map(a => a.getAttribute("href")),
+  none: document.getElementById("no-match").offsetParent !== null,
+  items: [...document.querySelectorAll("section.errors > ul > li")].map(li => [li.querySelector("a").getAttribute("href"), li.offsetParent !== null]),
   sections: [...document.querySelectorAll("section.errors")].filter(s => s.offsetParent !== null).length,
   box: document.getElementById("filter-box").offsetParent !== null,
 })`
 
 type index struct {
+	Matches  []string `json:"matches"`
+	None     bool     `json:"none"`
 	Items    [][2]any `json:"items"`
 	Sections float64  `json:"sections"`
 	Box      bool     `json:"box"`
@@ -33,49 +42,150 @@ func (h *harness) index() index {
 	return got
 }
 
-// TestFilterShowsOnlyWhatHoldsTheText types into the index's filter as a
-// reader does: an error's own title leaves that error showing, text that no
-// error holds hides every error and section, and clearing it shows all.
-func TestFilterShowsOnlyWhatHoldsTheText(t *testing.T) {
+// paste empties the box and puts text in it as a paste does: one input
+// event, trusted, with the whole text.
+func (h *harness) paste(text string) index {
+	h.t.Helper()
+	h.eval(`document.getElementById("filter").value = ""`)
+	if err := chromedp.Do(h.ctx, chromedp.Focus("#filter")); err != nil {
+		h.t.Fatal(err)
+	}
+	if _, err := chromedp.Call(h.ctx, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
+		h.t.Fatal(err)
+	}
+	return h.index()
+}
+
+// TestPastedLineFindsItsPage pastes lines as readers do, the last line of
+// a traceback with its own names and numbers, on the index and on the
+// not-found page: the page that explains the line comes first, and a line
+// no page explains shows no page and says so.
+func TestPastedLineFindsItsPage(t *testing.T) {
+	files(t)
+	// The page that lists the cancel scope's line, whatever it is named.
+	scope := ""
+	for _, p := range built.Pages {
+		for _, m := range p.Meta.Messages {
+			if strings.Contains(m, "Attempted to exit cancel scope in a different task") {
+				scope = p.URL
+			}
+		}
+	}
+	if scope == "" {
+		t.Error("no page lists the line RuntimeError: Attempted to exit cancel scope in a different task than it was entered in")
+	}
+	cases := []struct{ line, first string }{
+		{"mcp.shared.exceptions.McpError: Timed out while waiting for response to ClientRequest. Waited 30.0 seconds.", counterPage},
+		{"RuntimeError: Attempted to exit cancel scope in a different task than it was entered in", scope},
+		{"ZeroDivisionError: division by zero", ""},
+		// A whole traceback pasted: the box keeps it on one line.
+		{"Traceback (most recent call last):\n  File \"x.py\", line 1\nmcp.shared.exceptions.McpError: Connection closed", counterPage},
+	}
+	for _, path := range []string{"/", "/404.html"} {
+		h := newHarness(t, opts{})
+		h.open(path, "")
+		for _, c := range cases {
+			if c.first == "" && strings.HasPrefix(c.line, "RuntimeError") {
+				continue // reported above
+			}
+			got := h.paste(c.line)
+			switch {
+			case c.first == "" && (len(got.Matches) > 0 || !got.None):
+				t.Errorf("%s: %q shows %v, no-match line shown: %v; want no page and the line", path, c.line, got.Matches, got.None)
+			case c.first != "" && (len(got.Matches) == 0 || got.Matches[0] != c.first):
+				t.Errorf("%s: %q shows %v, want %s first", path, c.line, got.Matches, c.first)
+			}
+			if got.Sections != 0 {
+				t.Errorf("%s: %q leaves %v sections showing beside the matches", path, c.line, got.Sections)
+			}
+		}
+	}
+}
+
+// TestEveryListedLineFindsItsPage fills each page's listed lines as a
+// reader's printout would (a class's module before it, a value in each
+// {name}) and pastes it: its page comes first, unless the first page
+// lists the very same line.
+func TestEveryListedLineFindsItsPage(t *testing.T) {
+	files(t)
+	lists := map[string][]string{}
+	for _, p := range built.Pages {
+		lists[p.URL] = p.Meta.Messages
+	}
+	h := newHarness(t, opts{})
+	h.open("/", "")
+	n := 0
+	for _, p := range built.Pages {
+		for _, m := range p.Messages {
+			n++
+			var line strings.Builder
+			line.WriteString("module.") // as Python prints a class: mcp.shared.exceptions.McpError
+			for i, part := range m.Parts {
+				if part.Var {
+					line.WriteString("v" + strings.Repeat("9", i))
+				} else {
+					line.WriteString(part.Text)
+				}
+			}
+			got := h.paste(line.String())
+			if len(got.Matches) == 0 || (got.Matches[0] != p.URL && !sameLine(lists[got.Matches[0]], m)) {
+				t.Errorf("%q (%s) shows %v, want %s first", line.String(), p.File, got.Matches, p.URL)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no page lists a message")
+	}
+}
+
+func sameLine(list []string, m message.Message) bool {
+	for _, s := range list {
+		if s == m.String() {
+			return true
+		}
+	}
+	return false
+}
+
+// TestTypedWordFiltersTheIndex types as a reader who knows a word: an
+// error's title shows it, text no page holds shows none and says so, and
+// an empty box shows the whole index again.
+func TestTypedWordFiltersTheIndex(t *testing.T) {
 	h := newHarness(t, opts{})
 	h.open("/", "")
 	before := h.index()
 	if !before.Box {
-		t.Fatal("the filter box does not show with script on")
+		t.Fatal("the box does not show with script on")
 	}
 	first := before.Items[0][0].(string)
 	title, err := chromedp.Run(h.ctx, chromedp.Evaluate[string](`document.querySelector("section.errors li a").textContent`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	type1 := func(text string) index {
-		t.Helper()
-		if err := chromedp.Do(h.ctx, chromedp.SendKeys("#filter", text)); err != nil {
-			t.Fatal(err)
-		}
-		return h.index()
+	if err := chromedp.Do(h.ctx, chromedp.SendKeys("#filter", title)); err != nil {
+		t.Fatal(err)
 	}
-	for _, it := range type1(title).Items {
-		if it[0] == first && it[1] != true {
-			t.Errorf("typing %q hid %s, whose title it is", title, first)
-		}
+	if got := h.index(); len(got.Matches) == 0 || got.Matches[0] != first {
+		t.Errorf("typing %q shows %v, want %s first", title, got.Matches, first)
 	}
-	none := type1("zq-no-error-holds-this")
-	for _, it := range none.Items {
-		if it[1] == true {
-			t.Errorf("text no error holds left %s showing", it[0])
-		}
-	}
-	if none.Sections != 0 {
-		t.Errorf("%v sections show with no error in them", none.Sections)
+	none := h.paste("zq-no-error-holds-this")
+	if len(none.Matches) != 0 || !none.None || none.Sections != 0 {
+		t.Errorf("text no page holds shows %v (no-match line %v, %v sections)", none.Matches, none.None, none.Sections)
 	}
 	// Emptied, then a key typed and taken back, so that the last input
 	// event is the reader's own.
 	h.eval(`document.getElementById("filter").value = ""`)
-	for _, it := range type1(" \b").Items {
+	if err := chromedp.Do(h.ctx, chromedp.SendKeys("#filter", " \b")); err != nil {
+		t.Fatal(err)
+	}
+	all := h.index()
+	for _, it := range all.Items {
 		if it[1] != true {
-			t.Errorf("an empty filter hides %s", it[0])
+			t.Errorf("an empty box hides %s", it[0])
 		}
+	}
+	if len(all.Matches) != 0 || all.None {
+		t.Errorf("an empty box shows matches %v or the no-match line (%v)", all.Matches, all.None)
 	}
 }
 
@@ -94,20 +204,31 @@ new PerformanceObserver(l => l.getEntries().forEach(e => { window.shifts += e.va
 }
 
 // TestWithoutScriptEveryErrorShowsAndNoBox: with script off, the box that
-// would do nothing is hidden and every error is listed.
+// would do nothing is hidden and every error is listed with its lines, on
+// the index and on the not-found page.
 func TestWithoutScriptEveryErrorShowsAndNoBox(t *testing.T) {
-	h := newHarness(t, opts{})
-	if _, err := chromedp.Call(h.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
-		t.Fatal(err)
-	}
-	h.open("/", "")
-	got := h.index()
-	if got.Box {
-		t.Error("the filter box shows with script off, where it can do nothing")
-	}
-	for _, it := range got.Items {
-		if it[1] != true {
-			t.Errorf("%s is hidden with script off", it[0])
+	for _, path := range []string{"/", "/404.html"} {
+		h := newHarness(t, opts{})
+		if _, err := chromedp.Call(h.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+			t.Fatal(err)
+		}
+		h.open(path, "")
+		got := h.index()
+		if got.Box || got.None {
+			t.Errorf("%s: the box (%v) or the no-match line (%v) shows with script off", path, got.Box, got.None)
+		}
+		for _, it := range got.Items {
+			if it[1] != true {
+				t.Errorf("%s: %s is hidden with script off", path, it[0])
+			}
+		}
+		lines := h.eval(`[...document.querySelectorAll("ul.messages code")].filter(c => c.offsetParent !== null).length`)
+		want := 0
+		for _, p := range built.Pages {
+			want += len(p.Messages)
+		}
+		if lines != float64(want) {
+			t.Errorf("%s: %v listed lines show with script off, want every page's %d", path, lines, want)
 		}
 	}
 }

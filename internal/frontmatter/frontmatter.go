@@ -33,13 +33,17 @@ type Meta struct {
 	Related []string `toml:"related"` // URLs of other pages
 	Guide   string   `toml:"guide"`   // the guide {{< offer >}} offers; unset: no offer
 	Aliases []string `toml:"aliases"` // earlier paths, a 301 to this one (_redirects)
+	// Messages are the lines the error prints, {name} marking the reader's
+	// own parts; the build holds each to the page's quotes (internal/message).
+	Messages []string `toml:"messages"`
 	// OlderVersions says that earlier versions of the page ran an older
 	// counter (llab_attr, Vercel's script): only such a page's notice says so.
 	OlderVersions bool `toml:"older_versions"`
 
-	URLLine     int `toml:"-"` // the line of the file that sets url (1 when unset), for errors
-	HistoryLine int `toml:"-"` // the line that sets history, read only when it is set
-	AliasesLine int `toml:"-"` // the line that sets aliases, read only when it is set
+	URLLine      int `toml:"-"` // the line of the file that sets url (1 when unset), for errors
+	HistoryLine  int `toml:"-"` // the line that sets history, read only when it is set
+	MessagesLine int `toml:"-"` // the line that sets messages, likewise
+	AliasesLine  int `toml:"-"` // the line that sets aliases, read only when it is set
 }
 
 var (
@@ -49,7 +53,7 @@ var (
 	// releaseRE is a release of a repository, as a citation names it.
 	releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
 	// Keys are the front-matter keys a page may set; Required, those it must.
-	Keys     = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide", "aliases"}
+	Keys     = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide", "aliases", "messages"}
 	Required = []string{"title", "description"}
 )
 
@@ -95,6 +99,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
 	}
 	meta.URLLine, meta.AliasesLine, meta.HistoryLine = 1, keyLine(fm, "aliases"), keyLine(fm, "history")
+	meta.MessagesLine = keyLine(fm, "messages")
 	if md.IsDefined("url") {
 		meta.URLLine = keyLine(fm, "url")
 		if !urlRE.MatchString(meta.URL) {

@@ -49,10 +49,11 @@ type Problem struct {
 
 // Findings is what the check learned of a page.
 type Findings struct {
-	Counter  bool // loads /measure.js
-	Filter   bool // loads /filter.js
-	Markers  int
-	Problems []Problem
+	Counter   bool // loads /measure.js
+	Filter    bool // loads /filter.js
+	Markers   int
+	Checkouts int // buy links (data-checkout), each sending the event the notice names
+	Problems  []Problem
 	// IDs are the ids the page makes, and Links its <a href> to other pages
 	// of the site, as written: the caller checks them against those pages.
 	IDs   map[string]bool
@@ -225,6 +226,8 @@ func (p *checker) element(e *element) {
 			add(word, "data-checkout=%q belongs on a link, <a href=...>", word)
 		case !slices.Contains(Checkouts, word):
 			add(word, "the checkout word %q must be gumroad or site", word)
+		default:
+			p.Checkouts++
 		}
 	}
 }

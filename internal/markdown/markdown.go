@@ -44,6 +44,7 @@ type Options struct {
 	PayPage        string                            // path of the payment page: [..](checkout:site)
 	Counter        bool                              // the page loads the counter, which a copy control needs
 	PaymentContact string                            // where a USDC buyer e-mails the hash: <setting:payment_contact>
+	Guide          string                            // the guide's name on the storefront: <setting:guide>
 	Partial        func(name string) ([]byte, error) // renders the partial NAME for {{< NAME >}}
 }
 
@@ -462,13 +463,15 @@ func (r *pageRenderer) autoLink(n ast.Node, entering bool) (ast.WalkStatus, erro
 	al := n.(*ast.AutoLink)
 	u := string(al.URL(r.src))
 	if name, ok := strings.CutPrefix(u, "setting:"); ok {
-		switch val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact}[name]; {
+		switch val, ok := map[string]string{"contact": r.set.Contact, "wallet": r.set.Wallet, "payment_contact": r.set.PaymentContact, "guide": r.set.Guide}[name]; {
 		case !ok:
-			return r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:payment_contact> and <setting:wallet>", name)
+			return r.fail(n, "unknown setting %q: Markdown may name <setting:contact>, <setting:guide>, <setting:payment_contact> and <setting:wallet>", name)
 		case val == "":
 			fmt.Fprintf(r, `<strong class="unset">[%s is not set]</strong>`, name)
 		case name == "wallet":
 			fmt.Fprintf(r, `<code class="wallet">%s</code>`, html.EscapeString(val))
+		case name == "guide":
+			fmt.Fprintf(r, `<cite>%s</cite>`, html.EscapeString(val))
 		default:
 			fmt.Fprintf(r, `<a href="mailto:%[1]s">%[1]s</a>`, html.EscapeString(val))
 		}

@@ -29,11 +29,13 @@ func errorPage(title, extra string) string {
 func homeSite(t *testing.T) string {
 	root := fixtureSite(t)
 	os.Remove(filepath.Join(root, "content", "index.md"))
-	home, err := os.ReadFile(filepath.Join("..", "..", "templates", "home.html"))
-	if err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"home.html", "partials/errors.html"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "templates", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, root, "templates/"+name, string(src))
 	}
-	writeFile(t, root, "templates/home.html", string(home))
 	edit(t, root, "templates/base.html", `{{template "main" .}}`, `{{if .Home}}{{template "home" .}}{{else}}{{template "main" .}}{{end}}`)
 	return root
 }
@@ -140,12 +142,13 @@ func TestCheckedAgainst(t *testing.T) {
 }
 
 // TestAPageStatesOnlyItsOwnFacts: a page that cites nothing has no
-// checked line, and the offer is the page's own: without a guide named by
-// the page or site.toml, the build warns and -publish refuses at the
-// page's line; a guide the page names is the one shown.
+// checked line, and a page without a buy link has no sentence about one
+// in its notice. A page that names the guide (<setting:guide>) with none
+// set by it or site.toml makes the build warn and -publish refuse at its
+// line; a guide the page names is the one shown.
 func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 	root := homeSite(t)
-	for _, name := range []string{"checked", "offer"} {
+	for _, name := range []string{"checked", "notice", "footer"} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "templates", "partials", name+".html"))
 		if err != nil {
 			t.Fatal(err)
@@ -153,7 +156,7 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 		writeFile(t, root, "templates/partials/"+name+".html", string(src))
 	}
 	writeFile(t, root, "content/zz/sample.md", errorPage("Sample", "")+"\n{{< checked >}}\n")
-	writeFile(t, root, "content/zz/offers.md", errorPage("Offers", "")+"\n{{< offer >}}\n")
+	writeFile(t, root, "content/zz/offers.md", errorPage("Offers", "")+"\nThe guide, <setting:guide>: [buy it](checkout:gumroad).\n")
 	edit(t, root, "site.toml", `guide = "Fixture guide"`, "")
 	env := map[string]string{
 		"URL":                  "https://errors.lilulab.net",
@@ -162,27 +165,36 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 		"SITE_WALLET_ADDRESS":  "0x52908400098527886E0F7030069857D2E4169EE7",
 		"SITE_PAYMENT_CONTACT": "orders@lilulab.net",
 	}
+	const buySentence = "Following\na link to buy the guide sends one event"
 	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page := string(s.Files["zz/sample/index.html"]); strings.Contains(page, "class=checked") || strings.Contains(page, "Checked on") {
+	page := string(s.Files["zz/sample/index.html"])
+	if strings.Contains(page, "class=checked") || strings.Contains(page, "Quotes:") {
 		t.Errorf("a page that cites nothing has a checked line:\n%s", page)
 	}
-	if !strings.Contains(strings.Join(s.Warnings, "\n"), "content/zz/offers.md:13: {{< offer >}} names no guide") {
-		t.Errorf("no warning of the offer without a guide: %q", s.Warnings)
+	if !strings.Contains(page, "What this page measures") || strings.Contains(page, buySentence) {
+		t.Errorf("a page without a buy link lacks the notice, or speaks of a buy link:\n%s", page)
+	}
+	if !strings.Contains(strings.Join(s.Warnings, "\n"), "content/zz/offers.md:13: <setting:guide> names no guide") {
+		t.Errorf("no warning of the guide unnamed: %q", s.Warnings)
 	}
 	_, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
-	if err == nil || !strings.Contains(err.Error(), "content/zz/offers.md:13: {{< offer >}} names no guide") {
-		t.Errorf("-publish with an offer and no guide: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "content/zz/offers.md:13: <setting:guide> names no guide") {
+		t.Errorf("-publish with the guide unnamed: %v", err)
 	}
 	edit(t, root, "content/zz/offers.md", "updated = ", "guide = \"Offers, the guide\"\nupdated = ")
 	s, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if page := string(s.Files["zz/offers/index.html"]); !strings.Contains(page, "<cite>Offers, the guide</cite>") {
-		t.Error("the page's guide is not the one its offer names")
+	page = string(s.Files["zz/offers/index.html"])
+	if !strings.Contains(page, "<cite>Offers, the guide</cite>") {
+		t.Error("the page's guide is not the one it names")
+	}
+	if !strings.Contains(page, buySentence) {
+		t.Errorf("a page with a buy link has no sentence about it in its notice:\n%s", page)
 	}
 }
 
@@ -298,9 +310,10 @@ func TestAliasesRedirect(t *testing.T) {
 	}
 }
 
-// TestOnlyTheIndexLoadsTheFilter: the index may load /filter.js; an error
-// page that does fails the build, its counter being its only script.
-func TestOnlyTheIndexLoadsTheFilter(t *testing.T) {
+// TestACounterPageLoadsNoFilter: the index may load /filter.js; a page
+// with the counter that does fails the build, the counter being its only
+// script, as its notice says.
+func TestACounterPageLoadsNoFilter(t *testing.T) {
 	root := homeSite(t)
 	writeFile(t, root, "measure/filter.js", "(function(){})();\n")
 	writeFile(t, root, "content/zz/sample.md", errorPage("Sample", ""))
@@ -314,7 +327,7 @@ func TestOnlyTheIndexLoadsTheFilter(t *testing.T) {
 	}
 	edit(t, root, "templates/base.html", "{{if .Home}}<script", "{{if true}}<script")
 	_, err = Build(Options{FS: os.DirFS(root), Getenv: noEnv})
-	if err == nil || !strings.Contains(err.Error(), "loads /filter.js, which only the index of errors may") {
+	if err == nil || !strings.Contains(err.Error(), "loads /filter.js, which a page with the counter may not") {
 		t.Errorf("an error page loading the filter: %v", err)
 	}
 }

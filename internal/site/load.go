@@ -178,7 +178,7 @@ func loadPage(site fs.FS, name string, old *Page, changed bool) (*Page, error) {
 	if dir := path.Dir(name); dir != "." {
 		p.Section = dir
 	}
-	return p, nil
+	return p, p.parseMessages()
 }
 
 // homeFile names the generated home page in errors and in the Prev map.

@@ -128,11 +128,17 @@ type Data struct {
 	JSONLD    any       // structured data, or nil
 	Checked   []Checked // the releases the quotes are checked against (checkedAgainst)
 	Guide     string    // the guide the page offers: its guide, or site.toml's
+	Sells     bool      // the page has a buy link, whose event the notice then names
 	ids       map[string]int
+	partials  []string // the partials the body calls ({{< NAME >}})
 }
 
 // HasID reports whether the body makes the id, for a partial to link to it only then.
 func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
+
+// Uses reports whether the body calls the partial, for the base template
+// to load what it needs (the not-found page's index of errors, filter.js).
+func (d *Data) Uses(partial string) bool { return slices.Contains(d.partials, partial) }
 
 // renderPage renders p; any number of pages render at once.
 func (s *Site) renderPage(p *Page) (out rendered, err error) {
@@ -178,6 +184,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		Storefront:     set.Storefront,
 		PayPage:        "/pay/",
 		Counter:        d.Counter,
+		Guide:          d.Guide,
 		Partial: func(name string) ([]byte, error) {
 			if t.Lookup(name) == nil {
 				return nil, fmt.Errorf("no partial %q: add %s/partials/%s.html", name, TemplateDir, name)
@@ -196,17 +203,20 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		}
 		out.Cites = append(out.Cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
 	}
+	if err := p.checkMessages(out.Cites); err != nil {
+		return out, err
+	}
 	d.Checked = checkedAgainst(out.Cites)
 	d.ids = res.IDs
 	body := res.HTML
-	for i, name := range partials {
-		if name == "offer" && d.Guide == "" {
-			msg := fmt.Sprintf("%s:%d: {{< offer >}} names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, lineOf(p.raw, "{{< offer"), settings.File)
-			if s.publish {
-				return out, errors.New(msg)
-			}
-			out.Warnings = append(out.Warnings, msg+": the offer shows a placeholder; -publish refuses to build")
+	if n := lineOf(p.src, "<setting:guide>"); n > 0 && d.Guide == "" {
+		msg := fmt.Sprintf("%s:%d: <setting:guide> names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, p.first+n-1, settings.File)
+		if s.publish {
+			return out, errors.New(msg)
 		}
+		out.Warnings = append(out.Warnings, msg+": the page shows a placeholder; -publish refuses to build")
+	}
+	for i, name := range partials {
 		var b bytes.Buffer
 		if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
 			return out, &renderError{s.tmpl.error(err), []string{p.File}}
@@ -214,14 +224,19 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
 	p.Body = template.HTML(body)
+	d.partials = partials
+	d.Sells = htmlcheck.Check(body).Checkouts > 0
 	var b bytes.Buffer
 	if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, "base", d); err != nil {
 		return out, &renderError{s.tmpl.error(err), []string{p.File}}
 	}
 	found := htmlcheck.Check(b.Bytes())
-	if found.Filter && !p.Home {
-		// Error pages keep the counter as their only script.
-		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+	if found.Filter && d.Counter {
+		// A page with the counter keeps it as its only script, as its notice says.
+		return out, fmt.Errorf("%s: loads %s, which a page with the counter may not: the counter is its only script (the index of errors and the not-found page have none)", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+	}
+	if found.Checkouts > 0 && !d.Sells {
+		return out, fmt.Errorf("%s: a template makes a buy link (data-checkout) outside the page's body, where the notice cannot see it: put buy links in the page or a partial it calls", locate(p, s.tmpl.src, "data-checkout"))
 	}
 	out.Findings = found
 	var problems []error

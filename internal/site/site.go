@@ -17,6 +17,7 @@ import (
 
 	"errref/internal/frontmatter"
 	"errref/internal/markdown"
+	"errref/internal/message"
 	"errref/internal/settings"
 )
 
@@ -92,6 +93,7 @@ type Page struct {
 	// Prev and Next: neighbours in the section by title; Related: sharing a tag or in Meta.Related.
 	Prev, Next *Page
 	Related    []*Page
+	Messages   []message.Message // Meta.Messages, read
 	library    string
 	raw        []byte      // the file as read
 	stat       fs.FileInfo // its size and modification time when read

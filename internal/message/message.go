@@ -1,0 +1,188 @@
+// Package message reads the lines a page says its error prints (the
+// front matter's messages) and holds each to the page's quotes of
+// library source: a message is made only of the quotes' string literals
+// and names, so the index never lists a line the source cannot print.
+package message
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// A Message is a line as a reader sees it: literal text, with the parts
+// that are the reader's own (a host, a tool's name, a number) as Vars.
+type Message struct {
+	Parts []Part
+}
+
+// A Part is literal text, or a Var standing for the reader's own text.
+type Part struct {
+	Text string // the literal, or the Var's name
+	Var  bool
+}
+
+// varRE is a part of the reader's own, {name}.
+var varRE = regexp.MustCompile(`\{([a-z][a-z0-9_ ]*)\}`)
+
+// Parse reads a message such as "McpError: Waited {timeout} seconds.".
+func Parse(s string) (Message, error) {
+	var m Message
+	if strings.TrimSpace(s) != s || s == "" {
+		return m, fmt.Errorf("message %q: write the line as printed, without space around it", s)
+	}
+	at := 0
+	for _, v := range varRE.FindAllStringSubmatchIndex(s, -1) {
+		if v[0] > at {
+			m.Parts = append(m.Parts, Part{Text: s[at:v[0]]})
+		}
+		m.Parts = append(m.Parts, Part{Text: s[v[2]:v[3]], Var: true})
+		at = v[1]
+	}
+	if at < len(s) {
+		m.Parts = append(m.Parts, Part{Text: s[at:]})
+	}
+	for _, p := range m.Parts {
+		if !p.Var && strings.ContainsAny(p.Text, "{}") {
+			return m, fmt.Errorf("message %q: a brace outside {name}: mark the reader's own part as {name}, a lower-case name", s)
+		}
+	}
+	if literal(m) < 8 {
+		return m, fmt.Errorf("message %q: under 8 characters of its own text, it would match lines that are not this error", s)
+	}
+	return m, nil
+}
+
+// literal counts the message's own text, outside its vars.
+func literal(m Message) int {
+	n := 0
+	for _, p := range m.Parts {
+		if !p.Var {
+			n += len(p.Text)
+		}
+	}
+	return n
+}
+
+// Check reports the first literal part of m that the quotes cannot make:
+// each must be a run of the quotes' pieces (see pieces), where only the
+// run's first piece may start inside a literal and only its last may end
+// inside one. ": " is always a piece: Python and Node put it between an
+// exception's class and its message.
+func Check(m Message, quotes []string) error {
+	ps := map[string]bool{": ": true}
+	for _, q := range quotes {
+		for _, p := range pieces(q) {
+			ps[p] = true
+		}
+	}
+	for _, p := range m.Parts {
+		if !p.Var && !covered(p.Text, ps) {
+			return fmt.Errorf("%q is not made of the page's quotes: quote the source line that prints it (its string literals and names), or mark the reader's own part as {name}", p.Text)
+		}
+	}
+	return nil
+}
+
+// covered reports whether s is a run of pieces: s[:i] the end of a piece
+// (or a whole one), then whole pieces, and the rest the start of a piece.
+func covered(s string, pieces map[string]bool) bool {
+	reach := make([]bool, len(s)+1) // reach[i]: s[:i] is made of pieces
+	for p := range pieces {
+		for k := range len(p) { // p is never empty (pieces drops "")
+			tail := p[k:]
+			if strings.HasPrefix(tail, s) {
+				return true // s lies within one piece
+			}
+			if strings.HasPrefix(s, tail) {
+				reach[len(tail)] = true
+			}
+		}
+	}
+	for i := 1; i < len(s); i++ {
+		if !reach[i] {
+			continue
+		}
+		for p := range pieces {
+			switch rest := s[i:]; {
+			case strings.HasPrefix(p, rest):
+				return true
+			case strings.HasPrefix(rest, p):
+				reach[i+len(p)] = true
+			}
+		}
+	}
+	return reach[len(s)]
+}
+
+// nameRE is a name in code, dotted or not: McpError, keyValidator._parse.
+var nameRE = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*`)
+
+// pieces are the texts a quote of code can print: the contents of its
+// string literals, cut at their interpolations ({x}, ${x}), and the
+// names outside them. A literal left open at the quote's end runs to it.
+// A quote with no quote mark may be the inside of a literal (a template's
+// text, quoted without its backquotes), so its own text counts too.
+func pieces(q string) []string {
+	var out []string
+	if !strings.ContainsAny(q, "\"'`") {
+		out = literalParts(q)
+	}
+	code := 0 // start of the code since the last literal
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c != '"' && c != '\'' && c != '`' {
+			continue
+		}
+		out = append(out, nameRE.FindAllString(q[code:i], -1)...)
+		end := q[i : i+1]
+		if strings.HasPrefix(q[i:], strings.Repeat(end, 3)) {
+			end = q[i : i+3] // a Python triple-quoted string
+		}
+		j := i + len(end)
+		for j < len(q) && !strings.HasPrefix(q[j:], end) {
+			if q[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		j = min(j, len(q))
+		out = append(out, literalParts(unescape.Replace(q[i+len(end):j]))...)
+		i = j + len(end) - 1
+		code = min(i+1, len(q))
+	}
+	return append(out, nameRE.FindAllString(q[code:], -1)...)
+}
+
+// literalParts cuts a literal's text at its interpolations, dropping empty parts.
+func literalParts(s string) []string {
+	var out []string
+	for _, t := range interpolated.Split(s, -1) {
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var (
+	// interpolated is a value put into a literal: {x} and ${x} in
+	// f-strings and templates, %s in Python's % and Go's formats, % in V8's
+	// message templates.
+	interpolated = regexp.MustCompile(`\$?\{[^{}]*\}|%[sdrvq]?`)
+	// unescape gives the quote characters and backslash a literal escapes.
+	unescape = strings.NewReplacer(`\'`, `'`, `\"`, `"`, "\\`", "`", `\\`, `\`)
+)
+
+// String is the message as written in the front matter.
+func (m Message) String() string {
+	var b strings.Builder
+	for _, p := range m.Parts {
+		if p.Var {
+			b.WriteString("{" + p.Text + "}")
+		} else {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
