@@ -78,16 +78,20 @@ func object(dec *json.Decoder, notObject, what string, each func(key string) err
 	return keys, nil
 }
 
+// field reads the value of key into e.
 func (e *Event) field(dec *json.Decoder, key string) error {
 	switch key {
-	case "name", "path", "ref", "checkout", "outreach":
-		s, err := str(dec, key)
-		if key == "outreach" {
-			e.Outreach = &s
-		} else {
-			*map[string]*string{"name": &e.Name, "path": &e.Path, "ref": &e.Ref, "checkout": &e.Checkout}[key] = s
-		}
-		return err
+	case "name":
+		return str(dec, key, &e.Name)
+	case "path":
+		return str(dec, key, &e.Path)
+	case "ref":
+		return str(dec, key, &e.Ref)
+	case "checkout":
+		return str(dec, key, &e.Checkout)
+	case "outreach":
+		e.Outreach = new(string)
+		return str(dec, key, e.Outreach)
 	case "visible_ms":
 		tok, err := dec.Token()
 		n, ok := tok.(json.Number)
@@ -112,7 +116,8 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 			if !slices.Contains(CampaignKeys, k) {
 				return fmt.Errorf("campaign key %q is not one of %s", safe(k), strings.Join(CampaignKeys, ", "))
 			}
-			v, err := str(dec, "campaign."+k)
+			var v string
+			err := str(dec, "campaign."+k, &v)
 			e.Campaign[k] = v
 			return err
 		})
@@ -126,25 +131,26 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 	return nil
 }
 
-// str reads a string value: no control characters, at most MaxValue
-// characters.
-func str(dec *json.Decoder, key string) (string, error) {
+// str reads key's string value into dst: no control characters, at most
+// MaxValue characters.
+func str(dec *json.Decoder, key string, dst *string) error {
 	tok, err := dec.Token()
 	s, ok := tok.(string)
 	if err != nil || !ok {
-		return "", fmt.Errorf("%s must be a string", key)
+		return fmt.Errorf("%s must be a string", key)
 	}
 	if utf8.RuneCountInString(s) > MaxValue && key != "path" {
-		return "", fmt.Errorf("%s is over %d characters", key, MaxValue)
+		return fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
 	for _, r := range s {
 		// Bidi controls (U+202E and the like) would reorder what the
 		// terminal or a log viewer shows around them.
 		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			return "", fmt.Errorf("%s holds a control character", key)
+			return fmt.Errorf("%s holds a control character", key)
 		}
 	}
-	return s, nil
+	*dst = s
+	return nil
 }
 
 // check holds the keys of each kind of event to the contract, in the order sent.

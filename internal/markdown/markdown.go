@@ -61,9 +61,19 @@ type Citation struct {
 type Result struct {
 	HTML      []byte
 	Citations []Citation     // in document order
-	Warnings  []string       // "line N: what"; the caller adds the file
+	Warnings  []*LineError   // what renders, but its author should hear of
 	IDs       map[string]int // the ids the page's headings and code blocks make, by line
 }
+
+// A LineError is what is wrong at a line of the page's file: the error
+// Render stops at, or a warning. The caller, which knows the file, names it.
+type LineError struct {
+	Line int // of the file, from 1
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
 
 // md is set up once: its parser keeps no state between documents, and its
 // node functions find the page's state on the writer, a *pageRenderer.
@@ -79,7 +89,7 @@ var md = goldmark.New(
 )
 
 // Render converts src, whose first line is line firstLine of its file.
-// Errors and warnings name lines of that file.
+// Its error and its warnings are each a *LineError, at a line of that file.
 func Render(src []byte, firstLine int, s Options) (Result, error) {
 	var b bytes.Buffer
 	r := &pageRenderer{BufWriter: bufio.NewWriter(&b), src: src, first: firstLine, set: s,
@@ -102,7 +112,7 @@ type pageRenderer struct {
 	first    int
 	set      Options
 	cites    []Citation
-	warnings []string
+	warnings []*LineError
 	codes    int
 	ids      map[string]int                                 // id -> line of the file that makes it
 	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by inspect
@@ -176,11 +186,11 @@ func linkSpecAt(cs *ast.CodeSpan, src []byte, dest string) int {
 
 // fail stops the page with an error on n's line.
 func (r *pageRenderer) fail(n ast.Node, format string, args ...any) (ast.WalkStatus, error) {
-	return ast.WalkStop, fmt.Errorf("line %d: %s", r.line(n), fmt.Sprintf(format, args...))
+	return ast.WalkStop, &LineError{Line: r.line(n), Err: fmt.Errorf(format, args...)}
 }
 
 func (r *pageRenderer) warn(n ast.Node, format string, args ...any) {
-	r.warnings = append(r.warnings, fmt.Sprintf("line %d: %s", r.line(n), fmt.Sprintf(format, args...)))
+	r.warnings = append(r.warnings, &LineError{Line: r.line(n), Err: fmt.Errorf(format, args...)})
 }
 
 // inspect refuses what a page must not contain before anything is written,
@@ -293,42 +303,41 @@ var infoRE = regexp.MustCompile(`^([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
 // language first, and where in src its cite value is written (-1 when
 // escaped in quotes).
 func parseInfo(fc *ast.FencedCodeBlock, src []byte) (lang string, attrs map[string]string, citeAt int, err error) {
-	citeAt = -1
-	info, base := "", 0
+	info, start := "", 0 // start: where info is in src
 	if fc.Info != nil {
-		info, base = string(fc.Info.Segment.Value(src)), fc.Info.Segment.Start
+		info, start = string(fc.Info.Segment.Value(src)), fc.Info.Segment.Start
 	}
 	info = strings.TrimRightFunc(info, unicode.IsSpace)
-	off := len(info) - len(strings.TrimLeftFunc(info, unicode.IsSpace))
-	if l, _, _ := strings.Cut(info[off:], " "); !strings.Contains(l, "=") {
-		lang, off = l, off+len(l)
+	rest := strings.TrimLeftFunc(info, unicode.IsSpace) // what is not read yet, the end of info
+	if word, _, _ := strings.Cut(rest, " "); !strings.Contains(word, "=") {
+		lang, rest = word, strings.TrimLeftFunc(rest[len(word):], unicode.IsSpace)
 	}
-	attrs = map[string]string{}
-	for off < len(info) {
-		rest := strings.TrimLeftFunc(info[off:], unicode.IsSpace)
-		off = len(info) - len(rest)
-		loc := infoRE.FindStringSubmatchIndex(rest)
-		if loc == nil {
+	attrs, citeAt = map[string]string{}, -1
+	for rest != "" {
+		m := infoRE.FindStringSubmatch(rest)
+		if m == nil {
 			return "", nil, -1, fmt.Errorf("cannot read %q in the fence's info string: write key=value or key=\"quoted value\"", rest)
 		}
-		k, v, at := rest[loc[2]:loc[3]], rest[loc[4]:loc[5]], base+off+loc[4]
-		if raw, ok := strings.CutPrefix(v, `"`); ok {
+		k, v := m[1], m[2]
+		valueAt := start + len(info) - len(rest) + len(k+"=")
+		rest = strings.TrimLeftFunc(rest[len(m[0]):], unicode.IsSpace)
+		if written, quoted := strings.CutPrefix(v, `"`); quoted {
 			if v, err = strconv.Unquote(v); err != nil {
 				return "", nil, -1, fmt.Errorf("bad quoted value for %s: %v", k, err)
 			}
-			if at++; raw[:len(raw)-1] != v {
-				at = -1
+			valueAt++ // after the quote
+			if strings.TrimSuffix(written, `"`) != v {
+				valueAt = -1 // escaped: the value is not written as it reads
 			}
 		}
 		switch k {
 		case "cite":
-			citeAt = at
+			citeAt = valueAt
 		case "copy", "label":
 		default:
 			return "", nil, -1, fmt.Errorf("unknown fence attribute %q: the attributes are cite, copy and label", k)
 		}
 		attrs[k] = v
-		off += loc[1]
 	}
 	return lang, attrs, citeAt, nil
 }

@@ -280,9 +280,13 @@ func TestRenderErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Render passed; want line %d: %q", tc.line, tc.words)
 			}
-			msg := err.Error()
-			if at := "line " + strconv.Itoa(tc.line) + ": "; !strings.HasPrefix(msg, at) {
-				t.Errorf("error %q does not start with %q", msg, at)
+			var at *LineError
+			if !errors.As(err, &at) || at.Line != tc.line {
+				t.Fatalf("error %q is not a *LineError at line %d", err, tc.line)
+			}
+			msg := at.Err.Error()
+			if want := "line " + strconv.Itoa(tc.line) + ": " + msg; err.Error() != want {
+				t.Errorf("error %q, want %q", err, want)
 			}
 			for _, w := range tc.words {
 				if !strings.Contains(msg, w) {
@@ -322,8 +326,12 @@ func TestWarnings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(res.Warnings, tc.want) {
-				t.Errorf("warnings = %q\nwant       %q", res.Warnings, tc.want)
+			var got []string
+			for _, w := range res.Warnings {
+				got = append(got, w.Error())
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("warnings = %q\nwant       %q", got, tc.want)
 			}
 		})
 	}

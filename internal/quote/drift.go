@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"errref/internal/site"
+	"errref/internal/version"
 )
 
 // Exit codes: every quote holds at the newest releases; one does not; or no answer.
@@ -30,8 +31,8 @@ type DriftOptions struct {
 // against the newest release of that major version.
 type group struct {
 	major   int
-	newest  version
-	cited   []version // the versions its citations name, oldest first
+	newest  version.Version
+	cited   []version.Version // the versions its citations name, oldest first
 	results []Result
 	prose   []ProseLine
 }
@@ -122,9 +123,9 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 	if err != nil {
 		return err
 	}
-	var versions []version
+	var versions []version.Version
 	for _, name := range slices.Sorted(maps.Keys(tags)) { // in one order, run after run
-		if v, ok := parseVersion(name); ok {
+		if v, ok := version.Parse(name); ok {
 			versions = append(versions, v)
 		}
 	}
@@ -148,17 +149,17 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 		if c.History {
 			continue
 		}
-		v, ok := parseVersion(c.Version)
+		v, ok := version.Parse(c.Version)
 		if !ok {
 			place(&unversioned, c)
 			continue
 		}
-		g := groups[v.major()]
+		g := groups[v.Major()]
 		if g == nil {
-			g = &group{major: v.major()}
-			groups[v.major()] = g
+			g = &group{major: v.Major()}
+			groups[v.Major()] = g
 		}
-		if !g.cites(v.tag) {
+		if !g.cites(v.Tag) {
 			g.cited = append(g.cited, v)
 		}
 	}
@@ -170,7 +171,7 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 	}
 	for _, major := range slices.Sorted(maps.Keys(groups)) {
 		g := groups[major]
-		slices.SortFunc(g.cited, compare)
+		slices.SortFunc(g.cited, version.Compare)
 		if g.newest, err = newestOf(versions, tags, g, pre); err != nil {
 			return err
 		}
@@ -180,9 +181,9 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 		if c.History {
 			r.history = append(r.history, Relocate(c, r.tree(c.Version), r.tree(c.Version)))
 		} else {
-			v, _ := parseVersion(c.Version)
-			g := groups[v.major()]
-			g.results = append(g.results, Relocate(c, r.tree(c.Version), r.tree(g.newest.tag)))
+			v, _ := version.Parse(c.Version)
+			g := groups[v.Major()]
+			g.results = append(g.results, Relocate(c, r.tree(c.Version), r.tree(g.newest.Tag)))
 		}
 		if r.clone.err != nil {
 			return r.clone.err
@@ -199,35 +200,36 @@ func (r *repo) historyBroken() bool {
 // newestOf finds the newest release of g's major version, or the newest
 // version cited if newer. Two tags may name one version ("1.15.0" and
 // "v1.15.0", as the SDK has): when both tag one commit, one is taken.
-func newestOf(versions []version, tags map[string]string, g *group, pre bool) (version, error) {
+func newestOf(versions []version.Version, tags map[string]string, g *group, pre bool) (version.Version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
-		if v.major() == g.major && (pre || !v.prerelease()) && !g.cites(v.tag) {
+		if v.Major() == g.major && (pre || !v.Prerelease()) && !g.cites(v.Tag) {
 			candidates = append(candidates, v)
 		}
 	}
-	top := slices.MaxFunc(candidates, compare)
-	same := slices.DeleteFunc(candidates, func(v version) bool { return compare(v, top) != 0 })
+	top := slices.MaxFunc(candidates, version.Compare)
+	same := slices.DeleteFunc(candidates, func(v version.Version) bool { return version.Compare(v, top) != 0 })
 	for _, v := range same[1:] {
-		if tags[v.tag] != tags[same[0].tag] {
-			return version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].tag, v.tag, g.major, tags[same[0].tag], tags[v.tag])
+		if tags[v.Tag] != tags[same[0].Tag] {
+			return version.Version{}, fmt.Errorf("tags %s and %s both name the newest %d.x version, at different commits (%.12s, %.12s): -drift cannot tell which is the release", same[0].Tag, v.Tag, g.major, tags[same[0].Tag], tags[v.Tag])
 		}
 	}
 	// Taken: the tag cited, else the one written like the first cited.
-	like := func(v version) int {
+	like := func(v version.Version) int {
 		n := 0
-		if g.cites(v.tag) {
+		if g.cites(v.Tag) {
 			n += 4
 		}
-		if strings.HasPrefix(v.tag, "v") == strings.HasPrefix(g.cited[0].tag, "v") {
+		if strings.HasPrefix(v.Tag, "v") == strings.HasPrefix(g.cited[0].Tag, "v") {
 			n += 2
 		}
-		if len(v.release) == len(g.cited[0].release) {
+		if len(v.Release) == len(g.cited[0].Release) {
 			n++
 		}
 		return n
 	}
-	return slices.MaxFunc(same, func(x, y version) int { return like(x) - like(y) }), nil // the first of the likest
+	byLikeness := func(x, y version.Version) int { return like(x) - like(y) }
+	return slices.MaxFunc(same, byLikeness), nil // the first of the likest
 }
 
 // tree reads the files of r's clone at a tag.
@@ -238,7 +240,7 @@ func (r *repo) tree(tag string) Tree {
 }
 
 func (g *group) cites(tag string) bool {
-	return slices.ContainsFunc(g.cited, func(v version) bool { return v.tag == tag })
+	return slices.ContainsFunc(g.cited, func(v version.Version) bool { return v.Tag == tag })
 }
 
 // drifted reports whether a quote fails at the newest release (not moved).

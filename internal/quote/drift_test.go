@@ -214,6 +214,21 @@ func TestTwoTagsOneVersion(t *testing.T) {
 	}
 }
 
+// TestWorkspaceTags: a repository that tags each package's release, as
+// typescript-sdk tags 2.0.0 (@modelcontextprotocol/core@2.0.0 and its
+// other packages' tags, all at one commit), has those as its releases.
+func TestWorkspaceTags(t *testing.T) {
+	lib := library(t)
+	git(t, lib, "tag", "@acme/core@2.0.1", "v2.0.0^{commit}")
+	git(t, lib, "tag", "@acme/server@2.0.1", "v2.0.0^{commit}")
+	page := head + "[`return 60`](cite:acme/lib@v2.0.0:src/app.py#6)\n"
+	want := "acme/lib v2.0.0 to @acme/core@2.0.1, the newest 2.x release: 0 moved, 1 unchanged, 0 changed, 0 ambiguous, 0 gone\n"
+	code, out, err := run(t, page, false, "acme/lib="+lib)
+	if err != nil || code != Held || !strings.Contains(out, want) {
+		t.Errorf("exit %d, err = %v, report:\n%s\nwant it to say %q", code, err, out, want)
+	}
+}
+
 // TestJSON: -json gives the report as JSON, each citation with its
 // outcome, where it went and what the text report says of it; and the
 // error, when there is one, with exit 2.

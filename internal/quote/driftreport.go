@@ -28,19 +28,19 @@ func (g *group) counts() map[string]int {
 func (g *group) citedTags() []string {
 	var tags []string
 	for _, v := range g.cited {
-		tags = append(tags, v.tag)
+		tags = append(tags, v.Tag)
 	}
 	return tags
 }
 
 func (g *group) older() []string {
-	return slices.DeleteFunc(g.citedTags(), func(tag string) bool { return tag == g.newest.tag })
+	return slices.DeleteFunc(g.citedTags(), func(tag string) bool { return tag == g.newest.Tag })
 }
 
 // describe says what g's newest version is: "the newest 1.x release".
 func (g *group) describe(pre bool) string {
 	switch {
-	case !g.newest.prerelease():
+	case !g.newest.Prerelease():
 		return fmt.Sprintf("the newest %d.x release", g.major)
 	case pre:
 		return fmt.Sprintf("the newest %d.x version, a prerelease", g.major)
@@ -66,11 +66,11 @@ func answer(repos []*repo, code int, pre bool) string {
 			parts = append(parts, name+"is quoted only as history")
 		}
 		for _, g := range r.groups {
-			parts = append(parts, fmt.Sprintf("%s%s is %s", name, g.newest.tag, g.describe(pre)))
+			parts = append(parts, fmt.Sprintf("%s%s is %s", name, g.newest.Tag, g.describe(pre)))
 			name = ""
 			total += len(g.results)
 			for _, res := range g.results {
-				if res.Citation.Version != g.newest.tag {
+				if res.Citation.Version != g.newest.Tag {
 					behind++
 				}
 				if !res.held() {
@@ -118,7 +118,7 @@ func answer(repos []*repo, code int, pre bool) string {
 
 // summary is a group's line after its citations, as -repin ends its report.
 func summary(r *repo, g *group, pre bool) string {
-	return fmt.Sprintf("%s %s to %s, %s: %s", r.name, strings.Join(g.citedTags(), " and "), g.newest.tag, g.describe(pre), counted(g.counts()))
+	return fmt.Sprintf("%s %s to %s, %s: %s", r.name, strings.Join(g.citedTags(), " and "), g.newest.Tag, g.describe(pre), counted(g.counts()))
 }
 
 // writeText prints, for each group behind or drifted, what became of each
@@ -194,7 +194,7 @@ func report(repos []*repo, code int, pre bool) jsonReport {
 	for _, r := range repos {
 		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: citationsJSON(r.history)}
 		for _, g := range r.groups {
-			jr.Groups = append(jr.Groups, jsonGroup{Major: g.major, Newest: g.newest.tag, Prerelease: g.newest.prerelease(), Cited: g.citedTags(),
+			jr.Groups = append(jr.Groups, jsonGroup{Major: g.major, Newest: g.newest.Tag, Prerelease: g.newest.Prerelease(), Cited: g.citedTags(),
 				Drifted: g.drifted(), Counts: g.counts(), Summary: summary(r, g, pre), Citations: citationsJSON(g.results), Prose: g.prose})
 		}
 		rep.Repositories = append(rep.Repositories, jr)

@@ -112,8 +112,8 @@ func TestEveryMarkdownFileIsPublishedOrRefused(t *testing.T) {
 }
 
 // TestCheckedAgainst: the checked line names, per repository in the order
-// first quoted, the newest release of each major version, leaving out
-// releases quoted as history.
+// first quoted, the newest release of each major version (in the order
+// internal/version holds), leaving out releases quoted as history.
 func TestCheckedAgainst(t *testing.T) {
 	c := func(repo, version string, history bool) Citation {
 		var m Citation
@@ -130,6 +130,10 @@ func TestCheckedAgainst(t *testing.T) {
 		{"the newest per major, by number", []Citation{c("a/x", "v1.9.0", false), c("a/x", "v1.10.0", false), c("a/x", "v2.0.0", false), c("b/y", "0.28.1", false)}, "a/x v1.10.0 and v2.0.0; b/y 0.28.1"},
 		{"history left out", []Citation{c("a/x", "v1.5.0", true), c("a/x", "v1.4.0", false)}, "a/x v1.4.0"},
 		{"only history", []Citation{c("a/x", "v1.5.0", true)}, ""},
+		{"a candidate below its release", []Citation{c("a/x", "v2.0.0", false), c("a/x", "v2.0.0rc1", false)}, "a/x v2.0.0"},
+		{"a v prefix says nothing", []Citation{c("a/x", "v1.29.0", false), c("a/x", "1.30.0", false)}, "a/x 1.30.0"},
+		{"a commit named as cited, after the releases", []Citation{c("a/x", "3f2a1b9", false), c("a/x", "v1.2.0", false), c("a/x", "3f2a1b9", false)},
+			"a/x v1.2.0 and 3f2a1b9"},
 	} {
 		var got []string
 		for _, ch := range checkedAgainst(tc.cites) {

@@ -193,8 +193,12 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 			return partialMark(len(partials) - 1), nil
 		},
 	})
-	if err != nil {
-		return out, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
+	var at *markdown.LineError
+	switch {
+	case errors.As(err, &at):
+		return out, fmt.Errorf("%s:%d: %w", p.File, at.Line, at.Err)
+	case err != nil:
+		return out, fmt.Errorf("%s: %w", p.File, err)
 	}
 	front := len(p.raw) - len(p.src) // the body is the end of the file
 	for _, c := range res.Citations {
@@ -256,7 +260,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		return out, fmt.Errorf("%s: minify: %v", p.File, err)
 	}
 	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, p.File+":"+strings.TrimPrefix(w, "line "))
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%s:%d: %v", p.File, w.Line, w.Err))
 	}
 	// A release named as history that nothing quotes is a typo, and would
 	// leave the quote it meant checked against the newest release.
