@@ -270,8 +270,8 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}}
 	filtered := q.Filter.Set()
 	if !filtered {
-		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{"gumroad": 0, "site": 0},
-			PreviousClicks: map[string]int{}, PreviousBuyLinkClicks: map[string]int{"gumroad": 0, "site": 0}}
+		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0},
+			PreviousClicks: map[string]int{}, PreviousBuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0}}
 	}
 	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
@@ -346,7 +346,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	})
 	r.Total.rates()
 	if r.SiteWide != nil {
-		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks["gumroad"]+r.SiteWide.BuyLinkClicks["site"], r.Total.Engaged)
+		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks[event.Gumroad]+r.SiteWide.BuyLinkClicks[event.Site], r.Total.Engaged)
 	}
 	r.Visible = quartiles(visible)
 	r.Refs = rows(refs, func(k string, s Steps) Row { return Row{Ref: k, None: k == "", Steps: s} })
