@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"errref/internal/event"
+	"errref/internal/needs"
 	"errref/internal/store"
 )
 
@@ -23,11 +24,12 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
+	needs.Hermetic()
 	os.Exit(m.Run())
 }
 
-// run runs the command in dir with args, without the caller's database
-// variables, and returns its exit code, stdout and stderr.
+// runReport runs the command in dir with args and env, and returns its
+// exit code, stdout and stderr.
 func runReport(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
 	t.Helper()
 	exe, err := os.Executable()
@@ -36,12 +38,7 @@ func runReport(t *testing.T, dir string, env []string, args ...string) (int, str
 	}
 	cmd := exec.Command(exe)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k != "DATABASE_URL" && k != "NETLIFY_DB_URL" && k != "SITE_EVENTS_DB" {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, append(env, "REPORT_TEST_MAIN=1", "REPORT_TEST_ARGS="+strings.Join(args, " "))...)
+	cmd.Env = append(os.Environ(), append(env, "REPORT_TEST_MAIN=1", "REPORT_TEST_ARGS="+strings.Join(args, " "))...)
 	var out, errs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
 	err = cmd.Run()

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -54,6 +55,19 @@ func Postgres(t testing.TB) string {
 	}
 	postgres.check(t, why)
 	return url
+}
+
+// Hermetic unsets the publisher's settings, which the code reads over
+// site.toml and its defaults (SITE_*, URL, DATABASE_URL, NETLIFY_DB_URL),
+// so that no test's result depends on the shell that runs it. A test
+// package whose code reads them calls it first thing in TestMain.
+func Hermetic() {
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "SITE_") || k == "URL" || k == "DATABASE_URL" || k == "NETLIFY_DB_URL" {
+			os.Unsetenv(k)
+		}
+	}
 }
 
 // A need is what a kind of test needs, and whether one has failed for
