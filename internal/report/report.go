@@ -78,7 +78,9 @@ func (q Query) days() (time.Time, int, error) {
 	return start, int(end.Sub(start).Hours()/24) + 1, nil
 }
 
-// Load reads the counts of q's period and the one before from src, and builds the report.
+// Load reads the counts of q's period and the one before from src, and
+// builds the report. When only the sales cannot be read, it returns the
+// report without them beside the error.
 func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	from, _, err := q.Previous()
 	if err != nil {
@@ -92,7 +94,7 @@ func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	if sr, ok := src.(SalesReader); ok && r.SiteWide != nil {
 		sales, err := sr.Sales(ctx, from, q.To)
 		if err != nil {
-			return Report{}, err
+			return r, err // the readers' funnel, for the caller that may show it without the sales
 		}
 		r.addSales(sales)
 	}
