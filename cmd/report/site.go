@@ -11,12 +11,10 @@ import (
 	"errref/internal/site"
 )
 
-// placeOnPages puts on r what events and sales do not carry, as the site
-// in root builds: each click on the content files whose pages have its
-// control (a click carries only its name), and each guide's sales on the
-// row of the page that names it, in its front matter or as site.toml's
-// guide (SITE_GUIDE) (a sale names a product, not a page). A folder
-// without content/ is no site: nothing is placed.
+// placeOnPages puts on r, as the site in root builds, what a click and a
+// sale do not carry: each click's page (by the content file) and each
+// guide's page (its front matter's guide, or site.toml's or SITE_GUIDE).
+// A folder without content/ is no site: nothing is placed.
 func placeOnPages(r *report.Report, root string) error {
 	if _, err := os.Stat(filepath.Join(root, site.ContentDir)); errors.Is(err, fs.ErrNotExist) {
 		return nil

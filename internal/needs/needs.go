@@ -57,10 +57,9 @@ func Postgres(t testing.TB) string {
 	return url
 }
 
-// Hermetic unsets the publisher's settings, which the code reads over
-// site.toml and its defaults (SITE_*, URL, DATABASE_URL, NETLIFY_DB_URL),
-// so that no test's result depends on the shell that runs it. A test
-// package whose code reads them calls it first thing in TestMain.
+// Hermetic unsets the publisher's settings (SITE_*, URL, DATABASE_URL,
+// NETLIFY_DB_URL), so that no result depends on the shell that runs the
+// tests: TestMain calls it where the code under test reads them.
 func Hermetic() {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")

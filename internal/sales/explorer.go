@@ -23,16 +23,15 @@ const USDC = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"
 // ErrNoWallet is the error of a transfers export read without a wallet.
 var ErrNoWallet = errors.New("a token transfers export needs the wallet they were paid to: set wallet_address in site.toml (or SITE_WALLET_ADDRESS), or give -wallet")
 
-// An explorer is one explorer's export: the columns it names the
-// transaction's hash, the receiver and the token's contract, the others
-// it is recognised by, and how it writes a transfer's amount and time.
+// An explorer is one explorer's export: the columns of the transaction's
+// hash, the receiver and the token's contract, the others it is known by,
+// and transfer, which reads a USDC transfer's amount in USDC's smallest
+// unit (10^-6) and its time as that explorer writes them.
 type explorer struct {
 	kind          string
 	tx, to, token string
 	more          []string
-	// transfer reads a USDC transfer's amount, in USDC's smallest unit
-	// (10^-6), and its time.
-	transfer func(cell func(string) string) (units int64, at time.Time, err error)
+	transfer      func(cell func(string) string) (units int64, at time.Time, err error)
 }
 
 var explorers = []explorer{
@@ -43,11 +42,9 @@ var explorers = []explorer{
 
 func (x explorer) columns() []string { return append([]string{x.tx, x.to, x.token}, x.more...) }
 
-// reader returns the reader of the export's USDC payments to the wallet,
-// each a sale through the site of the product o names. A transaction that
-// pays in two transfers is one sale: the payments are summed by
-// transaction until the end, so memory grows with the wallet's payments,
-// not the file's rows.
+// reader returns the reader of the USDC paid to the wallet, a sale through
+// the site of o's product a transaction: summed by transaction to the end,
+// so memory grows with the wallet's sales, not the file's rows.
 func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (func(keep func(Record) error) error, error) {
 	wallet := strings.ToLower(strings.TrimSpace(o.Wallet))
 	if wallet == "" {

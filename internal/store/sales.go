@@ -19,10 +19,8 @@ type SalesResult struct {
 	Added   int // sales not seen before
 	Changed int // sales an earlier import took, whose day, product, amount or kept changed
 	Again   int // sales an earlier import took as they are
-	// Kept are the sales of the three neither fully refunded nor lost in
-	// a dispute, and Cents their amount.
-	Kept  int
-	Cents int64
+	Kept    int // of all three, the sales neither fully refunded nor lost in a dispute
+	Cents   int64
 }
 
 // KeepSales stores the sales each hands it (see sales.Read) in one
