@@ -21,7 +21,9 @@ type Spec struct {
 	End     int    // last line, End >= Start
 }
 
-var specRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@([A-Za-z0-9_.+-]+):([A-Za-z0-9_./-]+)#L?(\d+)(?:-L?(\d+))?$`)
+// The version is a tag or a commit; a tag may be a package's in a
+// workspace, scoped as npm names it: @modelcontextprotocol/client@2.0.0.
+var specRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@((?:@[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@)?[A-Za-z0-9_.+-]+):([A-Za-z0-9_./-]+)#L?(\d+)(?:-L?(\d+))?$`)
 
 // Parse reads a spec of the form OWNER/REPO@VERSION:PATH#LINE or
 // OWNER/REPO@VERSION:PATH#FIRST-LAST.

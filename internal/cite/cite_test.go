@@ -13,6 +13,10 @@ func TestParseAndURL(t *testing.T) {
 		{"encode/httpx@0.28.1:httpx/_status_codes.py#124",
 			"https://github.com/encode/httpx/blob/0.28.1/httpx/_status_codes.py#L124",
 			"httpx/_status_codes.py, line 124", "httpx/_status_codes.py#124"},
+		// A workspace's release, tagged by its scoped package name.
+		{"modelcontextprotocol/typescript-sdk@@modelcontextprotocol/client@2.0.0:packages/client/src/client/client.ts#2443",
+			"https://github.com/modelcontextprotocol/typescript-sdk/blob/@modelcontextprotocol/client@2.0.0/packages/client/src/client/client.ts#L2443",
+			"packages/client/src/client/client.ts, line 2443", "packages/client/src/client/client.ts#2443"},
 	} {
 		s, err := Parse(tc.spec)
 		if err != nil {
@@ -22,7 +26,7 @@ func TestParseAndURL(t *testing.T) {
 			t.Errorf("%s: %s %q %s %s", tc.spec, s.URL(), s.Label(), s, s.Lines())
 		}
 	}
-	for _, bad := range []string{"x", "a/b@v1:../etc/passwd#1", "a/b@v1:p#0", "a/b@v1:p#5-3", "a/b:p#1"} {
+	for _, bad := range []string{"x", "a/b@v1:../etc/passwd#1", "a/b@v1:p#0", "a/b@v1:p#5-3", "a/b:p#1", "a/b@@s/p:x#1", "a/b@@s@1:x#1"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) passed", bad)
 		}

@@ -51,7 +51,7 @@ var (
 	// dot, each ending in /; nothing a browser or file system reads another way (%, ?, #, \).
 	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
 	// releaseRE is a release of a repository, as a citation names it.
-	releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@[A-Za-z0-9_.+-]+$`)
+	releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@(?:@[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@)?[A-Za-z0-9_.+-]+$`)
 	// Keys are the front-matter keys a page may set; Required, those it must.
 	Keys     = []string{"title", "description", "date", "updated", "url", "counter", "noindex", "history", "older_versions", "library", "tags", "related", "guide", "aliases", "messages"}
 	Required = []string{"title", "description"}
