@@ -102,6 +102,31 @@ func TestExplorerExportsCountEachTransferOnce(t *testing.T) {
 	}
 }
 
+// TestAWrongWalletFailsLoudly: a wallet a digit off, in site.toml or
+// -wallet, is paid by none of the export's seven transfers: exit 1, naming
+// the wallet and the count, and no sale stored, where "0 sales" would hide
+// every USDC sale; a malformed -wallet is refused before the file is read.
+func TestAWrongWalletFailsLoudly(t *testing.T) {
+	dir := t.TempDir()
+	export, _ := filepath.Abs("../../internal/sales/testdata/blockscout-1d6172f.csv")
+	typo := "0x52908400098527886E0F7030069857D2E4169EE8"
+	os.WriteFile(filepath.Join(dir, "site.toml"), []byte("wallet_address = \""+typo+"\"\n"), 0o644)
+	for _, args := range [][]string{nil, {"-wallet", strings.ToLower(typo)}} {
+		code, _, errs := runReport(t, dir, nil, append([]string{"-import-sales", export, "-product", "guide"}, args...)...)
+		if code != 1 || !strings.Contains(strings.ToLower(errs), "none of its 7 transfers is of usdc to the wallet "+strings.ToLower(typo)) || !strings.Contains(errs, "nothing of it was stored") {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	code, out, errs := runReport(t, dir, nil, "-from", "2026-12-03", "-to", "2026-12-04", "-json")
+	if code != 0 || !strings.Contains(out, `"sales": 0,`) || strings.Contains(out, `"sales": 1`) {
+		t.Errorf("after the refused export: exit %d, %s\n%s", code, errs, out)
+	}
+	code, _, errs = runReport(t, dir, nil, "-import-sales", export, "-product", "guide", "-wallet", typo[:41])
+	if code != 1 || !strings.Contains(errs, `report: the wallet "`+typo[:41]+`" is not an address: want 0x and 40 hex digits`) {
+		t.Errorf("a wallet a digit short: exit %d: %s", code, errs)
+	}
+}
+
 // TestADamagedRowStoresNothingOfItsFile: a Gumroad row one cell short is
 // refused at its line, and no sale of the file is stored.
 func TestADamagedRowStoresNothingOfItsFile(t *testing.T) {
