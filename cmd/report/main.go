@@ -99,20 +99,20 @@ func show(f flags) error {
 		return err
 	}
 	// Without a store (a fresh site, with no journal yet): the zeros.
+	var src report.CountReader = none{}
 	where, empty := filepath.Join(f.root, "events.db"), true
-	r, err := report.Build(nil, q)
 	if st != nil {
 		defer st.Close()
-		where = st.String()
+		src, where = st, st.String()
 		if empty, err = st.Empty(ctx); err != nil {
 			return timedOut(ctx, err)
 		}
 		fmt.Fprintf(os.Stderr, "report: %s, %s to %s (UTC days)\n", report.Quote(where), q.From, q.To)
-		r, err = report.Load(ctx, st, q)
 	}
 	if empty {
 		fmt.Fprintf(os.Stderr, "No events yet in %s. Start the preview (go run ./cmd/build -serve) and open a page, which the report then takes from events.jsonl; or take the function's log with go run ./cmd/report -import FILE, or the storefront's sales with -import-sales FILE.\n", report.Quote(where))
 	}
+	r, err := report.Load(ctx, src, q)
 	if errors.Is(err, store.ErrSalesDenied) {
 		fmt.Fprintf(os.Stderr, "report: warning: the report leaves the sales out: %v\n", err)
 	} else if err != nil {

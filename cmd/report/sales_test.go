@@ -166,8 +166,9 @@ func TestAnyOtherFileIsRefused(t *testing.T) {
 
 // TestAFreshSiteHasNoEventsYet: the report on a folder with nothing
 // recorded says so and what to do on stderr, writes its zeros, well
-// formed in every form, and exits 0, as it does on a store that holds
-// nothing; a mistyped -db is still an error.
+// formed in every form (in JSON every list and section there, zeros and
+// all), and exits 0, as it does on a store that holds nothing; a mistyped
+// -db is still an error.
 func TestAFreshSiteHasNoEventsYet(t *testing.T) {
 	dir := t.TempDir()
 	zeros := func(when string) {
@@ -180,6 +181,10 @@ func TestAFreshSiteHasNoEventsYet(t *testing.T) {
 		var r report.Report
 		if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || len(r.Days) != 3 || r.Total.View != 0 || r.SiteWide == nil {
 			t.Errorf("%s, -json: exit %d, %v, %q\n%s", when, code, err, errs, out)
+		}
+		// Every list a list, every section there, as on a store with data.
+		if strings.Contains(out, "null") || r.SiteWide.Sales == nil || len(r.SiteWide.Sales.Channels) != 3 || r.Days[0].Sales == nil || r.Visible == nil {
+			t.Errorf("%s, -json: a list or a section is missing:\n%s", when, out)
 		}
 		page := filepath.Join(t.TempDir(), "r.html")
 		code, out, errs = runReport(t, dir, nil, "-html", page)
@@ -245,6 +250,9 @@ func TestEachClickWithItsPage(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
+	}
+	if _, out, _ = runReport(t, dir, nil, "-since", "1d", "-json"); !strings.Contains(out, `"copy-gone": []`) {
+		t.Errorf("-json: a click on no page now is not an empty list:\n%s", out)
 	}
 }
 

@@ -209,17 +209,19 @@ func (r *Report) SetClickPages(pages map[string][]string) {
 	}
 	r.SiteWide.ClickPages = map[string][]string{}
 	for name := range r.SiteWide.Clicks {
-		r.SiteWide.ClickPages[name] = pages[name]
+		r.SiteWide.ClickPages[name] = append([]string{}, pages[name]...) // [] on no page now
 	}
 }
 
 // Visible is how long engaged readers had the page in view, from the
 // roll-up's buckets (tally.VisibleBucket), so each figure is "about".
+// Without a timed engaged event the quartiles are absent, not 0 s (only
+// buckets of a second or more are counted).
 type Visible struct {
 	Timed  int `json:"engaged_with_time"` // engaged events that carry a time
-	Q1     int `json:"q1_s"`              // a quarter had the page in view for less
-	Median int `json:"median_s"`
-	Q3     int `json:"q3_s"` // a quarter for more
+	Q1     int `json:"q1_s,omitempty"`    // a quarter had the page in view for less
+	Median int `json:"median_s,omitempty"`
+	Q3     int `json:"q3_s,omitempty"` // a quarter for more
 }
 
 // PreviousPeriod is the period of the same length before, and its totals.
@@ -238,8 +240,8 @@ type Report struct {
 	Previous   PreviousPeriod `json:"previous"`
 	Total      Funnel         `json:"total"`
 	Pages      []PageRow      `json:"pages"`
-	SiteWide   *SiteWide      `json:"site_wide"`         // nil under a filter
-	Visible    *Visible       `json:"visible,omitempty"` // absent without a timed engaged event
+	SiteWide   *SiteWide      `json:"site_wide"` // nil under a filter
+	Visible    *Visible       `json:"visible"`
 	Refs       []Row          `json:"refs"`
 	Campaigns  []Row          `json:"campaigns"`
 	Outreach   []Row          `json:"outreach"`
@@ -338,6 +340,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		}
 	}
 
+	r.Pages = make([]PageRow, 0, len(pages))
 	for path, p := range pages {
 		p.Path = path
 		p.rates()
@@ -408,13 +411,13 @@ func sortRows(rs []Row) {
 	})
 }
 
-// quartiles reads the quartiles from counts by bucket (nearest rank), or nil.
+// quartiles reads the quartiles from counts by bucket (nearest rank).
 func quartiles(byBucket map[int]int) *Visible {
+	v := &Visible{}
 	if len(byBucket) == 0 {
-		return nil
+		return v
 	}
 	buckets := slices.Sorted(maps.Keys(byBucket))
-	v := &Visible{}
 	for _, n := range byBucket {
 		v.Timed += n
 	}
