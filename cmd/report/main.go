@@ -92,6 +92,11 @@ func show(f flags) error {
 		return err
 	}
 	q.Filter = f.filter
+	if q.Filter.Ref != "" {
+		if q.Filter.Ref, err = refHost(q.Filter.Ref); err != nil {
+			return err
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	st, err := f.openToRead(ctx)
@@ -118,8 +123,15 @@ func show(f flags) error {
 	} else if err != nil {
 		return timedOut(ctx, err)
 	}
-	if err := placeOnPages(&r, f.root); err != nil {
-		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks and guides are not put on their pages:\n  %s\n", f.root, strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	pages, err := placeOnPages(&r, f.root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks and guides are not put on their pages, nor -path held to them:\n  %s\n", f.root, strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	}
+	if err := checkPath(q.Filter.Path, pages, r.Paths()); err != nil {
+		return err
+	}
+	if note := r.NoMatch(); note != "" && !empty {
+		fmt.Fprintf(os.Stderr, "report: warning: %s\n", note)
 	}
 	switch {
 	case f.html == "-":

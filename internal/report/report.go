@@ -44,10 +44,24 @@ type Filter struct {
 // Set reports whether f narrows anything.
 func (f Filter) Set() bool { return f != Filter{} }
 
-func (f Filter) match(c *tally.Count) bool {
-	return (f.Path == "" || c.Path == f.Path) && (f.Ref == "" || c.Ref == f.Ref) &&
-		(f.Campaign == "" || c.Campaign == f.Campaign) && (f.Outreach == "" || c.Outreach == f.Outreach)
+// match reports whether c has each value f sets, as eq compares them.
+func (f Filter) match(c *tally.Count, eq func(a, b string) bool) bool {
+	return (f.Path == "" || eq(c.Path, f.Path)) && (f.Ref == "" || eq(c.Ref, f.Ref)) &&
+		(f.Campaign == "" || eq(c.Campaign, f.Campaign)) && (f.Outreach == "" || eq(c.Outreach, f.Outreach))
 }
+
+// of is c's values of the fields f sets.
+func (f Filter) of(c *tally.Count) Filter {
+	keep := func(set, v string) string {
+		if set == "" {
+			return ""
+		}
+		return v
+	}
+	return Filter{keep(f.Path, c.Path), keep(f.Ref, c.Ref), keep(f.Campaign, c.Campaign), keep(f.Outreach, c.Outreach)}
+}
+
+func same(a, b string) bool { return a == b }
 
 // Query is what a report is asked for.
 type Query struct {
@@ -246,6 +260,29 @@ type Report struct {
 	Campaigns  []Row          `json:"campaigns"`
 	Outreach   []Row          `json:"outreach"`
 	Days       []Day          `json:"days"`
+	// Under a filter, what the periods hold whatever it: the reading
+	// events' paths, how many the period holds, and how many of those
+	// match but for case, with the first such values.
+	paths       map[string]bool
+	all, alikeN int
+	alike       Filter
+}
+
+// Paths are the paths of the reading events of the period and the one
+// before, whatever the filter (none without one).
+func (r *Report) Paths() []string { return slices.Sorted(maps.Keys(r.paths)) }
+
+// NoMatch says, when r's filter matches no reading event of the period,
+// how many the period holds, and those that match but for case.
+func (r *Report) NoMatch() string {
+	if !r.Filter.Set() || r.Total.Steps != (Steps{}) {
+		return ""
+	}
+	note := fmt.Sprintf("no reading event from %s to %s has %s, of the %s the period holds", r.From, r.To, filterLine(r.Filter, strconv.Quote), num(r.all))
+	if r.alikeN > 0 {
+		note += fmt.Sprintf("; %s matches %s of them but for case (a campaign and an outreach code are matched as recorded, case included)", filterLine(r.alike, strconv.Quote), num(r.alikeN))
+	}
+	return note
 }
 
 // JSON writes r for scripts.
@@ -271,7 +308,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		return Report{}, err
 	}
 	prevFrom, prevTo, _ := q.Previous()
-	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}}
+	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}, paths: map[string]bool{}}
 	filtered := q.Filter.Set()
 	if !filtered {
 		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0},
@@ -315,7 +352,21 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			}
 			continue
 		}
-		if !q.Filter.match(c) {
+		if filtered {
+			r.paths[c.Path] = true
+		}
+		if filtered && current {
+			r.all += c.N
+		}
+		if !q.Filter.match(c, same) {
+			if current && q.Filter.match(c, strings.EqualFold) {
+				if r.alikeN == 0 {
+					r.alike = q.Filter.of(c)
+				}
+				if q.Filter.of(c) == r.alike {
+					r.alikeN += c.N
+				}
+			}
 			continue
 		}
 		p := at(pages, c.Path)
