@@ -260,27 +260,51 @@ type Report struct {
 	Campaigns  []Row          `json:"campaigns"`
 	Outreach   []Row          `json:"outreach"`
 	Days       []Day          `json:"days"`
-	// Under a filter, what the periods hold whatever it: the reading
-	// events' paths, how many the period holds, and how many of those
-	// match but for case, with the first such values.
-	paths       map[string]bool
-	all, alikeN int
-	alike       Filter
+	// Under a filter, the counts whatever it, read only by Paths and
+	// NoMatch, so that a filter costs Build nothing more.
+	counts []tally.Count
 }
 
 // Paths are the paths of the reading events of the period and the one
 // before, whatever the filter (none without one).
-func (r *Report) Paths() []string { return slices.Sorted(maps.Keys(r.paths)) }
+func (r *Report) Paths() []string {
+	var paths []string
+	for _, c := range r.counts {
+		if slices.Contains(event.Reading, c.Name) && c.Day >= r.Previous.From && c.Day <= r.To {
+			paths = append(paths, c.Path)
+		}
+	}
+	slices.Sort(paths)
+	return slices.Compact(paths)
+}
 
 // NoMatch says, when r's filter matches no reading event of the period,
-// how many the period holds, and those that match but for case.
+// how many the period holds, and how many match but for case, with the
+// first such values.
 func (r *Report) NoMatch() string {
 	if !r.Filter.Set() || r.Total.Steps != (Steps{}) {
 		return ""
 	}
-	note := fmt.Sprintf("no reading event from %s to %s has %s, of the %s the period holds", r.From, r.To, filterLine(r.Filter, strconv.Quote), num(r.all))
-	if r.alikeN > 0 {
-		note += fmt.Sprintf("; %s matches %s of them but for case (a campaign and an outreach code are matched as recorded, case included)", filterLine(r.alike, strconv.Quote), num(r.alikeN))
+	all, alikeN, alike := 0, 0, Filter{}
+	for i := range r.counts {
+		c := &r.counts[i]
+		if !slices.Contains(event.Reading, c.Name) || c.Day < r.From || c.Day > r.To {
+			continue
+		}
+		all += c.N
+		if !r.Filter.match(c, strings.EqualFold) {
+			continue
+		}
+		if alikeN == 0 {
+			alike = r.Filter.of(c)
+		}
+		if r.Filter.of(c) == alike {
+			alikeN += c.N
+		}
+	}
+	note := fmt.Sprintf("no reading event from %s to %s has %s, of the %s the period holds", r.From, r.To, filterLine(r.Filter, strconv.Quote), num(all))
+	if alikeN > 0 {
+		note += fmt.Sprintf("; %s matches %s of them but for case (a campaign and an outreach code are matched as recorded, case included)", filterLine(alike, strconv.Quote), num(alikeN))
 	}
 	return note
 }
@@ -308,9 +332,11 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		return Report{}, err
 	}
 	prevFrom, prevTo, _ := q.Previous()
-	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}, paths: map[string]bool{}}
+	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}}
 	filtered := q.Filter.Set()
-	if !filtered {
+	if filtered {
+		r.counts = counts
+	} else {
 		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0},
 			PreviousClicks: map[string]int{}, PreviousBuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0}}
 	}
@@ -352,21 +378,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			}
 			continue
 		}
-		if filtered {
-			r.paths[c.Path] = true
-		}
-		if filtered && current {
-			r.all += c.N
-		}
-		if !q.Filter.match(c, same) {
-			if current && q.Filter.match(c, strings.EqualFold) {
-				if r.alikeN == 0 {
-					r.alike = q.Filter.of(c)
-				}
-				if q.Filter.of(c) == r.alike {
-					r.alikeN += c.N
-				}
-			}
+		if filtered && !q.Filter.match(c, same) {
 			continue
 		}
 		p := at(pages, c.Path)
