@@ -36,7 +36,7 @@ func TestFiltersMatchWhatTheCounterRecords(t *testing.T) {
 		views  int    // -1: refused
 		stderr string // a warning or error it holds, or none
 	}{
-		{[]string{"-path", "/mcp/mcperror"}, -1, `report: -path "/mcp/mcperror" is no page of the site, and no reading event of the period or the one before has it: the nearest page is "/mcp/mcperror/"`},
+		{[]string{"-path", "/mcp/mcperror"}, -1, `report: -path "/mcp/mcperror" is no page of the site, and no reading event of the period or the one before matches the filter: the nearest page is "/mcp/mcperror/"`},
 		{[]string{"-path", "mcp/mcperror/"}, -1, `the nearest page is "/mcp/mcperror/"`},
 		{[]string{"-path", "/mcp/mcperror/"}, 1, ""},
 		{[]string{"-path", "/gone/"}, 1, ""}, // no page now, but read
@@ -44,7 +44,10 @@ func TestFiltersMatchWhatTheCounterRecords(t *testing.T) {
 		{[]string{"-ref", "News.YCombinator.com"}, 2, ""},
 		{[]string{"-ref", "https://"}, -1, `report: -ref "https://": give a referrer's host, such as news.ycombinator.com, or a URL on it`},
 		{[]string{"-outreach", "abc123"}, 2, ""},
-		{[]string{"-outreach", "ABC123"}, 0, `has outreach "ABC123", of the 2 the period holds; outreach "abc123" matches 2 of them but for case`},
+		{[]string{"-outreach", "ABC123"}, 0, `has outreach "ABC123", of the 2 the period holds; 2 of them match it but for case: a campaign and an outreach code are matched as recorded, case included`},
+		{[]string{"-path", "/mcp/mcperorr/"}, -1, `-path "/mcp/mcperorr/" is no page of the site, and no reading event of the period or the one before matches the filter: give a page's path as its address shows it, such as /pay/`},
+		{[]string{"-path", "/gone/", "-ref", "github.com"}, -1, `-path "/gone/" is no page of the site`},
+		{[]string{"-ref", "//:80"}, -1, `-ref "//:80": give a referrer's host`},
 		{[]string{"-ref", "github.com"}, 0, `has referrer "github.com", of the 2 the period holds` + "\n"},
 	} {
 		code, out, errs := runReport(t, dir, nil, append(tc.args, "-json")...)

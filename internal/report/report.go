@@ -50,17 +50,6 @@ func (f Filter) match(c *tally.Count, eq func(a, b string) bool) bool {
 		(f.Campaign == "" || eq(c.Campaign, f.Campaign)) && (f.Outreach == "" || eq(c.Outreach, f.Outreach))
 }
 
-// of is c's values of the fields f sets.
-func (f Filter) of(c *tally.Count) Filter {
-	keep := func(set, v string) string {
-		if set == "" {
-			return ""
-		}
-		return v
-	}
-	return Filter{keep(f.Path, c.Path), keep(f.Ref, c.Ref), keep(f.Campaign, c.Campaign), keep(f.Outreach, c.Outreach)}
-}
-
 func same(a, b string) bool { return a == b }
 
 // Query is what a report is asked for.
@@ -260,51 +249,29 @@ type Report struct {
 	Campaigns  []Row          `json:"campaigns"`
 	Outreach   []Row          `json:"outreach"`
 	Days       []Day          `json:"days"`
-	// Under a filter, the counts whatever it, read only by Paths and
-	// NoMatch, so that a filter costs Build nothing more.
+	// Under a filter, the counts whatever it, read only by NoMatch, so
+	// that a filter costs Build nothing more.
 	counts []tally.Count
 }
 
-// Paths are the paths of the reading events of the period and the one
-// before, whatever the filter (none without one).
-func (r *Report) Paths() []string {
-	var paths []string
-	for _, c := range r.counts {
-		if slices.Contains(event.Reading, c.Name) && c.Day >= r.Previous.From && c.Day <= r.To {
-			paths = append(paths, c.Path)
-		}
-	}
-	slices.Sort(paths)
-	return slices.Compact(paths)
-}
-
 // NoMatch says, when r's filter matches no reading event of the period,
-// how many the period holds, and how many match but for case, with the
-// first such values.
+// how many the period holds, and how many of them match but for case.
 func (r *Report) NoMatch() string {
 	if !r.Filter.Set() || r.Total.Steps != (Steps{}) {
 		return ""
 	}
-	all, alikeN, alike := 0, 0, Filter{}
+	all, alike := 0, 0
 	for i := range r.counts {
-		c := &r.counts[i]
-		if !slices.Contains(event.Reading, c.Name) || c.Day < r.From || c.Day > r.To {
-			continue
-		}
-		all += c.N
-		if !r.Filter.match(c, strings.EqualFold) {
-			continue
-		}
-		if alikeN == 0 {
-			alike = r.Filter.of(c)
-		}
-		if r.Filter.of(c) == alike {
-			alikeN += c.N
+		if c := &r.counts[i]; slices.Contains(event.Reading, c.Name) && c.Day >= r.From && c.Day <= r.To {
+			all += c.N
+			if r.Filter.match(c, strings.EqualFold) {
+				alike += c.N
+			}
 		}
 	}
 	note := fmt.Sprintf("no reading event from %s to %s has %s, of the %s the period holds", r.From, r.To, filterLine(r.Filter, strconv.Quote), num(all))
-	if alikeN > 0 {
-		note += fmt.Sprintf("; %s matches %s of them but for case (a campaign and an outreach code are matched as recorded, case included)", filterLine(alike, strconv.Quote), num(alikeN))
+	if alike > 0 {
+		note += fmt.Sprintf("; %s of them match it but for case: a campaign and an outreach code are matched as recorded, case included", num(alike))
 	}
 	return note
 }
