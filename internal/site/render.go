@@ -136,129 +136,199 @@ func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
 
 // renderPage renders p; any number of pages render at once.
 func (s *Site) renderPage(p *Page) (out rendered, err error) {
-	set := s.Settings
-	d := &Data{Site: s.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
+	d := &Data{Site: s.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}
 	if !p.Meta.NoIndex {
-		kind, title := "TechArticle", "headline"
-		if p.Home {
-			kind, title = "CollectionPage", "name"
-		}
-		ld := map[string]any{
-			"@context":    "https://schema.org",
-			"@type":       kind,
-			title:         p.Meta.Title,
-			"description": p.Meta.Description,
-			"inLanguage":  set.Language,
-			"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
-			"author":      map[string]string{"@type": "Organization", "name": set.Publisher},
-		}
-		if set.BaseURL != "" {
-			d.Canonical = set.BaseURL + p.URL
-			ld["url"] = d.Canonical
-		}
-		for key, t := range map[string]time.Time{"datePublished": p.Meta.Date, "dateModified": p.Meta.Updated} {
-			if !t.IsZero() {
-				ld[key] = t.Format("2006-01-02")
-			}
-		}
-		d.JSONLD = ld
-		if crumbs := s.breadcrumb(p); crumbs != nil {
-			delete(ld, "@context")
-			d.JSONLD = map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
-		}
+		d.Canonical, d.JSONLD = s.structuredData(p)
 	}
-	t := s.tmpl.set
 	// Partials run after the body, when its citations are known; until
 	// then a mark with a NUL, which Markdown cannot output, holds each.
 	var partials []string
-	res, err := markdown.Render(p.src, p.first, markdown.Options{
+	res, err := markdown.Render(p.src, p.first, s.markdownOptions(d.Counter, &partials))
+	if err != nil {
+		return out, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
+	}
+	out.Cites = citations(p, res.Citations)
+	d.Checked = checkedAgainst(out.Cites)
+	d.ids = res.IDs
+	body, warnings, err := s.runPartials(p, d, res.HTML, partials)
+	if err != nil {
+		return out, err
+	}
+	out.Warnings = warnings
+	p.Body = template.HTML(body)
+	page, err := s.execute("base", p, d)
+	if err != nil {
+		return out, err
+	}
+	if out.Findings, err = s.check(p, page, res.IDs); err != nil {
+		return out, err
+	}
+	if out.HTML, err = minifier.Bytes("text/html", page); err != nil {
+		return out, fmt.Errorf("%s: minify: %v", p.File, err)
+	}
+	for _, w := range res.Warnings {
+		out.Warnings = append(out.Warnings, p.File+":"+strings.TrimPrefix(w, "line "))
+	}
+	if err := checkHistory(p, out.Cites); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// structuredData is p's canonical URL, empty without a base URL, and its
+// JSON-LD: a TechArticle, or the index's CollectionPage, with its breadcrumb.
+func (s *Site) structuredData(p *Page) (canonical string, jsonLD any) {
+	set := s.Settings
+	kind, title := "TechArticle", "headline"
+	if p.Home {
+		kind, title = "CollectionPage", "name"
+	}
+	ld := map[string]any{
+		"@context":    "https://schema.org",
+		"@type":       kind,
+		title:         p.Meta.Title,
+		"description": p.Meta.Description,
+		"inLanguage":  set.Language,
+		"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
+		"author":      map[string]string{"@type": "Organization", "name": set.Publisher},
+	}
+	if set.BaseURL != "" {
+		canonical = set.BaseURL + p.URL
+		ld["url"] = canonical
+	}
+	for key, t := range map[string]time.Time{"datePublished": p.Meta.Date, "dateModified": p.Meta.Updated} {
+		if !t.IsZero() {
+			ld[key] = t.Format("2006-01-02")
+		}
+	}
+	if crumbs := s.breadcrumb(p); crumbs != nil {
+		delete(ld, "@context")
+		return canonical, map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
+	}
+	return canonical, ld
+}
+
+// markdownOptions are the settings' for internal/markdown. A partial the
+// body calls is added to partials, and stands as its mark until it runs.
+func (s *Site) markdownOptions(counter bool, partials *[]string) markdown.Options {
+	set := s.Settings
+	return markdown.Options{
 		Contact:        set.Contact,
 		Wallet:         set.Wallet,
 		PaymentContact: set.PaymentContact,
 		Storefront:     set.Storefront,
 		PayPage:        "/pay/",
-		Counter:        d.Counter,
+		Counter:        counter,
 		Partial: func(name string) ([]byte, error) {
-			if t.Lookup(name) == nil {
+			if s.tmpl.set.Lookup(name) == nil {
 				return nil, fmt.Errorf("no partial %q: add %s/partials/%s.html", name, TemplateDir, name)
 			}
-			partials = append(partials, name)
-			return partialMark(len(partials) - 1), nil
+			*partials = append(*partials, name)
+			return partialMark(len(*partials) - 1), nil
 		},
-	})
-	if err != nil {
-		return out, fmt.Errorf("%s:%s", p.File, strings.TrimPrefix(err.Error(), "line "))
 	}
+}
+
+// citations are the body's, placed in p's file: a span counts the front matter too.
+func citations(p *Page, body []markdown.Citation) []Citation {
+	var cites []Citation
 	front := len(p.raw) - len(p.src) // the body is the end of the file
-	for _, c := range res.Citations {
+	for _, c := range body {
 		if c.Span != [2]int{} {
 			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
 		}
-		out.Cites = append(out.Cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
+		cites = append(cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
 	}
-	d.Checked = checkedAgainst(out.Cites)
-	d.ids = res.IDs
-	body := res.HTML
+	return cites
+}
+
+// runPartials runs the partials the body calls, each into its mark, and
+// warns of an offer that names no guide (with publish, refuses it).
+func (s *Site) runPartials(p *Page, d *Data, body []byte, partials []string) ([]byte, []string, error) {
+	var warnings []string
 	for i, name := range partials {
 		if name == "offer" && d.Guide == "" {
 			msg := fmt.Sprintf("%s:%d: {{< offer >}} names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, lineOf(p.raw, "{{< offer"), settings.File)
 			if s.publish {
-				return out, errors.New(msg)
+				return nil, nil, errors.New(msg)
 			}
-			out.Warnings = append(out.Warnings, msg+": the offer shows a placeholder; -publish refuses to build")
+			warnings = append(warnings, msg+": the offer shows a placeholder; -publish refuses to build")
 		}
-		var b bytes.Buffer
-		if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
-			return out, &renderError{s.tmpl.error(err), []string{p.File}}
+		b, err := s.execute(name, p, d)
+		if err != nil {
+			return nil, nil, err
 		}
-		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
+		body = bytes.Replace(body, partialMark(i), b, 1)
 	}
-	p.Body = template.HTML(body)
+	return body, warnings, nil
+}
+
+// checkHistory refuses a release named as history that no citation
+// quotes: a typo, which would leave the quote it meant checked against
+// the newest release.
+func checkHistory(p *Page, cites []Citation) error {
+	for _, h := range p.Meta.History {
+		if !slices.ContainsFunc(cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
+			return fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
+		}
+	}
+	return nil
+}
+
+// execute runs the template name for p.
+func (s *Site) execute(name string, p *Page, d *Data) ([]byte, error) {
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, "base", d); err != nil {
-		return out, &renderError{s.tmpl.error(err), []string{p.File}}
+	if err := s.tmpl.set.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
+		return nil, &renderError{s.tmpl.error(err), []string{p.File}}
 	}
-	found := htmlcheck.Check(b.Bytes())
+	return b.Bytes(), nil
+}
+
+// check finds page's ids, links and click names, and refuses its HTML
+// problems, each at the line to change: of the page, else of a template.
+// ids maps the ids the body makes to their lines.
+func (s *Site) check(p *Page, page []byte, ids map[string]int) (htmlcheck.Findings, error) {
+	found := htmlcheck.Check(page)
 	if found.Filter && !p.Home {
 		// Error pages keep the counter as their only script.
-		return out, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		return found, fmt.Errorf("%s: loads %s, which only the index of errors may: the counter is an error page's only script", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
 	}
-	out.Findings = found
 	var problems []error
 	for _, pr := range found.Problems {
 		where := locate(p, s.tmpl.src, pr.Needle)
-		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
+		if line, ok := ids[pr.ID]; ok && pr.ID != "" {
 			// A template or another line repeats the id: the page's line is the one to change.
 			where = fmt.Sprintf("%s:%d", p.File, line)
 			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
 		}
 		problems = append(problems, fmt.Errorf("%s: %s", where, pr.Msg))
 	}
-	if err := errors.Join(problems...); err != nil {
-		return out, err
-	}
-	if out.HTML, err = minifier.Bytes("text/html", b.Bytes()); err != nil {
-		return out, fmt.Errorf("%s: minify: %v", p.File, err)
-	}
-	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, p.File+":"+strings.TrimPrefix(w, "line "))
-	}
-	// A release named as history that nothing quotes is a typo, and would
-	// leave the quote it meant checked against the newest release.
-	for _, h := range p.Meta.History {
-		if !slices.ContainsFunc(out.Cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
-			return out, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
-		}
-	}
-	return out, nil
+	return found, errors.Join(problems...)
 }
 
-// breadcrumb is the page's BreadcrumbList: the index, the section's own
-// page if any, the page. Its items are absolute URLs: none without a base
-// URL, nor on the index itself.
+// breadcrumb is the page's BreadcrumbList (see trail), or nil.
 func (s *Site) breadcrumb(p *Page) map[string]any {
-	base := s.Settings.BaseURL
-	if base == "" || p.URL == "/" {
+	trail := s.trail(p)
+	if trail == nil {
+		return nil
+	}
+	trail = append(trail, p)
+	var items []any
+	for i, c := range trail {
+		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Meta.Title}
+		if i < len(trail)-1 { // the last is the page itself, which needs no link
+			item["item"] = s.Settings.BaseURL + c.URL
+		}
+		items = append(items, item)
+	}
+	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
+}
+
+// trail is the way to p that its breadcrumb shows: the index, and the
+// section's own page if any. The breadcrumb's items are absolute URLs:
+// none without a base URL, nor on the index itself.
+func (s *Site) trail(p *Page) []*Page {
+	if s.Settings.BaseURL == "" || p.URL == "/" {
 		return nil
 	}
 	// The index is a page of every build.
@@ -268,16 +338,7 @@ func (s *Site) breadcrumb(p *Page) map[string]any {
 			trail = append(trail, sec.Page)
 		}
 	}
-	trail = append(trail, p)
-	var items []any
-	for i, c := range trail {
-		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Meta.Title}
-		if i < len(trail)-1 { // the last is the page itself, which needs no link
-			item["item"] = base + c.URL
-		}
-		items = append(items, item)
-	}
-	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
+	return trail
 }
 
 // partialMark stands in the body for the i-th partial until it runs.
