@@ -44,6 +44,7 @@ type rendered struct {
 	HTML               []byte
 	Cites              []Citation
 	Warnings           []string
+	Listed             bool // its templates listed the catalog (.Site.Pages, .Site.Sections)
 }
 
 // render renders every page that o.Prev does not hold, within o.Timeout.
@@ -136,7 +137,8 @@ func (d *Data) HasID(id string) bool { _, ok := d.ids[id]; return ok }
 
 // renderPage renders p; any number of pages render at once.
 func (s *Site) renderPage(p *Page) (out rendered, err error) {
-	d := &Data{Site: s.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}
+	cat := *s.catalog // the page's own, to note whether it lists the pages
+	d := &Data{Site: &cat, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}
 	if !p.Meta.NoIndex {
 		d.Canonical, d.JSONLD = s.structuredData(p)
 	}
@@ -172,6 +174,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	if err := checkHistory(p, out.Cites); err != nil {
 		return out, err
 	}
+	out.Listed = cat.listed
 	return out, nil
 }
 
@@ -333,7 +336,7 @@ func (s *Site) trail(p *Page) []*Page {
 	}
 	// The index is a page of every build.
 	trail := []*Page{s.Pages[slices.IndexFunc(s.Pages, func(h *Page) bool { return h.URL == "/" })]}
-	for _, sec := range s.catalog.Sections {
+	for _, sec := range s.catalog.sections {
 		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
 			trail = append(trail, sec.Page)
 		}

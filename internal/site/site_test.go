@@ -156,68 +156,6 @@ func BenchmarkSizes(b *testing.B) {
 	}
 }
 
-// TestPrevReusesOnlyUnchangedPages: with the last good build given, a build
-// renders only the pages whose files changed, and everything again when
-// what all pages share changes: the settings, templates, static files, or
-// the catalog of error pages, which every page may list. Its files equal a build from scratch.
-func TestPrevReusesOnlyUnchangedPages(t *testing.T) {
-	root := manyPages(t, 20)
-	first, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name     string
-		change   func()
-		rendered int
-	}{
-		{"nothing changed", func() {}, 0},
-		{"one page edited", func() { edit(t, root, "content/p0007.md", "## The section", "## The section, edited") }, 1},
-		{"a page added", func() {
-			os.WriteFile(filepath.Join(root, "content", "new.md"), []byte("+++\ntitle = \"New\"\ndescription = \"d\"\ncounter = false\n+++\n\nHello.\n"), 0o644)
-		}, 1},
-		{"a page removed", func() { os.Remove(filepath.Join(root, "content", "new.md")) }, 0},
-		// Every page may show the catalog: an error page added or
-		// removed renders all again (-1: all of them).
-		{"an error page added", func() {
-			os.MkdirAll(filepath.Join(root, "content", "zz"), 0o755)
-			os.WriteFile(filepath.Join(root, "content", "zz", "new.md"), []byte("+++\ntitle = \"New\"\ndescription = \"d\"\ncounter = false\n+++\n\nHello.\n"), 0o644)
-		}, -1},
-		{"an error page's body edited", func() { edit(t, root, "content/zz/new.md", "Hello.", "Hello again.") }, 1},
-		{"an error page removed", func() { os.RemoveAll(filepath.Join(root, "content", "zz")) }, -1},
-		{"a template edited", func() { edit(t, root, "templates/page.html", "<article>", "<article class=\"x\">") }, -1},
-		{"a stylesheet edited", func() { edit(t, root, "static/style.css", "body{", "h2{letter-spacing:0}body{") }, -1},
-		{"a setting changed", func() { edit(t, root, "site.toml", `publisher = "Fixture"`, `publisher = "Fixture X"`) }, -1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.change()
-			next, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Prev: first})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.rendered < 0 {
-				tc.rendered = len(next.Pages)
-			}
-			if next.Rendered != tc.rendered {
-				t.Errorf("rendered %d pages, want %d", next.Rendered, tc.rendered)
-			}
-			fresh, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(fresh.Files) != len(next.Files) {
-				t.Fatalf("%d files, from scratch %d", len(next.Files), len(fresh.Files))
-			}
-			for name, data := range fresh.Files {
-				if !bytes.Equal(next.Files[name], data) {
-					t.Errorf("%s differs from a build from scratch", name)
-				}
-			}
-			first = next
-		})
-	}
-}
-
 // TestSizesMatchTheCommands: the summary's figures are those of gzip -9 -n
 // and brotli -q 11. Both commands must be installed (Debian's gzip and
 // brotli packages; .ci/run installs them): a figure no command checked
