@@ -256,6 +256,64 @@ func TestNewFolderIsWatched(t *testing.T) {
 	}
 }
 
+// TestASaveDuringTheFirstBuildIsBuilt: the watcher watches before the
+// first build, so a save while that build runs is built after it. The
+// first build renders 404.html slowly, so that the save comes after it
+// read the pages.
+func TestASaveDuringTheFirstBuildIsBuilt(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "site", "testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(root, "templates", "base.html")
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(base, append(data, `{{if eq .Page.URL "/404.html"}}{{range 10000000}}{{end}}{{end}}`...), 0o644)
+	s, err := New(Options{Root: root, Out: filepath.Join(root, "public"), Log: &syncBuffer{}, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	watching := make(chan (<-chan struct{}), 1)
+	go func() { watching <- s.Watch(ctx) }()
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case watched := <-watching:
+		cancel()
+		<-watched
+		t.Fatal("the first build ended before the save: make its 404.html slower")
+	default:
+	}
+	save(t, filepath.Join(root, "content", "pay.md"), "+++\ntitle = \"Pay\"\ndescription = \"How to pay.\"\ncounter = false\n+++\n\nSaved during the first build.\n")
+	watched := <-watching
+	t.Cleanup(func() { cancel(); <-watched; s.Close() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if page, _ := os.ReadFile(filepath.Join(root, "public", "pay", "index.html")); bytes.Contains(page, []byte("Saved during the first build.")) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("10 s after the first build, the save made during it is not built")
+		}
+	}
+}
+
+// TestOnlyTheSourcesAreWatched: a folder made in the site's root, such as
+// the output's swap folder (.public.new-*), is not watched: a file written
+// in it builds nothing. The first build's own swap builds nothing either.
+func TestOnlyTheSourcesAreWatched(t *testing.T) {
+	root, _, log := start(t)
+	swap := filepath.Join(root, ".public.new-1")
+	os.Mkdir(swap, 0o755)
+	time.Sleep(100 * time.Millisecond) // for a watcher that would add it
+	os.WriteFile(filepath.Join(swap, "index.html"), []byte("<!doctype html>"), 0o644)
+	time.Sleep(500 * time.Millisecond) // for a build it would start
+	if n := strings.Count(log.String(), " rendered) in "); n != 1 {
+		t.Errorf("%d builds, want the first alone:\n%s", n, log.String())
+	}
+}
+
 // TestNothingOutsideTheOutputIsServed: no path leaves the output folder,
 // and a folder without index.html is not listed.
 func TestNothingOutsideTheOutputIsServed(t *testing.T) {
