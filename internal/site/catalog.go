@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
-	"hash"
 	"maps"
 	"slices"
 	"strings"
@@ -118,13 +117,13 @@ func (s *Site) link() error {
 			}
 		}
 		for _, o := range cat.pages {
-			if !seen[o] && slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) {
+			if slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) && !seen[o] {
 				p.Related = append(p.Related, linkTo(o))
 			}
 		}
 	}
 	s.catalog = cat
-	s.sum(byURL)
+	s.sum()
 	return nil
 }
 
@@ -135,14 +134,19 @@ func linkTo(p *Page) *Link { return &Link{URL: p.URL, Meta: p.Meta} }
 // the catalog's), its library, the pages it links to and the titles in
 // its breadcrumb. Into s.catalogSum it sums what a page that lists the
 // catalog shows: each of its pages as linked, and what that page shows.
-func (s *Site) sum(byURL map[string]*Page) {
+func (s *Site) sum() {
+	faces := make(map[string][sha256.Size]byte, len(s.Pages)) // by URL
+	for _, p := range s.Pages {
+		faces[p.URL] = face(p)
+	}
 	h := sha256.New()
 	for _, p := range s.Pages {
 		h.Reset()
 		fmt.Fprintf(h, "%v %q\n", p.Meta.Updated, p.library)
 		for _, l := range append([]*Link{p.Prev, p.Next}, p.Related...) {
 			if l != nil {
-				face(h, byURL[l.URL])
+				f := faces[l.URL]
+				h.Write(f[:])
 			}
 		}
 		for _, c := range s.trail(p) {
@@ -154,7 +158,8 @@ func (s *Site) sum(byURL map[string]*Page) {
 	for _, sec := range s.catalog.sections {
 		for _, p := range append([]*Page{sec.Page}, sec.Pages...) {
 			if p != nil {
-				face(h, p)
+				f := faces[p.URL]
+				h.Write(f[:])
 				h.Write(p.shows[:])
 			}
 		}
@@ -162,10 +167,12 @@ func (s *Site) sum(byURL map[string]*Page) {
 	h.Sum(s.catalogSum[:0])
 }
 
-// face writes to h what a page shows of p when it links to it: p's file,
-// URL and front matter, and its date (which the index takes from the catalog).
-func face(h hash.Hash, p *Page) {
+// face sums what a page shows of p when it links to it: p's file, URL and
+// front matter, and its date (which the index takes from the catalog).
+func face(p *Page) [sha256.Size]byte {
 	front := p.raw[:len(p.raw)-len(p.src)]
+	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %v %d\n", p.File, p.URL, p.Meta.Updated, len(front))
 	h.Write(front)
+	return [sha256.Size]byte(h.Sum(nil))
 }
