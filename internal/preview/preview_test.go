@@ -270,7 +270,7 @@ func TestASaveDuringTheFirstBuildIsBuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(base, append(data, `{{if eq .Page.URL "/404.html"}}{{range 10000000}}{{end}}{{end}}`...), 0o644)
+	os.WriteFile(base, append(data, `{{if eq .Page.URL "/404.html"}}{{range 30000000}}{{end}}{{end}}`...), 0o644)
 	s, err := New(Options{Root: root, Out: filepath.Join(root, "public"), Log: &syncBuffer{}, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -385,32 +385,49 @@ func TestNonLoopbackAddressWarns(t *testing.T) {
 	}
 }
 
-// BenchmarkSaveToReload measures one edit of an error page, saved, to the
-// reload event that tells the browser to fetch the new page, on the real
-// site's pages copied n times (benchsite), as docs/speed.md reports.
+// BenchmarkSaveToReload measures a save, to the reload event that tells the
+// browser to fetch the new page, on the real site's pages copied n times
+// (benchsite, 20 sections), as docs/speed.md reports: an error page's
+// body edited; at 1,000 pages also its title (which its neighbours and the
+// index show), a page added, and a page deleted.
 func BenchmarkSaveToReload(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
-		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
-			root := b.TempDir()
-			if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {
-				b.Fatal(err)
+		for _, edit := range []string{"body", "title", "new", "delete"} {
+			if n < 1000 && edit != "body" {
+				continue
 			}
-			srv, _ := startIn(b, root)
-			events := stream(b, srv)
-			pages, _ := filepath.Glob(filepath.Join(root, "content", "s*", "*.md"))
-			md := pages[len(pages)/2]
-			orig, err := os.ReadFile(md)
-			if err != nil {
-				b.Fatal(err)
-			}
-			i := 0
-			for b.Loop() {
-				i++
-				save(b, md, string(orig)+"\nEdit "+strings.Repeat("x", i%7)+".\n")
-				for next(b, events) != "reload: \n" {
+			b.Run(fmt.Sprintf("pages=%d/edit=%s", n, edit), func(b *testing.B) {
+				root := b.TempDir()
+				if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {
+					b.Fatal(err)
 				}
-			}
-		})
+				srv, _ := startIn(b, root)
+				events := stream(b, srv)
+				pages, _ := filepath.Glob(filepath.Join(root, "content", "s*", "*.md"))
+				md := pages[len(pages)/2]
+				orig, err := os.ReadFile(md)
+				if err != nil {
+					b.Fatal(err)
+				}
+				i := 0
+				for b.Loop() {
+					i++
+					switch edit {
+					case "body":
+						save(b, md, string(orig)+"\nEdit "+strings.Repeat("x", i%7)+".\n")
+					case "title": // at the title's end, which keeps the page's place
+						save(b, md, strings.Replace(string(orig), "\"\n", fmt.Sprintf(" %d\"\n", i), 1))
+					case "new": // with click names of its own, as benchsite gives each page
+						page := strings.Replace(string(orig), "title = \"", fmt.Sprintf("title = \"New %d ", i), 1)
+						save(b, filepath.Join(filepath.Dir(md), fmt.Sprintf("new%d.md", i)), strings.ReplaceAll(page, " copy=", fmt.Sprintf(" copy=new%d-", i)))
+					case "delete":
+						os.Remove(pages[i%len(pages)])
+					}
+					for next(b, events) != "reload: \n" {
+					}
+				}
+			})
+		}
 	}
 }
 
