@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # The preview's save -> visible beside hugo server: both serve the same N
-# pages (bench/sites.sh); a line is appended to the middle page's
-# Markdown, and the time runs until that server's page shows it (polled
-# over HTTP every 5 ms). EDITS edits each, in turns; it prints both
-# medians and every run.
+# pages (bench/sites.sh), and each edit's time runs from the save until
+# that server's pages show it (polled over HTTP every 5 ms). Four kinds
+# of edit, EDITS of each, in turns (ours, Hugo, ours...):
+#   body    a line appended to the middle page, until that page shows it;
+#   title   a word added at the end of its title (which keeps its place),
+#           until the index and its neighbour before it show it;
+#   new     a page added to its section, until the index and the page show it;
+#   delete  a page of the next section deleted, until the index no longer lists it.
+# It prints both medians of each kind and every run.
 #
-#   bash bench/reload-vs-hugo.sh [N] [EDITS]      (default 1000 10)
+#   bash bench/reload-vs-hugo.sh [N] [EDITS] [KINDS]      (default 1000 10 "body title new delete")
 set -euo pipefail
 source "$(dirname "$0")/sites.sh"
-n=${1:-1000} edits=${2:-10}
+n=${1:-1000} edits=${2:-10} kinds=${3:-"body title new delete"}
 work=$(mktemp -d) pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
 sites "$work" "$n"
@@ -19,6 +24,8 @@ pids+=($!)
 pids+=($!)
 mid=$(printf %04d $(( n > 1 ? n / 2 : 1 )))
 sec=s$(( 10#$mid % 20 )) # its section (sites.sh)
+before=$(printf %04d $(( 10#$mid - 20 ))) # its neighbour before it, by title
+declare -A port=([ours]=$ours [hugo]=$theirs)
 
 # up URL waits up to a minute for URL to answer.
 up() {
@@ -30,20 +37,49 @@ up "http://127.0.0.1:$ours/$sec/p$mid/"
 up "http://127.0.0.1:$theirs/$sec/p$mid/"
 sleep 2
 
-# edit FILE URL appends a new word to FILE and prints the milliseconds
-# until URL serves it.
+# shows URL TEXT polls URL until it holds TEXT; hides URL TEXT, until it
+# does not. Each gives up after 4,000 polls, saying so.
+shows() {
+  for _ in $(seq 4000); do curl -fsS "$1" 2>/dev/null | grep -qF "$2" && return; sleep 0.005; done
+  echo "$1 never showed $2" >&2
+}
+hides() {
+  for _ in $(seq 4000); do curl -fsS "$1" 2>/dev/null | grep -qF "$2" || return; sleep 0.005; done
+  echo "$1 still shows $2" >&2
+}
+
+# edit KIND SITE I makes the I-th edit of KIND to SITE (ours or hugo) and
+# prints the milliseconds until its server shows it.
 edit() {
-  local word="edit$RANDOM$RANDOM" t0
+  local kind=$1 site=$2 i=$3 word="edit$RANDOM$RANDOM" url="http://127.0.0.1:${port[$2]}" t0 gone
+  local md="$work/$site/content/$sec/p$mid.md"
+  gone=$(printf %04d $(( 10#$mid + 1 + 20 * i ))) # in the next section
   t0=$(now_ms)
-  printf '\n\nThe word %s.\n' "$word" >>"$1"
-  for _ in $(seq 4000); do curl -fsS "$2" 2>/dev/null | grep -q "$word" && break; sleep 0.005; done
+  case $kind in
+  body)
+    printf '\n\nThe word %s.\n' "$word" >>"$md"
+    shows "$url/$sec/p$mid/" "$word" ;;
+  title)
+    sed -i "s/^title = \"\\(.*\\)\"/title = \"\\1 $word\"/" "$md"
+    shows "$url/" "$word"
+    shows "$url/$sec/p$before/" "$word" ;;
+  new)
+    if [ "$site" = ours ]; then page "$word" | sed '/^date = /a counter = false'; else page "$word"; fi >"$work/$site/content/$sec/new$i.md"
+    shows "$url/" "$word"
+    shows "$url/$sec/new$i/" "$word" ;;
+  delete)
+    rm "$work/$site/content/s$(( 10#$gone % 20 ))/p$gone.md"
+    hides "$url/" "worse $gone<" ;;
+  esac
   echo $(( $(now_ms) - t0 ))
 }
-a=() b=()
-for _ in $(seq "$edits"); do
-  a+=("$(edit "$work/ours/content/$sec/p$mid.md" "http://127.0.0.1:$ours/$sec/p$mid/")")
-  sleep 0.5
-  b+=("$(edit "$work/hugo/content/$sec/p$mid.md" "http://127.0.0.1:$theirs/$sec/p$mid/")")
-  sleep 0.5
+for kind in $kinds; do
+  a=() b=()
+  for i in $(seq 0 $(( edits - 1 ))); do
+    a+=("$(edit "$kind" ours "$i")")
+    sleep 0.5
+    b+=("$(edit "$kind" hugo "$i")")
+    sleep 0.5
+  done
+  echo "save -> visible, $kind, $n pages: ours median $(printf '%s\n' "${a[@]}" | median) ms (${a[*]}); hugo server median $(printf '%s\n' "${b[@]}" | median) ms (${b[*]})"
 done
-echo "save -> visible, one page of $n: ours median $(printf '%s\n' "${a[@]}" | median) ms (${a[*]}); hugo server median $(printf '%s\n' "${b[@]}" | median) ms (${b[*]})"

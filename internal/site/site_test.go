@@ -138,6 +138,43 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkRebuild is the preview's rebuild in process at 1,000 pages,
+// from the build before: one error page's body edited, or its title
+// (which its neighbours and the index show).
+func BenchmarkRebuild(b *testing.B) {
+	for _, edit := range []string{"body", "title"} {
+		b.Run("pages=1000/edit="+edit, func(b *testing.B) {
+			root := benchSite(b, 1000)
+			prev, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Timeout: time.Minute})
+			if err != nil {
+				b.Fatal(err)
+			}
+			pages, _ := filepath.Glob(filepath.Join(root, "content", "s*", "*.md"))
+			md := pages[len(pages)/2]
+			orig, err := os.ReadFile(md)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rel, _ := filepath.Rel(root, md)
+			changed := map[string]bool{filepath.ToSlash(rel): true}
+			i := 0
+			for b.Loop() {
+				i++
+				page := string(orig) + fmt.Sprintf("\nEdit %d.\n", i)
+				if edit == "title" { // at the title's end, which keeps the page's place
+					page = strings.Replace(string(orig), "\"\n", fmt.Sprintf(" %d\"\n", i), 1)
+				}
+				if err := os.WriteFile(md, []byte(page), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				if prev, err = Build(Options{FS: os.DirFS(root), Getenv: noEnv, Prev: prev, Changed: changed}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkSizes is the build's size summary, which must cost little
 // beside the build itself, and its brotli figures, which cost more.
 func BenchmarkSizes(b *testing.B) {
