@@ -18,7 +18,8 @@ work=$(mktemp -d) pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
 sites "$work" "$n"
 ours=$(( 20000 + RANDOM % 10000 )) theirs=$(( 30000 + RANDOM % 10000 ))
-"$work/build" -root "$work/ours" -out "$work/ours/public" -serve -addr "127.0.0.1:$ours" >"$work/ours.log" 2>&1 &
+# A time limit that a loaded machine's first build of 1,000 pages keeps to.
+"$work/build" -root "$work/ours" -out "$work/ours/public" -serve -addr "127.0.0.1:$ours" -timeout 2m >"$work/ours.log" 2>&1 &
 pids+=($!)
 "$HUGO" server -s "$work/hugo" --port "$theirs" --bind 127.0.0.1 --disableFastRender=false --quiet >"$work/hugo.log" 2>&1 &
 pids+=($!)
@@ -27,9 +28,9 @@ sec=s$(( 10#$mid % 20 )) # its section (sites.sh)
 before=$(printf %04d $(( 10#$mid - 20 ))) # its neighbour before it, by title
 declare -A port=([ours]=$ours [hugo]=$theirs)
 
-# up URL waits up to a minute for URL to answer.
+# up URL waits up to three minutes for URL to answer.
 up() {
-  for _ in $(seq 600); do curl -fsS -o /dev/null "$1" 2>/dev/null && return; sleep 0.1; done
+  for _ in $(seq 1800); do curl -fsS -o /dev/null "$1" 2>/dev/null && return; sleep 0.1; done
   echo "$1 never answered" >&2
   exit 1
 }
