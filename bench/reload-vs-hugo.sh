@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The preview's save -> visible beside hugo server: both serve the same N
 # pages (bench/sites.sh), and each edit's time runs from the save until
-# that server's pages show it (polled over HTTP every 5 ms). Four kinds
+# that server's pages show it, polled over HTTP every 5 ms. Four kinds
 # of edit, EDITS of each, in turns (ours, Hugo, ours...):
 #   body    a line appended to the middle page, until that page shows it;
 #   title   a word added at the end of its title (which keeps its place),
@@ -9,6 +9,12 @@
 #   new     a page added to its section, until the index and the page show it;
 #   delete  a page of the next section deleted, until the index no longer lists it.
 # It prints both medians of each kind and every run.
+#
+# The pollers start before the save, each one curl on one connection, and
+# the clock is bash's own: on a loaded machine starting a process (curl,
+# date, sed) takes tens of milliseconds, which would be counted otherwise.
+# The edits are written by bash itself (an editor's save in place), but
+# rm, whose clock starts once it has removed the page.
 #
 #   bash bench/reload-vs-hugo.sh [N] [EDITS] [KINDS]      (default 1000 10 "body title new delete")
 set -euo pipefail
@@ -38,41 +44,50 @@ up "http://127.0.0.1:$ours/$sec/p$mid/"
 up "http://127.0.0.1:$theirs/$sec/p$mid/"
 sleep 2
 
-# shows URL TEXT polls URL until it holds TEXT; hides URL TEXT, until it
-# does not. Each gives up after 4,000 polls, saying so.
-shows() {
-  for _ in $(seq 4000); do curl -fsS "$1" 2>/dev/null | grep -qF "$2" && return; sleep 0.005; done
-  echo "$1 never showed $2" >&2
-}
-hides() {
-  for _ in $(seq 4000); do curl -fsS "$1" 2>/dev/null | grep -qF "$2" || return; sleep 0.005; done
-  echo "$1 still shows $2" >&2
+# poller URL WANT TEXT polls URL every 5 ms for up to 20 s, and prints
+# "ready" once a response does not meet WANT (1: it holds TEXT; 0: it
+# does not), then "met" once one does.
+poller() {
+  curl -sS --fail-early --rate 200/s -w '\n<<end of response>>\n' "$1?poll=[1-4000]" 2>/dev/null |
+    awk -v want="$2" -v text="$3" 'BEGIN { RS = "<<end of response>>" }
+      (index($0, text) > 0) != want && !ready { print "ready"; fflush(); ready = 1 }
+      (index($0, text) > 0) == want && ready { print "met"; fflush(); exit }'
 }
 
 # edit KIND SITE I makes the I-th edit of KIND to SITE (ours or hugo) and
 # prints the milliseconds until its server shows it.
 edit() {
-  local kind=$1 site=$2 i=$3 word="edit$RANDOM$RANDOM" url="http://127.0.0.1:${port[$2]}" t0 gone
-  local md="$work/$site/content/$sec/p$mid.md"
+  local kind=$1 site=$2 i=$3 word="edit$RANDOM$RANDOM" url="http://127.0.0.1:${port[$2]}"
+  local md="$work/$site/content/$sec/p$mid.md" page new gone fd fds=() t0 t1 line
   gone=$(printf %04d $(( 10#$mid + 1 + 20 * i ))) # in the next section
-  t0=$(now_ms)
+  gone="$work/$site/content/s$(( 10#$gone % 20 ))/p$gone.md"
   case $kind in
-  body)
-    printf '\n\nThe word %s.\n' "$word" >>"$md"
-    shows "$url/$sec/p$mid/" "$word" ;;
+  body) exec {fd}< <(poller "$url/$sec/p$mid/" 1 "$word"); fds+=("$fd") ;;
   title)
-    sed -i "s/^title = \"\\(.*\\)\"/title = \"\\1 $word\"/" "$md"
-    shows "$url/" "$word"
-    shows "$url/$sec/p$before/" "$word" ;;
+    page=$(<"$md")
+    [[ $page =~ title\ =\ \"[^\"]*\" ]]
+    page=${page/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[0]%\"} $word\""}
+    exec {fd}< <(poller "$url/" 1 "$word"); fds+=("$fd")
+    exec {fd}< <(poller "$url/$sec/p$before/" 1 "$word"); fds+=("$fd") ;;
   new)
-    if [ "$site" = ours ]; then page "$word" | sed '/^date = /a counter = false'; else page "$word"; fi >"$work/$site/content/$sec/new$i.md"
-    shows "$url/" "$word"
-    shows "$url/$sec/new$i/" "$word" ;;
-  delete)
-    rm "$work/$site/content/s$(( 10#$gone % 20 ))/p$gone.md"
-    hides "$url/" "worse $gone<" ;;
+    new=$(page "$word")
+    if [ "$site" = ours ]; then new=$(sed '/^date = /a counter = false' <<<"$new"); fi
+    exec {fd}< <(poller "$url/" 1 "$word"); fds+=("$fd")
+    exec {fd}< <(poller "$url/$sec/new$i/" 1 "$word"); fds+=("$fd") ;;
+  delete) exec {fd}< <(poller "$url/" 0 "$(basename "$gone" .md)/"); fds+=("$fd") ;;
   esac
-  echo $(( $(now_ms) - t0 ))
+  for fd in "${fds[@]}"; do read -r -t 20 line <&"$fd" || { echo "$kind on $site: no poller ready" >&2; return 1; }; done
+  t0=${EPOCHREALTIME/./}
+  case $kind in
+  body) printf '\n\nThe word %s.\n' "$word" >>"$md" ;;
+  title) printf '%s\n' "$page" >"$md" ;;
+  new) printf '%s\n' "$new" >"$work/$site/content/$sec/new$i.md" ;;
+  delete) rm "$gone"; t0=${EPOCHREALTIME/./} ;;
+  esac
+  for fd in "${fds[@]}"; do read -r -t 20 line <&"$fd" || echo "$kind on $site: not shown in 20 s" >&2; done
+  t1=${EPOCHREALTIME/./}
+  for fd in "${fds[@]}"; do exec {fd}<&-; done
+  echo $(( (t1 - t0) / 1000 ))
 }
 for kind in $kinds; do
   a=() b=()
