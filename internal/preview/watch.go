@@ -79,8 +79,10 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				s.mu.Lock()
 				s.changed[rel] = true
 				s.mu.Unlock()
-				// Editors write in bursts (a temp file, a rename): wait for quiet.
-				timer = time.After(30 * time.Millisecond)
+				// Editors write in bursts (a temp file, a rename) a few
+				// milliseconds long: wait for quiet. A longer burst costs
+				// a second build, never a wrong one: its last event builds.
+				timer = time.After(10 * time.Millisecond)
 			case err := <-w.Errors:
 				s.logf("watch: %v", err)
 			case <-timer:
