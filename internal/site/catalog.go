@@ -81,8 +81,14 @@ func (s *Site) link() error {
 		slices.SortFunc(sec.Pages, func(a, b *Page) int {
 			return cmp.Or(strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
 		})
-		for _, p := range sec.Pages {
+		for i, p := range sec.Pages {
 			p.library = cmp.Or(p.Meta.Library, sec.Library)
+			if i > 0 {
+				p.Prev = linkTo(sec.Pages[i-1])
+			}
+			if i+1 < len(sec.Pages) {
+				p.Next = linkTo(sec.Pages[i+1])
+			}
 			cat.pages = append(cat.pages, p)
 			if p.Meta.Updated.After(latest) {
 				latest = p.Meta.Updated
@@ -91,17 +97,7 @@ func (s *Site) link() error {
 	}
 	for _, p := range s.Pages {
 		if p.Home {
-			p.Meta.Updated = latest
-		}
-	}
-	for _, sec := range cat.sections {
-		for i, p := range sec.Pages {
-			if i > 0 {
-				p.Prev = linkTo(sec.Pages[i-1])
-			}
-			if i+1 < len(sec.Pages) {
-				p.Next = linkTo(sec.Pages[i+1])
-			}
+			p.Meta.Updated = latest // before a related link copies it
 		}
 	}
 	for _, p := range cat.pages {
@@ -135,7 +131,7 @@ func linkTo(p *Page) *Link { return &Link{URL: p.URL, Meta: p.Meta} }
 // its breadcrumb. Into s.catalogSum it sums what a page that lists the
 // catalog shows: each of its pages as linked, and what that page shows.
 func (s *Site) sum() {
-	faces := make(map[string][sha256.Size]byte, len(s.Pages)) // by URL
+	faces := make(map[string][]byte, len(s.Pages)) // by URL
 	for _, p := range s.Pages {
 		faces[p.URL] = face(p)
 	}
@@ -145,8 +141,7 @@ func (s *Site) sum() {
 		fmt.Fprintf(h, "%v %q\n", p.Meta.Updated, p.library)
 		for _, l := range append([]*Link{p.Prev, p.Next}, p.Related...) {
 			if l != nil {
-				f := faces[l.URL]
-				h.Write(f[:])
+				h.Write(faces[l.URL])
 			}
 		}
 		for _, c := range s.trail(p) {
@@ -158,8 +153,7 @@ func (s *Site) sum() {
 	for _, sec := range s.catalog.sections {
 		for _, p := range append([]*Page{sec.Page}, sec.Pages...) {
 			if p != nil {
-				f := faces[p.URL]
-				h.Write(f[:])
+				h.Write(faces[p.URL])
 				h.Write(p.shows[:])
 			}
 		}
@@ -169,10 +163,10 @@ func (s *Site) sum() {
 
 // face sums what a page shows of p when it links to it: p's file, URL and
 // front matter, and its date (which the index takes from the catalog).
-func face(p *Page) [sha256.Size]byte {
+func face(p *Page) []byte {
 	front := p.raw[:len(p.raw)-len(p.src)]
 	h := sha256.New()
 	fmt.Fprintf(h, "%q %q %v %d\n", p.File, p.URL, p.Meta.Updated, len(front))
 	h.Write(front)
-	return [sha256.Size]byte(h.Sum(nil))
+	return h.Sum(nil)
 }
