@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
 # The preview's save -> visible beside hugo server: both serve the same N
-# pages (bench/sites.sh); a line is appended to the middle page's
-# Markdown, and the time runs until that server's page shows it (polled
-# over HTTP every 5 ms). EDITS edits each, in turns; it prints both
-# medians and every run.
+# pages (bench/sites.sh), and each edit's time runs from the save until
+# that server's pages show it, polled over HTTP every 5 ms. Four kinds
+# of edit, EDITS of each, in turns (ours, Hugo, ours...):
+#   body    a line appended to the middle page, until that page shows it;
+#   title   a word added at the end of its title (which keeps its place),
+#           until the index and its neighbour before it show it;
+#   new     a page added to its section, until the index and the page show it;
+#   delete  a page of the next section deleted, until the index no longer lists it.
+# It prints both medians of each kind and every run, - for one not seen.
 #
-#   bash bench/reload-vs-hugo.sh [N] [EDITS]      (default 1000 10)
+# The pollers start before the save, each one curl on one connection, and
+# the clock is bash's own: on a loaded machine starting a process (curl,
+# date, sed) takes tens of milliseconds, which would be counted otherwise.
+# The edits are written by bash itself (an editor's save in place), but
+# rm, whose clock starts once it has removed the page.
+#
+#   bash bench/reload-vs-hugo.sh [N] [EDITS] [KINDS]      (default 1000 10 "body title new delete")
 set -euo pipefail
 source "$(dirname "$0")/sites.sh"
-n=${1:-1000} edits=${2:-10}
+n=${1:-1000} edits=${2:-10} kinds=${3:-"body title new delete"}
 work=$(mktemp -d) pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$work"' EXIT
 sites "$work" "$n"
 ours=$(( 20000 + RANDOM % 10000 )) theirs=$(( 30000 + RANDOM % 10000 ))
-"$work/build" -root "$work/ours" -out "$work/ours/public" -serve -addr "127.0.0.1:$ours" >"$work/ours.log" 2>&1 &
+# A time limit that a loaded machine's first build of 1,000 pages keeps to.
+"$work/build" -root "$work/ours" -out "$work/ours/public" -serve -addr "127.0.0.1:$ours" -timeout 2m >"$work/ours.log" 2>&1 &
 pids+=($!)
 "$HUGO" server -s "$work/hugo" --port "$theirs" --bind 127.0.0.1 --disableFastRender=false --quiet >"$work/hugo.log" 2>&1 &
 pids+=($!)
 mid=$(printf %04d $(( n > 1 ? n / 2 : 1 )))
 sec=s$(( 10#$mid % 20 )) # its section (sites.sh)
+before=$(printf %04d $(( 10#$mid - 20 ))) # its neighbour before it, by title
+declare -A port=([ours]=$ours [hugo]=$theirs)
 
-# up URL waits up to a minute for URL to answer.
+# up URL waits up to three minutes for URL to answer.
 up() {
-  for _ in $(seq 600); do curl -fsS -o /dev/null "$1" 2>/dev/null && return; sleep 0.1; done
+  for _ in $(seq 1800); do curl -fsS -o /dev/null "$1" 2>/dev/null && return; sleep 0.1; done
   echo "$1 never answered" >&2
   exit 1
 }
@@ -30,20 +44,65 @@ up "http://127.0.0.1:$ours/$sec/p$mid/"
 up "http://127.0.0.1:$theirs/$sec/p$mid/"
 sleep 2
 
-# edit FILE URL appends a new word to FILE and prints the milliseconds
-# until URL serves it.
-edit() {
-  local word="edit$RANDOM$RANDOM" t0
-  t0=$(now_ms)
-  printf '\n\nThe word %s.\n' "$word" >>"$1"
-  for _ in $(seq 4000); do curl -fsS "$2" 2>/dev/null | grep -q "$word" && break; sleep 0.005; done
-  echo $(( $(now_ms) - t0 ))
+# poller URL WANT TEXT polls URL every 5 ms for up to 20 s, and prints
+# "ready" once a response does not meet WANT (1: it holds TEXT; 0: it
+# does not), then "met" once one does.
+poller() {
+  curl -sS --fail-early --rate 200/s -w '\n<<end of response>>\n' "$1?poll=[1-4000]" 2>/dev/null |
+    awk -v want="$2" -v text="$3" 'BEGIN { RS = "<<end of response>>" }
+      (index($0, text) > 0) != want && !ready { print "ready"; fflush(); ready = 1 }
+      (index($0, text) > 0) == want && ready { print "met"; fflush(); exit }'
 }
-a=() b=()
-for _ in $(seq "$edits"); do
-  a+=("$(edit "$work/ours/content/$sec/p$mid.md" "http://127.0.0.1:$ours/$sec/p$mid/")")
-  sleep 0.5
-  b+=("$(edit "$work/hugo/content/$sec/p$mid.md" "http://127.0.0.1:$theirs/$sec/p$mid/")")
-  sleep 0.5
+
+# edit KIND SITE I makes the I-th edit of KIND to SITE (ours or hugo) and
+# prints the milliseconds until its server shows it.
+edit() {
+  local kind=$1 site=$2 i=$3 word="edit$RANDOM$RANDOM" url="http://127.0.0.1:${port[$2]}"
+  local md="$work/$site/content/$sec/p$mid.md" page new gone fd fds=() t0 t1 line
+  gone=$(printf %04d $(( 10#$mid + 1 + 20 * i ))) # in the next section
+  gone="$work/$site/content/s$(( 10#$gone % 20 ))/p$gone.md"
+  case $kind in
+  body) exec {fd}< <(poller "$url/$sec/p$mid/" 1 "$word"); fds+=("$fd") ;;
+  title)
+    page=$(<"$md")
+    [[ $page =~ title\ =\ \"[^\"]*\" ]]
+    page=${page/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[0]%\"} $word\""}
+    exec {fd}< <(poller "$url/" 1 "$word"); fds+=("$fd")
+    exec {fd}< <(poller "$url/$sec/p$before/" 1 "$word"); fds+=("$fd") ;;
+  new)
+    new=$(page "$word")
+    if [ "$site" = ours ]; then new=$(sed '/^date = /a counter = false' <<<"$new"); fi
+    exec {fd}< <(poller "$url/" 1 "$word"); fds+=("$fd")
+    exec {fd}< <(poller "$url/$sec/new$i/" 1 "$word"); fds+=("$fd") ;;
+  delete) exec {fd}< <(poller "$url/" 0 "$(basename "$gone" .md)/"); fds+=("$fd") ;;
+  esac
+  for fd in "${fds[@]}"; do read -r -t 20 line <&"$fd" || { echo "$kind on $site: no poller ready" >&2; return 1; }; done
+  t0=${EPOCHREALTIME/./}
+  case $kind in
+  body) printf '\n\nThe word %s.\n' "$word" >>"$md" ;;
+  title) printf '%s\n' "$page" >"$md" ;;
+  new) printf '%s\n' "$new" >"$work/$site/content/$sec/new$i.md" ;;
+  delete) rm "$gone"; t0=${EPOCHREALTIME/./} ;;
+  esac
+  local shown=1
+  for fd in "${fds[@]}"; do read -r -t 20 line <&"$fd" || shown=; done
+  t1=${EPOCHREALTIME/./}
+  for fd in "${fds[@]}"; do exec {fd}<&-; done
+  if [ -z "$shown" ]; then
+    echo "$kind on $site: a poller ended or waited 20 s without seeing it" >&2
+    echo -
+    return
+  fi
+  echo $(( (t1 - t0) / 1000 ))
+}
+for kind in $kinds; do
+  a=() b=()
+  for i in $(seq 0 $(( edits - 1 ))); do
+    a+=("$(edit "$kind" ours "$i")")
+    sleep 0.5
+    b+=("$(edit "$kind" hugo "$i")")
+    sleep 0.5
+  done
+  # A run not seen (-) is left out of the median.
+  echo "save -> visible, $kind, $n pages: ours median $(printf '%s\n' "${a[@]}" | grep -x '[0-9]*' | median) ms (${a[*]}); hugo server median $(printf '%s\n' "${b[@]}" | grep -x '[0-9]*' | median) ms (${b[*]})"
 done
-echo "save -> visible, one page of $n: ours median $(printf '%s\n' "${a[@]}" | median) ms (${a[*]}); hugo server median $(printf '%s\n' "${b[@]}" | median) ms (${b[*]})"

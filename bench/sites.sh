@@ -1,5 +1,5 @@
 # Sourced by the benchmarks beside Hugo. sites DIR N makes, from this
-# repository's committed HEAD and bench/page.md, two sites of the same N
+# repository's commit REV (HEAD unless set) and bench/page.md, two sites of the same N
 # distinct pages in 20 sections (page I in section I mod 20): DIR/ours
 # (the repository, its content replaced, with its build at DIR/build) and
 # DIR/hugo (bench/hugo/). Each page's code differs
@@ -8,11 +8,12 @@
 bench=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$bench/.." && pwd)
 HUGO=${HUGO:-hugo}
+REV=${REV:-HEAD}
 
 sites() {
   local dir=$1 n=$2 i s
   command -v "$HUGO" >/dev/null || { echo "no hugo: see docs/speed.md (or set HUGO)" >&2; return 1; }
-  mkdir -p "$dir/ours" && git -C "$repo" archive HEAD | tar -x -C "$dir/ours"
+  mkdir -p "$dir/ours" && git -C "$repo" archive "$REV" | tar -x -C "$dir/ours"
   # Only the 404 page stays: the catalog links nothing to the others.
   find "$dir/ours/content" -mindepth 1 ! -name 404.md -delete
   (cd "$dir/ours" && go build -o "$dir/build" ./cmd/build)

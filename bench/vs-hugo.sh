@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The build beside Hugo: this repository's committed HEAD, built, and
+# The build beside Hugo: this repository's committed HEAD (or REV), built, and
 # hugo --minify on the same N pages (bench/sites.sh), each timed as a
 # whole process, in turns (ours, Hugo, ours, Hugo...) so that the ratio
 # holds while the machine's speed drifts. For each size it prints both
@@ -31,7 +31,7 @@ peak() {
   /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 && tail -n 1 "$work/rss"
 }
 
-echo "# ours${BUILD_FLAGS:+ ($BUILD_FLAGS)} beside $("$HUGO" version | cut -d' ' -f1-2), $(git -C "$repo" rev-parse --short HEAD), $(date -u +%FT%TZ), $(nproc) cores"
+echo "# ours${BUILD_FLAGS:+ ($BUILD_FLAGS)} beside $("$HUGO" version | cut -d' ' -f1-2), $(git -C "$repo" rev-parse --short "$REV"), $(date -u +%FT%TZ), $(nproc) cores"
 for n in $sizes; do
   dir="$work/$n"
   sites "$dir" "$n"

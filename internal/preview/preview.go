@@ -58,8 +58,8 @@ type Server struct {
 	changed map[string]bool // the files saved since the last build took them (site.Options.Changed)
 }
 
-// New builds the site once and returns its server. A failed first build is
-// shown, not fatal: the author fixes it and saves.
+// New returns the server of the site at o.Root, which Watch builds. A
+// failed build is shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
 	s := &Server{o: o, built: make(chan struct{}), changed: map[string]bool{}}
 	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &s.netlify); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -69,7 +69,6 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s.handler = hostOnly(o.Addr, s.routes())
-	s.rebuild()
 	return s, nil
 }
 

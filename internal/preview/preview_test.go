@@ -256,6 +256,64 @@ func TestNewFolderIsWatched(t *testing.T) {
 	}
 }
 
+// TestASaveDuringTheFirstBuildIsBuilt: the watcher watches before the
+// first build, so a save while that build runs is built after it. The
+// first build renders 404.html slowly, so that the save comes after it
+// read the pages.
+func TestASaveDuringTheFirstBuildIsBuilt(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "site", "testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(root, "templates", "base.html")
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(base, append(data, `{{if eq .Page.URL "/404.html"}}{{range 30000000}}{{end}}{{end}}`...), 0o644)
+	s, err := New(Options{Root: root, Out: filepath.Join(root, "public"), Log: &syncBuffer{}, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	watching := make(chan (<-chan struct{}), 1)
+	go func() { watching <- s.Watch(ctx) }()
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case watched := <-watching:
+		cancel()
+		<-watched
+		t.Fatal("the first build ended before the save: make its 404.html slower")
+	default:
+	}
+	save(t, filepath.Join(root, "content", "pay.md"), "+++\ntitle = \"Pay\"\ndescription = \"How to pay.\"\ncounter = false\n+++\n\nSaved during the first build.\n")
+	watched := <-watching
+	t.Cleanup(func() { cancel(); <-watched; s.Close() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if page, _ := os.ReadFile(filepath.Join(root, "public", "pay", "index.html")); bytes.Contains(page, []byte("Saved during the first build.")) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("10 s after the first build, the save made during it is not built")
+		}
+	}
+}
+
+// TestOnlyTheSourcesAreWatched: a folder made in the site's root, such as
+// the output's swap folder (.public.new-*), is not watched: a file written
+// in it builds nothing. The first build's own swap builds nothing either.
+func TestOnlyTheSourcesAreWatched(t *testing.T) {
+	root, _, log := start(t)
+	swap := filepath.Join(root, ".public.new-1")
+	os.Mkdir(swap, 0o755)
+	time.Sleep(100 * time.Millisecond) // for a watcher that would add it
+	os.WriteFile(filepath.Join(swap, "index.html"), []byte("<!doctype html>"), 0o644)
+	time.Sleep(500 * time.Millisecond) // for a build it would start
+	if n := strings.Count(log.String(), " rendered) in "); n != 1 {
+		t.Errorf("%d builds, want the first alone:\n%s", n, log.String())
+	}
+}
+
 // TestNothingOutsideTheOutputIsServed: no path leaves the output folder,
 // and a folder without index.html is not listed.
 func TestNothingOutsideTheOutputIsServed(t *testing.T) {
@@ -327,32 +385,49 @@ func TestNonLoopbackAddressWarns(t *testing.T) {
 	}
 }
 
-// BenchmarkSaveToReload measures one edit of an error page, saved, to the
-// reload event that tells the browser to fetch the new page, on the real
-// site's pages copied n times (benchsite), as docs/speed.md reports.
+// BenchmarkSaveToReload measures a save, to the reload event that tells the
+// browser to fetch the new page, on the real site's pages copied n times
+// (benchsite, 20 sections), as docs/speed.md reports: an error page's
+// body edited; at 1,000 pages also its title (which its neighbours and the
+// index show), a page added, and a page deleted.
 func BenchmarkSaveToReload(b *testing.B) {
 	for _, n := range []int{1, 100, 1000} {
-		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
-			root := b.TempDir()
-			if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {
-				b.Fatal(err)
+		for _, edit := range []string{"body", "title", "new", "delete"} {
+			if n < 1000 && edit != "body" {
+				continue
 			}
-			srv, _ := startIn(b, root)
-			events := stream(b, srv)
-			pages, _ := filepath.Glob(filepath.Join(root, "content", "s*", "*.md"))
-			md := pages[len(pages)/2]
-			orig, err := os.ReadFile(md)
-			if err != nil {
-				b.Fatal(err)
-			}
-			i := 0
-			for b.Loop() {
-				i++
-				save(b, md, string(orig)+"\nEdit "+strings.Repeat("x", i%7)+".\n")
-				for next(b, events) != "reload: \n" {
+			b.Run(fmt.Sprintf("pages=%d/edit=%s", n, edit), func(b *testing.B) {
+				root := b.TempDir()
+				if err := benchsite.Make(root, filepath.Join("..", ".."), n); err != nil {
+					b.Fatal(err)
 				}
-			}
-		})
+				srv, _ := startIn(b, root)
+				events := stream(b, srv)
+				pages, _ := filepath.Glob(filepath.Join(root, "content", "s*", "*.md"))
+				md := pages[len(pages)/2]
+				orig, err := os.ReadFile(md)
+				if err != nil {
+					b.Fatal(err)
+				}
+				i := 0
+				for b.Loop() {
+					i++
+					switch edit {
+					case "body":
+						save(b, md, string(orig)+"\nEdit "+strings.Repeat("x", i%7)+".\n")
+					case "title": // at the title's end, which keeps the page's place
+						save(b, md, strings.Replace(string(orig), "\"\n", fmt.Sprintf(" %d\"\n", i), 1))
+					case "new": // with click names of its own, as benchsite gives each page
+						page := strings.Replace(string(orig), "title = \"", fmt.Sprintf("title = \"New %d ", i), 1)
+						save(b, filepath.Join(filepath.Dir(md), fmt.Sprintf("new%d.md", i)), strings.ReplaceAll(page, " copy=", fmt.Sprintf(" copy=new%d-", i)))
+					case "delete":
+						os.Remove(pages[i%len(pages)])
+					}
+					for next(b, events) != "reload: \n" {
+					}
+				}
+			})
+		}
 	}
 }
 

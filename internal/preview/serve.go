@@ -56,15 +56,15 @@ func Serve(ctx context.Context, o Options) error {
 		return err
 	}
 	defer s.Close()
+	// Serve returns only once the watcher has closed: on Windows its
+	// handles on the site's folders keep them from being removed.
+	watched := s.Watch(ctx)
+	defer func() { stop(); <-watched }()
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(o.Log, "preview at http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 	if s.writer != nil {
 		fmt.Fprintf(o.Log, "events are kept in %s; the funnel is at http://%s/_preview/report\n", s.store, ln.Addr())
 	}
-	// Serve returns only once the watcher has closed: on Windows its
-	// handles on the site's folders keep them from being removed.
-	watched := s.Watch(ctx)
-	defer func() { stop(); <-watched }()
 	context.AfterFunc(ctx, func() {
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

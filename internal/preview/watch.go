@@ -22,15 +22,16 @@ import (
 	"errref/internal/site"
 )
 
-// Watch rebuilds on every change below the site's source folders, new
-// folders included, until ctx ends. It returns once it watches every
-// folder (a save before may go unseen), with a channel closed once the
-// watcher has closed.
+// Watch watches the site's source folders and .toml files, builds the
+// site, and then builds it again on every change there, new folders
+// included, until ctx ends. It returns after the first build (a save
+// during it is built next), with a channel closed once the watcher has closed.
 func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	closed := make(chan struct{})
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		s.logf("watch: %v", err)
+		s.rebuild()
 		close(closed)
 		return closed
 	}
@@ -45,12 +46,15 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	for _, d := range site.SourceDirs() {
 		add(filepath.Join(s.o.Root, d))
 	}
-	w.Add(s.o.Root) // site.toml and netlify.toml
+	w.Add(s.o.Root) // site.toml, netlify.toml, and a source folder made later
 	// Builds run apart from the watcher, so that a build that hangs until
 	// its time limit never keeps the next save from being seen: one at a
 	// time, and saves made while one runs are built once more after it.
 	builds := make(chan struct{}, 1)
+	first := make(chan struct{})
 	go func() {
+		s.rebuild()
+		close(first)
 		for range builds {
 			s.rebuild()
 		}
@@ -65,19 +69,20 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 			case <-ctx.Done():
 				return
 			case ev := <-w.Events:
+				rel, err := filepath.Rel(s.o.Root, ev.Name)
+				if rel = filepath.ToSlash(rel); err != nil || !source(rel) {
+					continue // public/ and its swaps (.public.new-*) live in the root
+				}
 				if ev.Has(fsnotify.Create) {
 					add(ev.Name) // a new folder; add passes over a file
 				}
-				if filepath.Dir(ev.Name) == filepath.Clean(s.o.Root) && !strings.HasSuffix(ev.Name, ".toml") {
-					continue // public/ and its swaps live here
-				}
-				if rel, err := filepath.Rel(s.o.Root, ev.Name); err == nil {
-					s.mu.Lock()
-					s.changed[filepath.ToSlash(rel)] = true
-					s.mu.Unlock()
-				}
-				// Editors write in bursts (a temp file, a rename): wait for quiet.
-				timer = time.After(30 * time.Millisecond)
+				s.mu.Lock()
+				s.changed[rel] = true
+				s.mu.Unlock()
+				// Editors write in bursts (a temp file, a rename) a few
+				// milliseconds long: wait for quiet. A longer burst costs
+				// a second build, never a wrong one: its last event builds.
+				timer = time.After(10 * time.Millisecond)
 			case err := <-w.Errors:
 				s.logf("watch: %v", err)
 			case <-timer:
@@ -89,7 +94,15 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 			}
 		}
 	}()
+	<-first
 	return closed
+}
+
+// source reports whether rel, a path in the site's root, is the author's:
+// in a source folder, or a .toml file at the top.
+func source(rel string) bool {
+	top, _, _ := strings.Cut(rel, "/")
+	return slices.Contains(site.SourceDirs(), top) || top == rel && strings.HasSuffix(rel, ".toml")
 }
 
 // rebuild builds, rendering and writing only what the saves changed

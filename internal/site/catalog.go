@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"errref/internal/frontmatter"
 	"errref/internal/settings"
 )
 
@@ -21,11 +22,26 @@ type Section struct {
 }
 
 // Catalog is what templates see as .Site: the settings, and every page.
+// Each render has its own copy, which notes whether the page lists the
+// pages: only then does it show what the catalog holds (see Site.reuse).
 type Catalog struct {
 	settings.Settings // so that templates keep reading .Site.Publisher
-	// Pages are the error pages by section then title; Sections, the same by folder.
-	Pages    []*Page
-	Sections []*Section
+	pages             []*Page
+	sections          []*Section
+	listed            bool
+}
+
+// Pages are the error pages by section then title.
+func (c *Catalog) Pages() []*Page { c.listed = true; return c.pages }
+
+// Sections are the error pages by folder.
+func (c *Catalog) Sections() []*Section { c.listed = true; return c.sections }
+
+// A Link is what a page shows of a page it links to, its neighbours and
+// its related pages: no links of its own, so that what a page shows ends there.
+type Link struct {
+	URL  string
+	Meta frontmatter.Meta
 }
 
 // IsError reports whether p is an error page: in a section, not its own page.
@@ -35,19 +51,17 @@ func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.F
 func (p *Page) LibraryName() string { return p.library }
 
 // link groups the pages into sections, sets each error page's neighbours
-// and related pages, and makes s.catalog for the templates. A related
-// page that no page is fails the build.
+// and related pages, makes s.catalog for the templates, and sums what
+// each page shows of the others (see Site.reuse). A related page that no
+// page is fails the build.
 func (s *Site) link() error {
 	bySection := map[string]*Section{}
 	byURL := map[string]*Page{}
-	// Every page shows the catalog: a page is reused only while it is the same.
-	h := sha256.New()
 	for _, p := range s.Pages {
 		byURL[p.URL] = p
 		if p.Section == "" {
 			continue // not in the catalog
 		}
-		fmt.Fprintf(h, "%q %q %q %q %q %q %v %v %v\n", p.File, p.URL, p.Meta.Title, p.Meta.Description, p.Meta.Library, p.Meta.Updated, p.Meta.Tags, p.Meta.Related, p.Meta.NoIndex)
 		sec := bySection[p.Section]
 		if sec == nil {
 			sec = &Section{Name: p.Section}
@@ -60,28 +74,33 @@ func (s *Site) link() error {
 			sec.Page = p
 		}
 	}
-	cat := Catalog{Settings: s.Settings}
-	cat.Sections = slices.SortedFunc(maps.Values(bySection), func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
+	cat := &Catalog{Settings: s.Settings}
+	cat.sections = slices.SortedFunc(maps.Values(bySection), func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
 	var latest time.Time // the index changes when an error page does
-	for _, sec := range cat.Sections {
+	for _, sec := range cat.sections {
 		slices.SortFunc(sec.Pages, func(a, b *Page) int {
 			return cmp.Or(strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
 		})
 		for i, p := range sec.Pages {
 			p.library = cmp.Or(p.Meta.Library, sec.Library)
 			if i > 0 {
-				p.Prev = sec.Pages[i-1]
+				p.Prev = linkTo(sec.Pages[i-1])
 			}
 			if i+1 < len(sec.Pages) {
-				p.Next = sec.Pages[i+1]
+				p.Next = linkTo(sec.Pages[i+1])
 			}
-			cat.Pages = append(cat.Pages, p)
+			cat.pages = append(cat.pages, p)
 			if p.Meta.Updated.After(latest) {
 				latest = p.Meta.Updated
 			}
 		}
 	}
-	for _, p := range cat.Pages {
+	for _, p := range s.Pages {
+		if p.Home {
+			p.Meta.Updated = latest // before a related link copies it
+		}
+	}
+	for _, p := range cat.pages {
 		seen := map[*Page]bool{p: true} // the page, and those its related key names
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
@@ -90,21 +109,64 @@ func (s *Site) link() error {
 			}
 			if !seen[r] {
 				seen[r] = true
-				p.Related = append(p.Related, r)
+				p.Related = append(p.Related, linkTo(r))
 			}
 		}
-		for _, o := range cat.Pages {
-			if !seen[o] && slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) {
-				p.Related = append(p.Related, o)
+		for _, o := range cat.pages {
+			if slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) && !seen[o] {
+				p.Related = append(p.Related, linkTo(o))
 			}
 		}
 	}
-	for _, p := range s.Pages {
-		if p.Home {
-			p.Meta.Updated = latest
-		}
-	}
-	s.catalog = &cat
-	h.Sum(s.catalogSum[:0])
+	s.catalog = cat
+	s.sum()
 	return nil
+}
+
+func linkTo(p *Page) *Link { return &Link{URL: p.URL, Meta: p.Meta} }
+
+// sum sums into each page's shows what it shows of the build besides its
+// file and what every page shares (s.inputs): its date (the index's is
+// the catalog's), its library, the pages it links to and the titles in
+// its breadcrumb. Into s.catalogSum it sums what a page that lists the
+// catalog shows: each of its pages as linked, and what that page shows.
+func (s *Site) sum() {
+	faces := make(map[string][]byte, len(s.Pages)) // by URL
+	for _, p := range s.Pages {
+		faces[p.URL] = face(p)
+	}
+	h := sha256.New()
+	for _, p := range s.Pages {
+		h.Reset()
+		fmt.Fprintf(h, "%v %q\n", p.Meta.Updated, p.library)
+		for _, l := range append([]*Link{p.Prev, p.Next}, p.Related...) {
+			if l != nil {
+				h.Write(faces[l.URL])
+			}
+		}
+		for _, c := range s.trail(p) {
+			fmt.Fprintf(h, "%q %q\n", c.URL, c.Meta.Title) // what breadcrumb shows
+		}
+		h.Sum(p.shows[:0])
+	}
+	h.Reset()
+	for _, sec := range s.catalog.sections {
+		for _, p := range append([]*Page{sec.Page}, sec.Pages...) {
+			if p != nil {
+				h.Write(faces[p.URL])
+				h.Write(p.shows[:])
+			}
+		}
+	}
+	h.Sum(s.catalogSum[:0])
+}
+
+// face sums what a page shows of p when it links to it: p's file, URL and
+// front matter, and its date (which the index takes from the catalog).
+func face(p *Page) []byte {
+	front := p.raw[:len(p.raw)-len(p.src)]
+	h := sha256.New()
+	fmt.Fprintf(h, "%q %q %v %d\n", p.File, p.URL, p.Meta.Updated, len(front))
+	h.Write(front)
+	return h.Sum(nil)
 }

@@ -68,7 +68,7 @@ func TestFoldersAreSections(t *testing.T) {
 			t.Errorf("no page at %s", tc.url)
 			continue
 		}
-		url := func(p *Page) string {
+		url := func(p *Link) string {
 			if p == nil {
 				return ""
 			}

@@ -129,22 +129,17 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		pages = append(pages, p)
 	}
 	if byOut["index.html"] == nil && len(errs) == 0 {
-		// Made from the settings and the catalog, which a reused page shares with this build.
-		p := prev[homeFile]
-		if p == nil {
-			p = &Page{
-				File: homeFile, URL: "/", Out: "index.html", Home: true,
-				Meta: frontmatter.Meta{Title: set.Title, Description: set.Description, Counter: new(bool)},
-			}
-		}
-		pages = append(pages, p)
+		pages = append(pages, &Page{
+			File: homeFile, URL: "/", Out: "index.html", Home: true,
+			Meta: frontmatter.Meta{Title: set.Title, Description: set.Description, Counter: new(bool)},
+		})
 	}
 	return pages, errors.Join(errs...)
 }
 
 // loadPage reads content/NAME and maps it to its output path (see
 // frontmatter.PageURL). When its bytes are those old, its page in prev,
-// was read from, the page is old again, rendered output and all. A file
+// was read from, it takes old's front matter rather than parse it. A file
 // whose size and modification time are those old read, and not changed,
 // is not read again; on a file system that keeps no times every file is read.
 func loadPage(site fs.FS, name string, old *Page, changed bool) (*Page, error) {
@@ -160,13 +155,14 @@ func loadPage(site fs.FS, name string, old *Page, changed bool) (*Page, error) {
 	} else if src, err = fs.ReadFile(site, rel); err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
+	var meta frontmatter.Meta
+	var body []byte
+	var first int
 	if old != nil && bytes.Equal(old.raw, src) {
-		old.stat = fi
-		old.Prev, old.Next, old.Related = nil, nil, nil
-		return old, nil
-	}
-	meta, body, first, err := frontmatter.Parse(rel, src)
-	if err != nil {
+		// The same bytes parse the same. The page is a new one all the
+		// same: this build links and renders it, and changes nothing of old's.
+		meta, body, first = old.Meta, old.src, old.first
+	} else if meta, body, first, err = frontmatter.Parse(rel, src); err != nil {
 		return nil, err
 	}
 	p := &Page{File: rel, Meta: meta, raw: src, stat: fi, src: body, first: first}

@@ -44,6 +44,7 @@ type rendered struct {
 	HTML               []byte
 	Cites              []Citation
 	Warnings           []string
+	Listed             bool // its templates listed the catalog (.Site.Pages, .Site.Sections)
 }
 
 // render renders every page that o.Prev does not hold, within o.Timeout.
@@ -142,42 +143,94 @@ func (d *Data) Uses(partial string) bool { return slices.Contains(d.partials, pa
 
 // renderPage renders p; any number of pages render at once.
 func (s *Site) renderPage(p *Page) (out rendered, err error) {
-	set := s.Settings
-	d := &Data{Site: s.catalog, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, set.Guide)}
+	cat := *s.catalog // the page's own, to note whether it lists the pages
+	d := &Data{Site: &cat, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}
 	if !p.Meta.NoIndex {
-		kind, title := "TechArticle", "headline"
-		if p.Home {
-			kind, title = "CollectionPage", "name"
-		}
-		ld := map[string]any{
-			"@context":    "https://schema.org",
-			"@type":       kind,
-			title:         p.Meta.Title,
-			"description": p.Meta.Description,
-			"inLanguage":  set.Language,
-			"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
-			"author":      map[string]string{"@type": "Organization", "name": set.Publisher},
-		}
-		if set.BaseURL != "" {
-			d.Canonical = set.BaseURL + p.URL
-			ld["url"] = d.Canonical
-		}
-		for key, t := range map[string]time.Time{"datePublished": p.Meta.Date, "dateModified": p.Meta.Updated} {
-			if !t.IsZero() {
-				ld[key] = t.Format("2006-01-02")
-			}
-		}
-		d.JSONLD = ld
-		if crumbs := s.breadcrumb(p); crumbs != nil {
-			delete(ld, "@context")
-			d.JSONLD = map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
-		}
+		d.Canonical, d.JSONLD = s.structuredData(p)
 	}
-	t := s.tmpl.set
 	// Partials run after the body, when its citations are known; until
 	// then a mark with a NUL, which Markdown cannot output, holds each.
-	var partials []string
-	res, err := markdown.Render(p.src, p.first, markdown.Options{
+	res, err := markdown.Render(p.src, p.first, s.markdownOptions(d))
+	var at *markdown.LineError
+	switch {
+	case errors.As(err, &at):
+		return out, fmt.Errorf("%s:%d: %w", p.File, at.Line, at.Err)
+	case err != nil:
+		return out, fmt.Errorf("%s: %w", p.File, err)
+	}
+	out.Cites = citations(p, res.Citations)
+	if err := p.checkMessages(out.Cites); err != nil {
+		return out, err
+	}
+	d.Checked = checkedAgainst(out.Cites)
+	d.ids = res.IDs
+	if out.Warnings, err = s.checkGuide(p, d); err != nil {
+		return out, err
+	}
+	body, err := s.runPartials(p, d, res.HTML)
+	if err != nil {
+		return out, err
+	}
+	p.Body = template.HTML(body)
+	d.Sells = htmlcheck.Check(body).Checkouts > 0
+	page, err := s.execute("base", p, d)
+	if err != nil {
+		return out, err
+	}
+	if out.Findings, err = s.check(p, d, page); err != nil {
+		return out, err
+	}
+	if out.HTML, err = minifier.Bytes("text/html", page); err != nil {
+		return out, fmt.Errorf("%s: minify: %v", p.File, err)
+	}
+	for _, w := range res.Warnings {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%s:%d: %v", p.File, w.Line, w.Err))
+	}
+	if err := checkHistory(p, out.Cites); err != nil {
+		return out, err
+	}
+	out.Listed = cat.listed
+	return out, nil
+}
+
+// structuredData is p's canonical URL, empty without a base URL, and its
+// JSON-LD: a TechArticle, or the index's CollectionPage, with its breadcrumb.
+func (s *Site) structuredData(p *Page) (canonical string, jsonLD any) {
+	set := s.Settings
+	kind, title := "TechArticle", "headline"
+	if p.Home {
+		kind, title = "CollectionPage", "name"
+	}
+	ld := map[string]any{
+		"@context":    "https://schema.org",
+		"@type":       kind,
+		title:         p.Meta.Title,
+		"description": p.Meta.Description,
+		"inLanguage":  set.Language,
+		"publisher":   map[string]string{"@type": "Organization", "name": set.Publisher},
+		"author":      map[string]string{"@type": "Organization", "name": set.Publisher},
+	}
+	if set.BaseURL != "" {
+		canonical = set.BaseURL + p.URL
+		ld["url"] = canonical
+	}
+	for key, t := range map[string]time.Time{"datePublished": p.Meta.Date, "dateModified": p.Meta.Updated} {
+		if !t.IsZero() {
+			ld[key] = t.Format("2006-01-02")
+		}
+	}
+	if crumbs := s.breadcrumb(p); crumbs != nil {
+		delete(ld, "@context")
+		return canonical, map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
+	}
+	return canonical, ld
+}
+
+// markdownOptions are the settings' for internal/markdown. A partial the
+// body calls is added to d.partials, and stands as its mark until it runs.
+func (s *Site) markdownOptions(d *Data) markdown.Options {
+	set := s.Settings
+	return markdown.Options{
 		Contact:        set.Contact,
 		Wallet:         set.Wallet,
 		PaymentContact: set.PaymentContact,
@@ -186,117 +239,132 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		Counter:        d.Counter,
 		Guide:          d.Guide,
 		Partial: func(name string) ([]byte, error) {
-			if t.Lookup(name) == nil {
+			if s.tmpl.set.Lookup(name) == nil {
 				return nil, fmt.Errorf("no partial %q: add %s/partials/%s.html", name, TemplateDir, name)
 			}
-			partials = append(partials, name)
-			return partialMark(len(partials) - 1), nil
+			d.partials = append(d.partials, name)
+			return partialMark(len(d.partials) - 1), nil
 		},
-	})
-	var at *markdown.LineError
-	switch {
-	case errors.As(err, &at):
-		return out, fmt.Errorf("%s:%d: %w", p.File, at.Line, at.Err)
-	case err != nil:
-		return out, fmt.Errorf("%s: %w", p.File, err)
 	}
+}
+
+// citations are the body's, placed in p's file: a span counts the front matter too.
+func citations(p *Page, body []markdown.Citation) []Citation {
+	var cites []Citation
 	front := len(p.raw) - len(p.src) // the body is the end of the file
-	for _, c := range res.Citations {
+	for _, c := range body {
 		if c.Span != [2]int{} {
 			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
 		}
-		out.Cites = append(out.Cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
+		cites = append(cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
 	}
-	if err := p.checkMessages(out.Cites); err != nil {
-		return out, err
+	return cites
+}
+
+// checkGuide warns of a <setting:guide> when the page names no guide;
+// with publish, it refuses it.
+func (s *Site) checkGuide(p *Page, d *Data) ([]string, error) {
+	n := lineOf(p.src, "<setting:guide>")
+	if n == 0 || d.Guide != "" {
+		return nil, nil
 	}
-	d.Checked = checkedAgainst(out.Cites)
-	d.ids = res.IDs
-	body := res.HTML
-	if n := lineOf(p.src, "<setting:guide>"); n > 0 && d.Guide == "" {
-		msg := fmt.Sprintf("%s:%d: <setting:guide> names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, p.first+n-1, settings.File)
-		if s.publish {
-			return out, errors.New(msg)
+	msg := fmt.Sprintf("%s:%d: <setting:guide> names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, p.first+n-1, settings.File)
+	if s.publish {
+		return nil, errors.New(msg)
+	}
+	return []string{msg + ": the page shows a placeholder; -publish refuses to build"}, nil
+}
+
+// runPartials runs the partials the body calls, each into its mark.
+func (s *Site) runPartials(p *Page, d *Data, body []byte) ([]byte, error) {
+	for i, name := range d.partials {
+		b, err := s.execute(name, p, d)
+		if err != nil {
+			return nil, err
 		}
-		out.Warnings = append(out.Warnings, msg+": the page shows a placeholder; -publish refuses to build")
+		body = bytes.Replace(body, partialMark(i), b, 1)
 	}
-	for i, name := range partials {
-		var b bytes.Buffer
-		if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
-			return out, &renderError{s.tmpl.error(err), []string{p.File}}
+	return body, nil
+}
+
+// checkHistory refuses a release named as history that no citation
+// quotes: a typo, which would leave the quote it meant checked against
+// the newest release.
+func checkHistory(p *Page, cites []Citation) error {
+	for _, h := range p.Meta.History {
+		if !slices.ContainsFunc(cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
+			return fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
 		}
-		body = bytes.Replace(body, partialMark(i), b.Bytes(), 1)
 	}
-	p.Body = template.HTML(body)
-	d.partials = partials
-	d.Sells = htmlcheck.Check(body).Checkouts > 0
+	return nil
+}
+
+// execute runs the template name for p.
+func (s *Site) execute(name string, p *Page, d *Data) ([]byte, error) {
 	var b bytes.Buffer
-	if err := t.ExecuteTemplate(stopWriter{&b, &s.stop}, "base", d); err != nil {
-		return out, &renderError{s.tmpl.error(err), []string{p.File}}
+	if err := s.tmpl.set.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
+		return nil, &renderError{s.tmpl.error(err), []string{p.File}}
 	}
-	found := htmlcheck.Check(b.Bytes())
+	return b.Bytes(), nil
+}
+
+// check finds page's ids, links and click names, and refuses its HTML
+// problems, each at the line to change: of the page, else of a template.
+func (s *Site) check(p *Page, d *Data, page []byte) (htmlcheck.Findings, error) {
+	found := htmlcheck.Check(page)
 	if found.Filter && d.Counter {
 		// A page with the counter keeps it as its only script, as its notice says.
-		return out, fmt.Errorf("%s: loads %s, which a page with the counter may not: the counter is its only script (the index of errors and the not-found page have none)", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		return found, fmt.Errorf("%s: loads %s, which a page with the counter may not: the counter is its only script (the index of errors and the not-found page have none)", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
 	}
 	if found.Checkouts > 0 && !d.Sells {
-		return out, fmt.Errorf("%s: a template makes a buy link (data-checkout) outside the page's body, where the notice cannot see it: put buy links in the page or a partial it calls", locate(p, s.tmpl.src, "data-checkout"))
+		return found, fmt.Errorf("%s: a template makes a buy link (data-checkout) outside the page's body, where the notice cannot see it: put buy links in the page or a partial it calls", locate(p, s.tmpl.src, "data-checkout"))
 	}
-	out.Findings = found
 	var problems []error
 	for _, pr := range found.Problems {
 		where := locate(p, s.tmpl.src, pr.Needle)
-		if line, ok := res.IDs[pr.ID]; ok && pr.ID != "" {
+		if line, ok := d.ids[pr.ID]; ok && pr.ID != "" {
 			// A template or another line repeats the id: the page's line is the one to change.
 			where = fmt.Sprintf("%s:%d", p.File, line)
 			pr.Msg += " (this line makes it, and so does a template or another line): rename the heading"
 		}
 		problems = append(problems, fmt.Errorf("%s: %s", where, pr.Msg))
 	}
-	if err := errors.Join(problems...); err != nil {
-		return out, err
-	}
-	if out.HTML, err = minifier.Bytes("text/html", b.Bytes()); err != nil {
-		return out, fmt.Errorf("%s: minify: %v", p.File, err)
-	}
-	for _, w := range res.Warnings {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%s:%d: %v", p.File, w.Line, w.Err))
-	}
-	// A release named as history that nothing quotes is a typo, and would
-	// leave the quote it meant checked against the newest release.
-	for _, h := range p.Meta.History {
-		if !slices.ContainsFunc(out.Cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
-			return out, fmt.Errorf("%s:%d: history names %s, which no citation of this page quotes: cite it, or remove it from history", p.File, p.Meta.HistoryLine, h)
-		}
-	}
-	return out, nil
+	return found, errors.Join(problems...)
 }
 
-// breadcrumb is the page's BreadcrumbList: the index, the section's own
-// page if any, the page. Its items are absolute URLs: none without a base
-// URL, nor on the index itself.
+// breadcrumb is the page's BreadcrumbList (see trail), or nil.
 func (s *Site) breadcrumb(p *Page) map[string]any {
-	base := s.Settings.BaseURL
-	if base == "" || p.URL == "/" {
+	trail := s.trail(p)
+	if trail == nil {
 		return nil
-	}
-	// The index is a page of every build.
-	trail := []*Page{s.Pages[slices.IndexFunc(s.Pages, func(h *Page) bool { return h.URL == "/" })]}
-	for _, sec := range s.catalog.Sections {
-		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
-			trail = append(trail, sec.Page)
-		}
 	}
 	trail = append(trail, p)
 	var items []any
 	for i, c := range trail {
 		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Meta.Title}
 		if i < len(trail)-1 { // the last is the page itself, which needs no link
-			item["item"] = base + c.URL
+			item["item"] = s.Settings.BaseURL + c.URL
 		}
 		items = append(items, item)
 	}
 	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
+}
+
+// trail is the way to p that its breadcrumb shows: the index, and the
+// section's own page if any. The breadcrumb's items are absolute URLs:
+// none without a base URL, nor on the index itself.
+func (s *Site) trail(p *Page) []*Page {
+	if s.Settings.BaseURL == "" || p.URL == "/" {
+		return nil
+	}
+	// The index is a page of every build.
+	trail := []*Page{s.Pages[slices.IndexFunc(s.Pages, func(h *Page) bool { return h.URL == "/" })]}
+	for _, sec := range s.catalog.sections {
+		if sec.Name == p.Section && sec.Page != nil && sec.Page != p {
+			trail = append(trail, sec.Page)
+		}
+	}
+	return trail
 }
 
 // partialMark stands in the body for the i-th partial until it runs.

@@ -5,6 +5,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"html/template"
@@ -66,8 +67,8 @@ type Site struct {
 	stop       atomic.Bool // the build has given up: renders stop at their next write
 	tmpl       *templates
 	assets     map[string]string // static name -> served path
-	inputs     [sha256.Size]byte // what every page depends on besides its own file
-	catalogSum [sha256.Size]byte // what every page shows of the others
+	inputs     [sha256.Size]byte // what every page depends on besides its own file and Page.shows
+	catalogSum [sha256.Size]byte // what a page that lists the catalog shows of it
 	catalog    *Catalog
 }
 
@@ -91,14 +92,15 @@ type Page struct {
 	Section string // the page's folder under content/ ("mcp"), empty at the top
 	Home    bool   // the generated index of errors, /
 	// Prev and Next: neighbours in the section by title; Related: sharing a tag or in Meta.Related.
-	Prev, Next *Page
-	Related    []*Page
+	Prev, Next *Link
+	Related    []*Link
 	Messages   []message.Message // Meta.Messages, read
 	library    string
 	raw        []byte      // the file as read
 	stat       fs.FileInfo // its size and modification time when read
 	src        []byte      // its body, after the front matter
 	first      int
+	shows      [sha256.Size]byte // what it shows of the other pages (see Site.sum)
 	out        rendered
 }
 
@@ -129,17 +131,21 @@ func Build(o Options) (*Site, error) {
 	if err := s.bundle(o.FS); err != nil {
 		return nil, err
 	}
-	if s.Pages, err = loadPages(o.FS, s.reusable(o.Prev), o.Changed, s.Settings); err != nil {
+	s.sumInputs()
+	var last map[string]*Page // the pages of o.Prev by file
+	if o.Prev != nil {
+		last = make(map[string]*Page, len(o.Prev.Pages))
+		for _, p := range o.Prev.Pages {
+			last[p.File] = p
+		}
+	}
+	if s.Pages, err = loadPages(o.FS, last, o.Changed, s.Settings); err != nil {
 		return nil, err
 	}
 	if err := s.link(); err != nil {
 		return nil, err
 	}
-	if o.Prev == nil || o.Prev.catalogSum != s.catalogSum {
-		for _, p := range s.Pages {
-			p.out = rendered{}
-		}
-	}
+	s.reuse(o.Prev, last)
 	if err := s.render(o); err != nil {
 		return nil, err
 	}
@@ -149,13 +155,12 @@ func Build(o Options) (*Site, error) {
 	return s, nil
 }
 
-// reusable hashes into s.inputs what every page depends on besides its
-// own file: the settings, the templates, and the files bundled so far
-// (whose names the pages link to). When prev's are the same, it maps each
-// page of prev to its file; else it is nil.
-func (s *Site) reusable(prev *Site) map[string]*Page {
+// sumInputs sums into s.inputs what every page depends on besides its
+// own file and what it shows of the others: the settings, the templates,
+// and the files bundled so far (whose names the pages link to).
+func (s *Site) sumInputs() {
 	h := sha256.New()
-	fmt.Fprintf(h, "%#v\n", s.Settings)
+	fmt.Fprintf(h, "%v %#v\n", s.publish, s.Settings)
 	for _, m := range []map[string][]byte{s.tmpl.src, s.Files} {
 		for _, n := range slices.Sorted(maps.Keys(m)) {
 			fmt.Fprintf(h, "%q %d\n", n, len(m[n]))
@@ -163,12 +168,21 @@ func (s *Site) reusable(prev *Site) map[string]*Page {
 		}
 	}
 	h.Sum(s.inputs[:0])
+}
+
+// reuse takes from prev the rendering of each page that would render as
+// it did there: its file, s.inputs and what it shows of the others are
+// the same, and so is the catalog, if the page listed it then. A render
+// reads nothing else, so it would take the same path to the same bytes.
+// last holds prev's pages by file.
+func (s *Site) reuse(prev *Site, last map[string]*Page) {
 	if prev == nil || prev.inputs != s.inputs {
-		return nil
+		return
 	}
-	pages := make(map[string]*Page, len(prev.Pages))
-	for _, p := range prev.Pages {
-		pages[p.File] = p
+	for _, p := range s.Pages {
+		l := last[p.File]
+		if l != nil && bytes.Equal(l.raw, p.raw) && l.shows == p.shows && (!l.out.Listed || prev.catalogSum == s.catalogSum) {
+			p.out, p.Body = l.out, l.Body
+		}
 	}
-	return pages
 }

@@ -138,6 +138,43 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkRebuild is the preview's rebuild in process at 1,000 pages,
+// from the build before: one error page's body edited, or its title
+// (which its neighbours and the index show).
+func BenchmarkRebuild(b *testing.B) {
+	for _, edit := range []string{"body", "title"} {
+		b.Run("pages=1000/edit="+edit, func(b *testing.B) {
+			root := benchSite(b, 1000)
+			prev, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Timeout: time.Minute})
+			if err != nil {
+				b.Fatal(err)
+			}
+			pages, _ := filepath.Glob(filepath.Join(root, "content", "s*", "*.md"))
+			md := pages[len(pages)/2]
+			orig, err := os.ReadFile(md)
+			if err != nil {
+				b.Fatal(err)
+			}
+			rel, _ := filepath.Rel(root, md)
+			changed := map[string]bool{filepath.ToSlash(rel): true}
+			i := 0
+			for b.Loop() {
+				i++
+				page := string(orig) + fmt.Sprintf("\nEdit %d.\n", i)
+				if edit == "title" { // at the title's end, which keeps the page's place
+					page = strings.Replace(string(orig), "\"\n", fmt.Sprintf(" %d\"\n", i), 1)
+				}
+				if err := os.WriteFile(md, []byte(page), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				if prev, err = Build(Options{FS: os.DirFS(root), Getenv: noEnv, Prev: prev, Changed: changed}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkSizes is the build's size summary, which must cost little
 // beside the build itself, and its brotli figures, which cost more.
 func BenchmarkSizes(b *testing.B) {
@@ -153,68 +190,6 @@ func BenchmarkSizes(b *testing.B) {
 				}
 			})
 		}
-	}
-}
-
-// TestPrevReusesOnlyUnchangedPages: with the last good build given, a build
-// renders only the pages whose files changed, and everything again when
-// what all pages share changes: the settings, templates, static files, or
-// the catalog of error pages, which every page may list. Its files equal a build from scratch.
-func TestPrevReusesOnlyUnchangedPages(t *testing.T) {
-	root := manyPages(t, 20)
-	first, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name     string
-		change   func()
-		rendered int
-	}{
-		{"nothing changed", func() {}, 0},
-		{"one page edited", func() { edit(t, root, "content/p0007.md", "## The section", "## The section, edited") }, 1},
-		{"a page added", func() {
-			os.WriteFile(filepath.Join(root, "content", "new.md"), []byte("+++\ntitle = \"New\"\ndescription = \"d\"\ncounter = false\n+++\n\nHello.\n"), 0o644)
-		}, 1},
-		{"a page removed", func() { os.Remove(filepath.Join(root, "content", "new.md")) }, 0},
-		// Every page may show the catalog: an error page added or
-		// removed renders all again (-1: all of them).
-		{"an error page added", func() {
-			os.MkdirAll(filepath.Join(root, "content", "zz"), 0o755)
-			os.WriteFile(filepath.Join(root, "content", "zz", "new.md"), []byte("+++\ntitle = \"New\"\ndescription = \"d\"\ncounter = false\n+++\n\nHello.\n"), 0o644)
-		}, -1},
-		{"an error page's body edited", func() { edit(t, root, "content/zz/new.md", "Hello.", "Hello again.") }, 1},
-		{"an error page removed", func() { os.RemoveAll(filepath.Join(root, "content", "zz")) }, -1},
-		{"a template edited", func() { edit(t, root, "templates/page.html", "<article>", "<article class=\"x\">") }, -1},
-		{"a stylesheet edited", func() { edit(t, root, "static/style.css", "body{", "h2{letter-spacing:0}body{") }, -1},
-		{"a setting changed", func() { edit(t, root, "site.toml", `publisher = "Fixture"`, `publisher = "Fixture X"`) }, -1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.change()
-			next, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Prev: first})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.rendered < 0 {
-				tc.rendered = len(next.Pages)
-			}
-			if next.Rendered != tc.rendered {
-				t.Errorf("rendered %d pages, want %d", next.Rendered, tc.rendered)
-			}
-			fresh, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(fresh.Files) != len(next.Files) {
-				t.Fatalf("%d files, from scratch %d", len(next.Files), len(fresh.Files))
-			}
-			for name, data := range fresh.Files {
-				if !bytes.Equal(next.Files[name], data) {
-					t.Errorf("%s differs from a build from scratch", name)
-				}
-			}
-			first = next
-		})
 	}
 }
 
