@@ -158,19 +158,37 @@ func build(f flags) {
 	if err != nil {
 		fail(err)
 	}
-	// The summary is measured while the files are written.
-	sizes := make(chan site.Sizes, 1)
-	if !f.quiet {
-		go func() { sizes <- s.Sizes(f.brotli) }()
+	// A published page must fit its budget: -publish measures every page
+	// and refuses before anything is written.
+	if f.publish {
+		if err := s.CheckBudget(); err != nil {
+			fail(err)
+		}
 	}
+	// The summary is measured while the files are written.
+	var r site.Sizes
+	var measureErr error
+	measured := make(chan struct{})
+	go func() { r, measureErr = s.Sizes(f.brotli); close(measured) }()
 	if err := output.Write(f.out, s.Files); err != nil {
 		fail(err)
 	}
-	if !f.quiet {
-		r := <-sizes
+	<-measured
+	warn := func(msg string) { s.Warnings = append(s.Warnings, msg); fmt.Fprintln(os.Stderr, "warning:", msg) }
+	c, as, verdict := r.Critical, "", "fits"
+	if r.Standin {
+		as = ", with the base URL " + site.StandinBaseURL
+	}
+	if !c.Fits() {
+		verdict = "OVER"
+		warn(c.Over() + ": -publish refuses to build")
+	}
+	if measureErr != nil {
+		warn("the size summary failed: " + measureErr.Error())
+	} else if !f.quiet {
 		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", len(s.Pages), len(s.Files), r.Raw, f.out, time.Since(start).Round(time.Millisecond))
-		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of %s, the heaviest page; budget %d B gzip: %s)\n",
-			r.Critical.Raw, r.Critical.Gzip, brotli(r.Critical), r.CriticalURL, site.CriticalBudget, r.Verdict())
+		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of %s, the heaviest page%s; budget %d B gzip: %s)\n",
+			c.Raw, c.Gzip, brotli(c.Size), c.URL, as, site.CriticalBudget, verdict)
 		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip%s\n", r.Measure.Raw, r.Measure.Gzip, brotli(r.Measure))
 	}
 	if len(s.Warnings) > 0 {
