@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"errref/internal/benchsite"
+	"errref/internal/needs"
 )
 
 // fixture is the generator's test site: these tests hold the command, not
@@ -33,6 +34,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	needs.Hermetic()
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))

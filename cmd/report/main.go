@@ -15,102 +15,127 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"errref/internal/report"
 	"errref/internal/sales"
+	"errref/internal/store"
 
 	_ "modernc.org/sqlite" // the store's default: a file beside the site
 )
 
+// flags are the command line, read once.
+type flags struct {
+	root, db, since, from, to, html string
+	json, migrate                   bool
+	importFile, salesFile           string
+	filter                          report.Filter
+	sales                           sales.Options
+}
+
 func main() {
-	root := flag.String("root", ".", "the site folder, where events.db is")
-	db := flag.String("db", "", "the SQLite file of events (default: events.db in -root, or SITE_EVENTS_DB)")
-	since := flag.String("since", "30d", "the period: this many days up to today, UTC")
-	from := flag.String("from", "", "the first UTC day of the period, YYYY-MM-DD (instead of -since)")
-	to := flag.String("to", "", "the last UTC day of the period, YYYY-MM-DD (default today)")
-	asJSON := flag.Bool("json", false, "write JSON, for scripts")
-	htmlFile := flag.String("html", "", "write a self-contained HTML page with charts to this file; - writes it to standard output")
-	var f report.Filter
-	flag.StringVar(&f.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks, buy-link clicks and sales, which carry no path, are left out)")
-	flag.StringVar(&f.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com")
-	flag.StringVar(&f.Campaign, "campaign", "", "only the reading events of this utm_campaign")
-	flag.StringVar(&f.Outreach, "outreach", "", "only the reading events of this outreach code")
-	importFile := flag.String("import", "", "store the not-stored events of a log of JSON lines (the function's stdout, netlify logs --function event --json, or a journal), each once; - reads standard input")
-	migrate := flag.Bool("migrate", false, "bring the store's schema up to this release, creating it if need be, and stop")
-	salesFile := flag.String("import-sales", "", "store the sales of Gumroad's sales export (CSV) or of a Base explorer's token transfers export (CSV), counts only, each sale once, and stop")
-	var o sales.Options
-	flag.StringVar(&o.Wallet, "wallet", "", "with -import-sales of transfers: the wallet paid in USDC (default: wallet_address in site.toml, or SITE_WALLET_ADDRESS)")
-	flag.StringVar(&o.Product, "product", "", "with -import-sales of transfers: the product the wallet's payments buy")
+	var f flags
+	flag.StringVar(&f.root, "root", ".", "the site folder, where events.db is")
+	flag.StringVar(&f.db, "db", "", "the SQLite file of events (default: events.db in -root, or SITE_EVENTS_DB)")
+	flag.StringVar(&f.since, "since", "30d", "the period: this many days up to today, UTC")
+	flag.StringVar(&f.from, "from", "", "the first UTC day of the period, YYYY-MM-DD (instead of -since)")
+	flag.StringVar(&f.to, "to", "", "the last UTC day of the period, YYYY-MM-DD (default today)")
+	flag.BoolVar(&f.json, "json", false, "write JSON, for scripts")
+	flag.StringVar(&f.html, "html", "", "write a self-contained HTML page with charts to this file; - writes it to standard output")
+	flag.StringVar(&f.filter.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks, buy-link clicks and sales, which carry no path, are left out)")
+	flag.StringVar(&f.filter.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com")
+	flag.StringVar(&f.filter.Campaign, "campaign", "", "only the reading events of this utm_campaign")
+	flag.StringVar(&f.filter.Outreach, "outreach", "", "only the reading events of this outreach code")
+	flag.StringVar(&f.importFile, "import", "", "store the not-stored events of a log of JSON lines (the function's stdout, netlify logs --function event --json, or a journal), each once; - reads standard input")
+	flag.BoolVar(&f.migrate, "migrate", false, "bring the store's schema up to this release, creating it if need be, and stop")
+	flag.StringVar(&f.salesFile, "import-sales", "", "store the sales of Gumroad's sales export (CSV) or of a Base explorer's token transfers export (Blockscout's or Basescan's CSV), counts only, each sale once, and stop")
+	flag.StringVar(&f.sales.Wallet, "wallet", "", "with -import-sales of transfers: the wallet paid in USDC (default: wallet_address in site.toml, or SITE_WALLET_ADDRESS)")
+	flag.StringVar(&f.sales.Product, "product", "", "with -import-sales of transfers: the product the wallet's payments buy")
 	flag.Parse()
-	if flag.NArg() > 0 {
-		fail(fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0)))
-	}
-	if *htmlFile != "" && *asJSON {
-		fail(fmt.Errorf("-html and -json: choose one"))
-	}
-
-	days, err := report.ParseSince(*since)
-	if err != nil {
-		fail(err)
-	}
-	// Where, and how: read-only unless a step needs to write (see store.go).
-	ctx := context.Background()
-	st, done := openStore(ctx, *db, *root, *importFile, *migrate, *salesFile, o)
-	if done {
-		return
-	}
-	defer st.Close()
-	if empty, err := st.Empty(ctx); err != nil {
-		fail(err)
-	} else if empty {
-		fmt.Println(noEvents(report.Quote(st.String())))
-		return
-	}
-
-	q, err := report.Period(time.Now(), days, *from, *to)
-	if err != nil {
-		fail(err)
-	}
-	q.Filter = f
-	fmt.Fprintf(os.Stderr, "report: %s, %s to %s (UTC days)\n", report.Quote(st.String()), q.From, q.To)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	r, err := report.Load(ctx, st, q)
-	if err != nil {
-		fail(timedOut(ctx, err))
-	}
-	clicks, guides, err := readSite(*root)
-	if err != nil {
-		fail(err)
-	}
-	r.SetClickPages(clicks)
-	r.SetGuides(guides)
+	var err error
 	switch {
-	case *htmlFile == "-":
-		err = report.HTML(os.Stdout, r)
-	case *htmlFile != "":
-		var b bytes.Buffer
-		if err = report.HTML(&b, r); err == nil {
-			err = os.WriteFile(*htmlFile, b.Bytes(), 0o644)
-		}
-		if err == nil {
-			fmt.Fprintf(os.Stderr, "wrote %s\n", *htmlFile)
-		}
-	case *asJSON:
-		err = report.JSON(os.Stdout, r)
+	case flag.NArg() > 0:
+		err = fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0))
+	case f.html != "" && f.json:
+		err = errors.New("-html and -json: choose one")
+	case f.migrate:
+		err = migrate(f)
+	case f.importFile != "":
+		err = importLog(f)
+	case f.salesFile != "":
+		err = importSales(f)
 	default:
-		err = report.Text(os.Stdout, r)
+		err = show(f)
 	}
 	if err != nil {
-		fail(err)
+		fmt.Fprintln(os.Stderr, "report:", err)
+		os.Exit(1)
 	}
 }
 
-func fail(err error) {
-	fmt.Fprintln(os.Stderr, "report:", err)
-	os.Exit(1)
+// show writes the report of the period: the funnel, the sales, the pages,
+// as tables, JSON or a page. On a store that holds nothing yet, or none,
+// it says on standard error what to do, and writes the report's zeros.
+func show(f flags) error {
+	days, err := report.ParseSince(f.since)
+	if err != nil {
+		return err
+	}
+	q, err := report.Period(time.Now(), days, f.from, f.to)
+	if err != nil {
+		return err
+	}
+	q.Filter = f.filter
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	st, err := f.openToRead(ctx)
+	if err != nil {
+		return err
+	}
+	// Without a store (a fresh site, with no journal yet): the zeros.
+	where, empty := filepath.Join(f.root, "events.db"), true
+	r, err := report.Build(nil, q)
+	if st != nil {
+		defer st.Close()
+		where = st.String()
+		if empty, err = st.Empty(ctx); err != nil {
+			return timedOut(ctx, err)
+		}
+		fmt.Fprintf(os.Stderr, "report: %s, %s to %s (UTC days)\n", report.Quote(where), q.From, q.To)
+		r, err = report.Load(ctx, st, q)
+	}
+	if empty {
+		fmt.Fprintf(os.Stderr, "No events yet in %s. Start the preview (go run ./cmd/build -serve) and open a page, which the report then takes from events.jsonl; or take the function's log with go run ./cmd/report -import FILE, or the storefront's sales with -import-sales FILE.\n", report.Quote(where))
+	}
+	if errors.Is(err, store.ErrSalesDenied) {
+		fmt.Fprintf(os.Stderr, "report: warning: the report leaves the sales out: %v\n", err)
+	} else if err != nil {
+		return timedOut(ctx, err)
+	}
+	if err := placeOnPages(&r, f.root); err != nil {
+		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks and guides are not put on their pages:\n  %s\n", f.root, strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	}
+	switch {
+	case f.html == "-":
+		return report.HTML(os.Stdout, r)
+	case f.html != "":
+		var b bytes.Buffer
+		if err := report.HTML(&b, r); err != nil {
+			return err
+		}
+		if err := os.WriteFile(f.html, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "wrote %s\n", f.html)
+		return nil
+	case f.json:
+		return report.JSON(os.Stdout, r)
+	}
+	return report.Text(os.Stdout, r)
 }

@@ -60,7 +60,6 @@ func run(t *testing.T, bin string, args ...string) (stdout, stderr string, err e
 	var o, e bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = &o, &e
-	cmd.Env = append(os.Environ(), "DATABASE_URL=", "NETLIFY_DB_URL=", "SITE_EVENTS_DB=")
 	err = cmd.Run()
 	return o.String(), e.String(), err
 }

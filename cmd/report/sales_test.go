@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"errref/internal/report"
 )
 
 // TestASalesExportBesideTheFunnel: on a fresh folder, a Gumroad export of
@@ -75,19 +76,52 @@ func TestASalesExportBesideTheFunnel(t *testing.T) {
 	}
 }
 
-// TestAnExplorerExportCountsOnlyUSDCToTheWallet: of six transfers, the two
-// USDC transfers into the wallet are sales; not one out, not DAI, not one
-// to another address, not a failed one.
-func TestAnExplorerExportCountsOnlyUSDCToTheWallet(t *testing.T) {
+// TestExplorerExportsCountEachTransferOnce: of seven transfers, the USDC
+// paid into the wallet in four transactions are four sales; Basescan's
+// export of the same transfers, taken after Blockscout's, adds none.
+func TestExplorerExportsCountEachTransferOnce(t *testing.T) {
 	dir := t.TempDir()
-	export, _ := filepath.Abs("../../internal/sales/testdata/blockscout-transfers.csv")
-	code, _, errs := runReport(t, dir, []string{"SITE_WALLET_ADDRESS=0x52908400098527886E0F7030069857D2E4169EE7"}, "-import-sales", export, "-product", "guide")
-	if code != 0 || !strings.Contains(errs, "block explorer token transfers, 2 sales, 2 kept ($38.00)") {
-		t.Errorf("exit %d: %s", code, errs)
+	wallet := []string{"SITE_WALLET_ADDRESS=0x52908400098527886E0F7030069857D2E4169EE7"}
+	for _, tc := range []struct{ file, want string }{
+		{"blockscout-1d6172f.csv", "Blockscout token transfers, 4 sales, 4 kept ($1,287.00)"},
+		{"basescan-txhash.csv", "Basescan token transfers, 4 sales, 4 kept ($1,287.00)"},
+	} {
+		export, _ := filepath.Abs("../../internal/sales/testdata/" + tc.file)
+		code, _, errs := runReport(t, dir, wallet, "-import-sales", export, "-product", "guide")
+		if code != 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: exit %d: %s", tc.file, code, errs)
+		}
+		if tc.file == "basescan-txhash.csv" && !strings.Contains(errs, "0 sales added, 0 changed since an earlier import, 4 taken before") {
+			t.Errorf("%s after Blockscout's: %s", tc.file, errs)
+		}
 	}
-	code, _, errs = runReport(t, dir, nil, "-import-sales", export, "-product", "guide")
+	export, _ := filepath.Abs("../../internal/sales/testdata/basescan-txhash.csv")
+	code, _, errs := runReport(t, dir, nil, "-import-sales", export, "-product", "guide")
 	if code != 1 || !strings.Contains(errs, "set wallet_address in site.toml") {
 		t.Errorf("without a wallet: exit %d: %s", code, errs)
+	}
+}
+
+// TestADamagedRowStoresNothingOfItsFile: a Gumroad row one cell short is
+// refused at its line, and no sale of the file is stored.
+func TestADamagedRowStoresNothingOfItsFile(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../../internal/sales/testdata/gumroad-5-sales.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The third sale's row: its Sale Price would be read as its Fees, $2.37.
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[3] = strings.Replace(lines[3], "19.0,0.0,,0.0,19.0,2.37,", "19.0,0.0,,0.0,2.37,", 1)
+	export := filepath.Join(dir, "Sales.csv")
+	os.WriteFile(export, []byte(strings.Join(lines, "")), 0o644)
+	code, _, errs := runReport(t, dir, nil, "-import-sales", export)
+	if code != 1 || !strings.Contains(errs, "Sales.csv:4: 71 cells where the header has 72") || !strings.Contains(errs, "nothing of it was stored") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	code, out, errs := runReport(t, dir, nil, "-from", "2026-03-01", "-to", "2026-03-03", "-json")
+	if code != 0 || !strings.Contains(out, `"sales": 0,`) || strings.Contains(out, `"sales": 1`) {
+		t.Errorf("after the refused export: exit %d, %s\n%s", code, errs, out)
 	}
 }
 
@@ -106,26 +140,56 @@ func TestAnyOtherFileIsRefused(t *testing.T) {
 }
 
 // TestAFreshSiteHasNoEventsYet: the report on a folder with nothing
-// recorded says so and what to do, and exits 0, as it does on a store
-// that holds nothing; a mistyped -db is still an error.
+// recorded says so and what to do on stderr, writes its zeros, well
+// formed in every form, and exits 0, as it does on a store that holds
+// nothing; a mistyped -db is still an error.
 func TestAFreshSiteHasNoEventsYet(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errs := runReport(t, dir, nil)
-	if code != 0 || !strings.Contains(out, "No events yet in events.db: nothing has been recorded. Start the preview (go run ./cmd/build -serve)") {
-		t.Errorf("a fresh folder: exit %d, %q, %q", code, out, errs)
+	zeros := func(when string) {
+		t.Helper()
+		code, out, errs := runReport(t, dir, nil, "-since", "3d")
+		if code != 0 || !strings.Contains(errs, "No events yet in events.db. Start the preview (go run ./cmd/build -serve)") || !strings.HasPrefix(out, "Readers, ") {
+			t.Errorf("%s: exit %d, %q, %q", when, code, out, errs)
+		}
+		code, out, errs = runReport(t, dir, nil, "-since", "3d", "-json")
+		var r report.Report
+		if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || len(r.Days) != 3 || r.Total.View != 0 || r.SiteWide == nil {
+			t.Errorf("%s, -json: exit %d, %v, %q\n%s", when, code, err, errs, out)
+		}
+		page := filepath.Join(t.TempDir(), "r.html")
+		code, out, errs = runReport(t, dir, nil, "-html", page)
+		if b, err := os.ReadFile(page); code != 0 || err != nil || out != "" || !strings.HasSuffix(string(b), "</html>\n") {
+			t.Errorf("%s, -html FILE: exit %d, %v, %q, %q", when, code, err, out, errs)
+		}
 	}
+	zeros("a fresh folder")
 	if exists(filepath.Join(dir, "events.db")) {
 		t.Error("the report made a store")
 	}
 	if code, _, errs := runReport(t, dir, nil, "-migrate"); code != 0 {
 		t.Fatal(errs)
 	}
-	code, out, errs = runReport(t, dir, nil)
-	if code != 0 || !strings.Contains(out, "No events yet in") {
-		t.Errorf("an empty store: exit %d, %q, %q", code, out, errs)
-	}
+	zeros("an empty store")
 	if code, _, errs := runReport(t, dir, nil, "-db", "evnets.db"); code != 1 || !strings.Contains(errs, "no such store") {
 		t.Errorf("a mistyped -db: exit %d, %q", code, errs)
+	}
+}
+
+// siteIn makes dir a site that builds: the repository's templates,
+// static files and counter, and content, by file under content/.
+func siteIn(t *testing.T, dir string, content map[string]string) {
+	t.Helper()
+	for _, d := range []string{"templates", "static", "measure"} {
+		if err := os.CopyFS(filepath.Join(dir, d), os.DirFS(filepath.Join("..", "..", d))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, src := range content {
+		p := filepath.Join(dir, "content", filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
@@ -134,9 +198,10 @@ func TestAFreshSiteHasNoEventsYet(t *testing.T) {
 // when no page has it now.
 func TestEachClickWithItsPage(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "content", "guides"), 0o755)
-	os.WriteFile(filepath.Join(dir, "content", "index.md"), []byte("+++\ntitle = \"x\"\n+++\n```python copy=copy-sketch\nx = 1\n```\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "content", "guides", "b.md"), []byte("+++\ntitle = \"y\"\n+++\n~~~go copy=\"copy-main\" label=\"Copy\"\nx := 1\n~~~\n"), 0o644)
+	siteIn(t, dir, map[string]string{
+		"index.md":    "+++\ntitle = \"x\"\ndescription = \"d\"\n+++\n```python copy=copy-sketch\nx = 1\n```\n\n{{< marker >}}\n",
+		"guides/b.md": "+++\ntitle = \"y\"\ndescription = \"d\"\n+++\n~~~go copy=\"copy-main\" label=\"Copy the code (records a click)\"\nx := 1\n~~~\n\n{{< marker >}}\n",
+	})
 	log := filepath.Join(dir, "log.jsonl")
 	now := time.Now().UTC().Format(time.RFC3339)
 	var lines string
@@ -159,21 +224,24 @@ func TestEachClickWithItsPage(t *testing.T) {
 }
 
 // TestAGuideOnItsPagesRow: a product that one page names as its guide has
-// its sales on that page's row; one that two pages name, on neither.
+// its sales on that page's row; one that two pages name, on neither; and
+// site.toml's guide is read as the build reads it, SITE_GUIDE first.
 func TestAGuideOnItsPagesRow(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "content"), 0o755)
 	// index.md and b.md take site.toml's guide: two pages, so neither row.
 	os.WriteFile(filepath.Join(dir, "site.toml"), []byte("guide = \"Other guide\"\n"), 0o644)
+	pages := map[string]string{}
 	for name, fm := range map[string]string{
 		"pay.md":   "guide = \"The McpError field guide\"\nurl = \"/buy/\"",
 		"index.md": "",
-		"b.md":     "",
+		"b.md":     "guide = \"B guide\"",
+		"mcp/c.md": "",
 	} {
-		os.WriteFile(filepath.Join(dir, "content", name), []byte("+++\ntitle = \"x\"\ndescription = \"d\"\n"+fm+"\n+++\nText.\n"), 0o644)
+		pages[name] = "+++\ntitle = \"x\"\ndescription = \"d\"\n" + fm + "\n+++\nText.\n\n{{< marker >}}\n"
 	}
+	siteIn(t, dir, pages)
 	var lines string
-	for _, path := range []string{"/buy/", "/", "/b/"} {
+	for _, path := range []string{"/buy/", "/", "/b/", "/mcp/c/"} {
 		lines += `{"ts":"2026-03-01T10:00:00Z","stored":false,"name":"view","path":"` + path + `","visible_ms":0,"scrolled":false}` + "\n"
 	}
 	log := filepath.Join(dir, "log.jsonl")
@@ -188,26 +256,20 @@ func TestAGuideOnItsPagesRow(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	if !strings.Contains(out, `/buy/  "The McpError field guide"      3   $52.50`) || strings.Contains(out, `"Other guide"`) {
+	// The table's cells, one space apart.
+	rows := func(out string) string { return strings.Join(strings.Fields(out), " ") }
+	if !strings.Contains(rows(out), `/b/ "B guide" 0 $0.00 /buy/ "The McpError field guide" 3 $52.50`) || strings.Contains(out, `"Other guide"`) {
 		t.Errorf("the guides' rows:\n%s", out)
 	}
-}
-
-// TestGuidesArePlacedAsTheBuildPlacesPages: a section's index page is at
-// /DIR/, as the build writes it, so its guide's sales land on that row.
-func TestGuidesArePlacedAsTheBuildPlacesPages(t *testing.T) {
-	dir := t.TempDir()
-	for name, guide := range map[string]string{"index.md": "Home guide", "mcp/index.md": "Section guide", "mcp/mcperror.md": "Page guide"} {
-		p := filepath.Join(dir, "content", filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte("+++\ntitle = \"x\"\ndescription = \"d\"\nguide = \""+guide+"\"\n+++\nText.\n"), 0o644)
+	// SITE_GUIDE names the guide of the pages that name none, as in the build.
+	os.Remove(filepath.Join(dir, "content", "pay.md"))
+	code, out, errs = runReport(t, dir, []string{"SITE_GUIDE=The McpError field guide"}, "-from", "2026-03-01", "-to", "2026-03-03")
+	if code != 0 || strings.Contains(out, "Guides sold") && !strings.Contains(rows(out), `revenue /b/ "B guide" 0 $0.00 Site-wide`) {
+		t.Errorf("two pages take SITE_GUIDE, so neither row: exit %d, %s\n%s", code, errs, out)
 	}
-	_, guides, err := readSite(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"/": "Home guide", "/mcp/": "Section guide", "/mcp/mcperror/": "Page guide"}
-	if !maps.Equal(guides, want) {
-		t.Errorf("guides %v, want %v", guides, want)
+	os.Remove(filepath.Join(dir, "content", "mcp", "c.md"))
+	code, out, errs = runReport(t, dir, []string{"SITE_GUIDE=The McpError field guide"}, "-from", "2026-03-01", "-to", "2026-03-03")
+	if code != 0 || !strings.Contains(rows(out), `revenue / "The McpError field guide" 3 $52.50 /b/`) {
+		t.Errorf("with SITE_GUIDE, the index's row: exit %d, %s\n%s", code, errs, out)
 	}
 }

@@ -18,128 +18,130 @@ import (
 // timeout bounds what the report asks of a store: a silent server is an error.
 const timeout = 30 * time.Second
 
-// openStore opens the store the flags name: -db, else DATABASE_URL,
-// NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in root. -migrate and the
-// imports are done here; it reports whether the command is done.
-func openStore(ctx context.Context, db, root, importFile string, migrate bool, salesFile string, o sales.Options) (*store.Store, bool) {
-	dsn, from, err := store.Locate(os.Getenv, filepath.Join(root, "events.db"))
-	if db != "" {
-		dsn, from, err = db, "-db", nil
+// locate names the store the flags choose: -db, else DATABASE_URL,
+// NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in -root; from is the
+// setting that chose it, "" for the default.
+func (f flags) locate() (dsn, from string, err error) {
+	if f.db != "" {
+		return f.db, "-db", nil
 	}
+	return store.Locate(os.Getenv, filepath.Join(f.root, "events.db"))
+}
+
+// migrate brings the store's schema up to this release, creating the
+// store if need be.
+func migrate(f flags) error {
+	st, err := f.open(context.Background(), store.Options{Create: true})
 	if err != nil {
-		fail(err)
+		return err
 	}
-	switch {
-	case migrate:
-		st := open(ctx, dsn, from, store.Options{Create: true})
-		fmt.Fprintf(os.Stderr, "report: %s is at schema version %d\n", report.Quote(st.String()), store.Latest)
-		st.Close()
-		return nil, true
-	case importFile != "":
-		st := open(ctx, dsn, from, store.Options{Create: true})
-		defer st.Close()
-		importLog(ctx, st, importFile)
-		return nil, true
-	case salesFile != "":
-		recs := readSales(salesFile, root, o)
-		st := open(ctx, dsn, from, store.Options{Create: true})
-		defer st.Close()
-		res, err := st.KeepSales(ctx, recs)
-		if err != nil {
-			fail(err)
-		}
-		fmt.Fprintf(os.Stderr, "imported into %s: %d sales added, %d changed since an earlier import, %d taken before\n",
-			report.Quote(st.String()), res.Added, res.Changed, res.Again)
-		return nil, true
+	defer st.Close()
+	fmt.Fprintf(os.Stderr, "report: %s is at schema version %d\n", report.Quote(st.String()), store.Latest)
+	return nil
+}
+
+// openToRead opens the store the report reads, read-only, after taking
+// the preview's journal into it. On a fresh site, with neither the
+// default store nor a journal, it returns none; it creates only the
+// default events.db, to take the journal in: a mistyped -db or
+// SITE_EVENTS_DB is an error, not a new store.
+func (f flags) openToRead(ctx context.Context) (*store.Store, error) {
+	dsn, from, err := f.locate()
+	if err != nil {
+		return nil, err
 	}
-	// The report reads the store read-only, after taking the preview's
-	// journal into it. Only the default events.db is created for that: a
-	// mistyped -db or SITE_EVENTS_DB is an error, not a new store.
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	journal := filepath.Join(root, "events.jsonl")
+	journal := filepath.Join(f.root, "events.jsonl")
 	_, err = os.Stat(journal)
 	switch {
 	case store.IsPostgres(dsn):
 	case from == "" && err != nil && !exists(dsn):
-		fmt.Println(noEvents(report.Quote(dsn))) // a fresh site: no store and no journal yet
-		return nil, true
+		return nil, nil
 	case err == nil:
 		if err := takeJournal(ctx, dsn, journal, from == ""); err != nil {
 			if from != "" {
-				fail(named(err, from))
+				return nil, named(err, from)
 			}
-			fail(fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err))
+			return nil, fmt.Errorf("taking the preview's %s into %s: %w", journal, dsn, err)
 		}
 	case !errors.Is(err, fs.ErrNotExist):
-		fail(err)
+		return nil, err
 	}
-	return open(ctx, dsn, from, store.Options{ReadOnly: true}), false
+	return f.open(ctx, store.Options{ReadOnly: true})
 }
 
-// importLog takes a log's not-stored events into st, names each line it
-// refuses, and exits 1 when it refused any.
-func importLog(ctx context.Context, st *store.Store, file string) {
+// importLog takes a log's not-stored events into the store, and names
+// each line it refuses.
+func importLog(f flags) error {
 	in := os.Stdin
-	if file != "-" {
-		f, err := os.Open(file)
+	if f.importFile != "-" {
+		file, err := os.Open(f.importFile)
 		if err != nil {
-			fail(err)
+			return err
 		}
-		defer f.Close()
-		in = f
+		defer file.Close()
+		in = file
 	}
+	ctx := context.Background()
+	st, err := f.open(ctx, store.Options{Create: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	res, err := st.ImportLog(ctx, in)
 	for _, r := range res.Refused {
-		fmt.Fprintf(os.Stderr, "report: %s: %v\n", report.Quote(file), r)
+		fmt.Fprintf(os.Stderr, "report: %s: %v\n", report.Quote(f.importFile), r)
 	}
 	fmt.Fprintf(os.Stderr, "imported into %s: %d added, %d taken before, %d stored when they arrived, %d lines without an event, %d refused\n",
 		report.Quote(st.String()), res.Added, res.Again, res.Stored, res.Skipped, len(res.Refused))
 	if err != nil {
-		fail(fmt.Errorf("%s: %w", file, err))
+		return fmt.Errorf("%s: %w", f.importFile, err)
 	}
 	if len(res.Refused) > 0 {
-		os.Exit(1)
+		return fmt.Errorf("%s: %d lines refused, named above; the rest were taken", report.Quote(f.importFile), len(res.Refused))
 	}
+	return nil
 }
 
-// readSales reads the export's sales, and says what it found, kept and
-// left. site.toml matters only to a transfers export without -wallet.
-func readSales(file, root string, o sales.Options) []sales.Record {
+// importSales takes the sales of an export into the store, each once, all
+// or none, and says what it found and kept. site.toml matters only to a
+// transfers export without -wallet.
+func importSales(f flags) error {
+	o := f.sales
 	var settingsErr error
 	if o.Wallet == "" {
 		var s settings.Settings
-		if s, settingsErr = settings.Load(os.DirFS(root), os.Getenv); settingsErr == nil {
+		if s, settingsErr = settings.Load(os.DirFS(f.root), os.Getenv); settingsErr == nil {
 			o.Wallet = s.Wallet
 		}
 	}
-	f, err := os.Open(file)
+	file, err := os.Open(f.salesFile)
 	if err != nil {
-		fail(err)
+		return err
 	}
-	defer f.Close()
-	kind, recs, err := sales.Read(file, f, o)
+	defer file.Close()
+	kind, recs, err := sales.Read(f.salesFile, file, o)
 	if errors.Is(err, sales.ErrNoWallet) && settingsErr != nil {
-		fail(fmt.Errorf("-import-sales: reading the wallet address: %w", settingsErr))
+		return fmt.Errorf("-import-sales: reading the wallet address: %w", settingsErr)
 	}
 	if err != nil {
-		fail(err)
+		return err
 	}
-	kept, cents := 0, int64(0)
-	for _, r := range recs {
-		if r.Kept {
-			kept++
-			cents += r.Cents
-		}
+	ctx := context.Background()
+	st, err := f.open(ctx, store.Options{Create: true})
+	if err != nil {
+		return err
 	}
+	defer st.Close()
+	res, err := st.KeepSales(ctx, recs)
+	if err != nil {
+		return fmt.Errorf("%w (nothing of it was stored)", err)
+	}
+	n := res.Added + res.Changed + res.Again
 	fmt.Fprintf(os.Stderr, "report: %s: %s, %d sales, %d kept (%s), %d fully refunded or lost in a dispute\n",
-		report.Quote(file), kind, len(recs), kept, report.Money(cents), len(recs)-kept)
-	return recs
-}
-
-// noEvents says what to do when nothing was recorded yet.
-func noEvents(where string) string {
-	return fmt.Sprintf("No events yet in %s: nothing has been recorded. Start the preview (go run ./cmd/build -serve) and open a page, which the report then takes from events.jsonl; or take the function's log with go run ./cmd/report -import FILE, or the storefront's sales with -import-sales FILE.", where)
+		report.Quote(f.salesFile), kind, n, res.Kept, report.Money(res.Cents), n-res.Kept)
+	fmt.Fprintf(os.Stderr, "imported into %s: %d sales added, %d changed since an earlier import, %d taken before\n",
+		report.Quote(st.String()), res.Added, res.Changed, res.Again)
+	return nil
 }
 
 func exists(path string) bool {
@@ -181,14 +183,19 @@ func takeJournal(ctx context.Context, dsn, path string, create bool) error {
 	return nil
 }
 
-func open(ctx context.Context, dsn, from string, o store.Options) *store.Store {
+// open opens the store the flags name (see locate).
+func (f flags) open(ctx context.Context, o store.Options) (*store.Store, error) {
+	dsn, from, err := f.locate()
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	st, err := store.Open(ctx, dsn, o)
 	if err != nil {
-		fail(named(timedOut(ctx, err), from))
+		return nil, named(timedOut(ctx, err), from)
 	}
-	return st
+	return st, nil
 }
 
 // named says which setting chose the store, when one did.

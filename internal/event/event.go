@@ -28,6 +28,15 @@ const (
 // Reading holds the names of the three reading events, in that order.
 var Reading = []string{View, HumanCandidate, Engaged}
 
+// The checkout words, where a buy link leads (the storefront's listing, or
+// the site's payment page in USDC), name the channels of sales too.
+const (
+	Gumroad = "gumroad"
+	Site    = "site"
+)
+
+var Checkouts = []string{Gumroad, Site} // the checkout words, in this order
+
 // CampaignKeys are the campaign parameters the counter picks up.
 var CampaignKeys = []string{"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"}
 

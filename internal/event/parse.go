@@ -178,7 +178,7 @@ func (e *Event) check(seen []string) error {
 		}
 		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
 	case e.Name == Checkout:
-		if e.Checkout != "gumroad" && e.Checkout != "site" {
+		if !slices.Contains(Checkouts, e.Checkout) {
 			return errors.New("checkout must be gumroad or site")
 		}
 		return allowed("name", "checkout")

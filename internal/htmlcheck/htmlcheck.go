@@ -32,9 +32,8 @@ const (
 
 var (
 	// Reserved names are the counter's own events; a click control may not use them.
-	Reserved  = []string{event.View, event.HumanCandidate, event.Engaged, event.Checkout}
-	Checkouts = []string{"gumroad", "site"} // the words a buy link may carry
-	nameRE    = regexp.MustCompile(`^[a-z0-9-]+$`)
+	Reserved = []string{event.View, event.HumanCandidate, event.Engaged, event.Checkout}
+	nameRE   = regexp.MustCompile(`^[a-z0-9-]+$`)
 	// urlAttrs are the attributes whose value a browser follows or loads.
 	urlAttrs = []string{"href", "src", "action", "formaction", "xlink:href", "poster", "data", "cite", "background"}
 )
@@ -241,7 +240,7 @@ func (p *checker) element(e *element) {
 		switch {
 		case e.name != "a" || a["href"] == "":
 			add(word, "data-checkout=%q belongs on a link, <a href=...>", word)
-		case !slices.Contains(Checkouts, word):
+		case !slices.Contains(event.Checkouts, word):
 			add(word, "the checkout word %q must be gumroad or site", word)
 		default:
 			p.Checkouts++

@@ -26,6 +26,7 @@ import (
 	"github.com/yuin/goldmark/util"
 
 	"errref/internal/cite"
+	"errref/internal/event"
 	"errref/internal/highlight"
 	"errref/internal/linebreak"
 	"errref/internal/urlcheck"
@@ -421,7 +422,7 @@ func (r *pageRenderer) link(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		fmt.Fprintf(r, `<code>%s</code> <a class="src" href="%s">(%s)</a>`, linebreak.HTML(quote), html.EscapeString(c.URL()), linebreak.HTML(c.Label()))
 		return ast.WalkSkipChildren, nil
 	case "checkout":
-		href, ok := map[string]string{"gumroad": r.set.Storefront, "site": r.set.PayPage}[rest]
+		href, ok := map[string]string{event.Gumroad: r.set.Storefront, event.Site: r.set.PayPage}[rest]
 		switch {
 		case !ok:
 			return r.fail(n, "checkout word %q: a buy link is checkout:gumroad (the storefront listing) or checkout:site (the payment page)", rest)

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -54,6 +55,18 @@ func Postgres(t testing.TB) string {
 	}
 	postgres.check(t, why)
 	return url
+}
+
+// Hermetic unsets the publisher's settings (SITE_*, URL, DATABASE_URL,
+// NETLIFY_DB_URL), so that no result depends on the shell that runs the
+// tests: TestMain calls it where the code under test reads them.
+func Hermetic() {
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "SITE_") || k == "URL" || k == "DATABASE_URL" || k == "NETLIFY_DB_URL" {
+			os.Unsetenv(k)
+		}
+	}
 }
 
 // A need is what a kind of test needs, and whether one has failed for

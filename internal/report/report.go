@@ -78,7 +78,9 @@ func (q Query) days() (time.Time, int, error) {
 	return start, int(end.Sub(start).Hours()/24) + 1, nil
 }
 
-// Load reads the counts of q's period and the one before from src, and builds the report.
+// Load reads the counts of q's period and the one before from src, and
+// builds the report. When only the sales cannot be read, it returns the
+// report without them beside the error.
 func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	from, _, err := q.Previous()
 	if err != nil {
@@ -92,7 +94,7 @@ func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	if sr, ok := src.(SalesReader); ok && r.SiteWide != nil {
 		sales, err := sr.Sales(ctx, from, q.To)
 		if err != nil {
-			return Report{}, err
+			return r, err // the readers' funnel, for the caller that may show it without the sales
 		}
 		r.addSales(sales)
 	}
@@ -270,8 +272,8 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}}
 	filtered := q.Filter.Set()
 	if !filtered {
-		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{"gumroad": 0, "site": 0},
-			PreviousClicks: map[string]int{}, PreviousBuyLinkClicks: map[string]int{"gumroad": 0, "site": 0}}
+		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0},
+			PreviousClicks: map[string]int{}, PreviousBuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0}}
 	}
 	pages := map[string]*PageRow{}
 	refs, outreach := map[string]*Steps{}, map[string]*Steps{}
@@ -346,7 +348,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	})
 	r.Total.rates()
 	if r.SiteWide != nil {
-		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks["gumroad"]+r.SiteWide.BuyLinkClicks["site"], r.Total.Engaged)
+		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks[event.Gumroad]+r.SiteWide.BuyLinkClicks[event.Site], r.Total.Engaged)
 	}
 	r.Visible = quartiles(visible)
 	r.Refs = rows(refs, func(k string, s Steps) Row { return Row{Ref: k, None: k == "", Steps: s} })

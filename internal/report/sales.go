@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"slices"
 
+	"errref/internal/event"
 	"errref/internal/tally"
 )
 
@@ -39,15 +40,12 @@ type ProductSale struct {
 	RevenueCents int64  `json:"revenue_cents"`
 }
 
-// channels are the checkout event's words, the channels a sale comes by.
-var channels = []string{"gumroad", "site"}
-
 // addSales adds the sales of the period and the one before to r.SiteWide and the days.
 func (r *Report) addSales(sales []tally.Sale) {
 	w := r.SiteWide
 	by := map[string]*Channel{}
 	all := &Channel{Channel: "all"}
-	for _, ch := range channels {
+	for _, ch := range event.Checkouts {
 		by[ch] = &Channel{Channel: ch, BuyLinkClicks: w.BuyLinkClicks[ch], PreviousBuyLinkClicks: w.PreviousBuyLinkClicks[ch]}
 		all.BuyLinkClicks += w.BuyLinkClicks[ch]
 		all.PreviousBuyLinkClicks += w.PreviousBuyLinkClicks[ch]
@@ -84,7 +82,7 @@ func (r *Report) addSales(sales []tally.Sale) {
 		p.RevenueCents += s.Cents
 	}
 	out := &Sales{Products: []ProductSale{}}
-	for _, c := range []*Channel{by["gumroad"], by["site"], all} {
+	for _, c := range []*Channel{by[event.Gumroad], by[event.Site], all} {
 		c.SalesPerBuyLinkClick = rate(c.Sales, c.BuyLinkClicks)
 		out.Channels = append(out.Channels, *c)
 	}

@@ -1,8 +1,7 @@
-// A block explorer's CSV export of an address's token transfers, as
-// Blockscout (base.blockscout.com, Base's open-source explorer) writes it:
-// Explorer.Chain.CsvExport.Address.TokenTransfers in blockscout/blockscout
-// (apps/explorer/lib/explorer/chain/csv_export/address/token_transfers.ex
-// at 1d6172f). TokensTransferred is in the token's smallest unit.
+// The CSV exports of an address's token transfers from Base's block
+// explorers, Blockscout's and Basescan's (Etherscan's format), each
+// writing the same transfer its own way: see testdata/README.md for the
+// code that writes them, at which commits, and the tools that read them.
 
 package sales
 
@@ -10,10 +9,11 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"math/big"
-	"strconv"
+	"regexp"
 	"strings"
 	"time"
+
+	"errref/internal/event"
 )
 
 // USDC is the address of Circle's USDC contract on Base: only its
@@ -23,9 +23,29 @@ const USDC = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"
 // ErrNoWallet is the error of a transfers export read without a wallet.
 var ErrNoWallet = errors.New("a token transfers export needs the wallet they were paid to: set wallet_address in site.toml (or SITE_WALLET_ADDRESS), or give -wallet")
 
-var explorerColumns = []string{"TxHash", "UnixTimestamp", "ToAddress", "TokenContractAddress", "TokenDecimals", "TokensTransferred"}
+// An explorer is one explorer's export: the columns of the transaction's
+// hash, the receiver and the token's contract, the others it is known by,
+// and transfer, which reads a USDC transfer's amount in USDC's smallest
+// unit (10^-6) and its time as that explorer writes them.
+type explorer struct {
+	kind          string
+	tx, to, token string
+	more          []string
+	transfer      func(cell func(string) string) (units int64, at time.Time, err error)
+}
 
-func readExplorer(name string, cr *csv.Reader, cols map[string]int, o Options) ([]Record, error) {
+var explorers = []explorer{
+	{"Blockscout token transfers", "TxHash", "ToAddress", "TokenContractAddress", []string{"UnixTimestamp", "TokenDecimals", "TokensTransferred"}, blockscout},
+	{"Basescan token transfers", "Txhash", "To", "ContractAddress", []string{"UnixTimestamp", "TokenValue"}, basescan},
+	{"Basescan token transfers", "Transaction Hash", "To", "ContractAddress", []string{"UnixTimestamp", "TokenValue"}, basescan},
+}
+
+func (x explorer) columns() []string { return append([]string{x.tx, x.to, x.token}, x.more...) }
+
+// reader returns the reader of the USDC paid to the wallet, a sale through
+// the site of o's product a transaction: summed by transaction to the end,
+// so memory grows with the wallet's sales, not the file's rows.
+func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (func(keep func(Record) error) error, error) {
 	wallet := strings.ToLower(strings.TrimSpace(o.Wallet))
 	if wallet == "" {
 		return nil, fmt.Errorf("%s: %w", name, ErrNoWallet)
@@ -33,52 +53,74 @@ func readExplorer(name string, cr *csv.Reader, cols map[string]int, o Options) (
 	if o.Product == "" {
 		return nil, fmt.Errorf("%s: a transfer names no product: give -product with the guide the wallet sells", name)
 	}
-	byTx := map[string]int{} // a transaction's sale, when it pays twice
-	var out []Record
-	err := each(name, cr, cols, func(cell func(string) string, _ int) error {
-		if !strings.EqualFold(cell("TokenContractAddress"), USDC) || strings.ToLower(cell("ToAddress")) != wallet {
+	return func(keep func(Record) error) error {
+		var txs []string // in the export's order
+		units, day := map[string]int64{}, map[string]string{}
+		err := rows(name, cr, cols, func(cell func(string) string, _ int) error {
+			if !strings.EqualFold(cell(x.token), USDC) || strings.ToLower(cell(x.to)) != wallet {
+				return nil
+			}
+			if st := cell("Status"); st != "" && st != "ok" {
+				return nil // a failed transaction moved nothing
+			}
+			tx := strings.ToLower(cell(x.tx))
+			if tx == "" {
+				return fmt.Errorf("no %s", x.tx)
+			}
+			n, at, err := x.transfer(cell)
+			if err != nil {
+				return err
+			}
+			if _, ok := units[tx]; !ok {
+				txs = append(txs, tx)
+				day[tx] = at.UTC().Format(time.DateOnly)
+			}
+			units[tx] += n
 			return nil
-		}
-		if st := cell("Status"); st != "" && st != "ok" {
-			return nil // a failed transaction moved nothing
-		}
-		c, day, err := transfer(cell)
+		})
 		if err != nil {
 			return err
 		}
-		tx := strings.ToLower(cell("TxHash"))
-		if tx == "" {
-			return errors.New("no TxHash")
+		for _, tx := range txs {
+			cents := (units[tx] + 5_000) / 10_000 // to the nearest cent, 10^4 units
+			if err := keep(Record{Key: key(event.Site, tx), Day: day[tx], Channel: event.Site, Product: o.Product, Cents: cents, Kept: true}); err != nil {
+				return err
+			}
 		}
-		if i, ok := byTx[tx]; ok {
-			out[i].Cents += c
-			return nil
-		}
-		byTx[tx] = len(out)
-		out = append(out, Record{Key: key("site", tx), Day: day, Channel: "site", Product: o.Product, Cents: c, Kept: true})
 		return nil
-	})
-	return out, err
+	}, nil
 }
 
-// transfer reads a USDC transfer's amount in cents, to the nearest, and
-// its UTC day.
-func transfer(cell func(string) string) (int64, string, error) {
+// blockscout reads a transfer of Blockscout's export: the token's smallest
+// unit, and the block's time as Elixir writes a DateTime.
+func blockscout(cell func(string) string) (int64, time.Time, error) {
 	if d := cell("TokenDecimals"); d != "6" {
-		return 0, "", fmt.Errorf("TokenDecimals %q: USDC has 6", d)
+		return 0, time.Time{}, fmt.Errorf("TokenDecimals %q: USDC has 6", d)
 	}
-	raw, ok := new(big.Int).SetString(cell("TokensTransferred"), 10)
-	if !ok || raw.Sign() < 0 {
-		return 0, "", fmt.Errorf("TokensTransferred %q: want a whole number of the token's smallest unit", cell("TokensTransferred"))
+	units, ok := fixed(cell("TokensTransferred"), 0)
+	if !ok {
+		return 0, time.Time{}, fmt.Errorf("TokensTransferred %q: want a whole number of the token's smallest unit", cell("TokensTransferred"))
 	}
-	c := new(big.Int).Add(raw, big.NewInt(5_000))
-	c.Quo(c, big.NewInt(10_000)) // 10^6 units a dollar, 100 cents
-	if !c.IsInt64() {
-		return 0, "", fmt.Errorf("TokensTransferred %s: too large", raw)
-	}
-	sec, err := strconv.ParseInt(cell("UnixTimestamp"), 10, 64)
+	at, err := time.Parse("2006-01-02 15:04:05Z07:00", cell("UnixTimestamp")) // fractions of a second are read too
 	if err != nil {
-		return 0, "", fmt.Errorf("UnixTimestamp %q: want seconds since 1970", cell("UnixTimestamp"))
+		return 0, time.Time{}, fmt.Errorf("UnixTimestamp %q: want a block time such as 2026-12-03 09:15:00.000000Z", cell("UnixTimestamp"))
 	}
-	return c.Int64(), time.Unix(sec, 0).UTC().Format(time.DateOnly), nil
+	return units, at, nil
+}
+
+// tokensRE is an amount of tokens as Etherscan writes it: 19, 1,234.5.
+var tokensRE = regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})*(\.[0-9]+)?$`)
+
+// basescan reads a transfer of Basescan's export: tokens, and seconds.
+func basescan(cell func(string) string) (int64, time.Time, error) {
+	v := cell("TokenValue")
+	units, ok := fixed(strings.ReplaceAll(v, ",", ""), 6)
+	if !ok || !tokensRE.MatchString(v) {
+		return 0, time.Time{}, fmt.Errorf("TokenValue %q: want USDC as the explorer writes it, such as 19 or 1,234.5, at most 6 decimals", v)
+	}
+	sec, ok := fixed(cell("UnixTimestamp"), 0)
+	if !ok {
+		return 0, time.Time{}, fmt.Errorf("UnixTimestamp %q: want seconds since 1970", cell("UnixTimestamp"))
+	}
+	return units, time.Unix(sec, 0), nil
 }

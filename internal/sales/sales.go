@@ -5,7 +5,7 @@
 package sales
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,7 +21,7 @@ import (
 type Record struct {
 	Key     string // SHA-256 of the channel and the purchase ID or transaction hash
 	Day     string // UTC, YYYY-MM-DD
-	Channel string // gumroad or site
+	Channel string // event.Gumroad or event.Site
 	Product string
 	Cents   int64 // after a partial refund
 	Kept    bool  // neither fully refunded nor lost in a dispute
@@ -35,23 +36,23 @@ type Options struct {
 	Product string
 }
 
-// Read recognises an export by its header and returns its sales; any
-// other file is refused, naming the header found and those expected.
-func Read(name string, r io.Reader, o Options) (kind string, recs []Record, err error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return "", nil, err
+// Read recognises an export by its header and returns its kind, and
+// each, which hands keep its sales one at a time as it reads them from r,
+// so that a large file is never held whole. A row that cannot be read
+// ends each with an error at its line, as does an error keep returns.
+// Any other file is refused, naming the header found and those expected.
+func Read(name string, r io.Reader, o Options) (kind string, each func(keep func(Record) error) error, err error) {
+	br := bufio.NewReader(r)
+	if bom, _ := br.Peek(3); string(bom) == "\ufeff" { // a spreadsheet's byte-order mark
+		br.Discard(3)
 	}
-	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a spreadsheet's byte-order mark
-	cr := csv.NewReader(bytes.NewReader(b))
-	cr.FieldsPerRecord = -1
+	cr := csv.NewReader(br) // FieldsPerRecord 0: every row as wide as the header
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return "", nil, fmt.Errorf("%s: empty: want %s", name, expected())
 	}
 	if err != nil {
-		first, _, _ := bytes.Cut(b, []byte("\n"))
-		header = []string{string(first)}
+		return "", nil, fmt.Errorf("%s: not a CSV export (%v): want %s", name, err, expected())
 	}
 	cols := map[string]int{} // each column's position; set backwards, so the first of a repeated name wins
 	for i, h := range slices.Backward(header) {
@@ -60,24 +61,25 @@ func Read(name string, r io.Reader, o Options) (kind string, recs []Record, err 
 	has := func(want []string) bool {
 		return !slices.ContainsFunc(want, func(w string) bool { _, ok := cols[w]; return !ok })
 	}
-	switch {
+	cr.ReuseRecord = true
+	switch i := slices.IndexFunc(explorers, func(x explorer) bool { return has(x.columns()) }); {
 	case has(gumroadColumns):
-		recs, err = readGumroad(name, cr, cols)
-		return "Gumroad sales export", recs, err
-	case has(explorerColumns):
-		recs, err = readExplorer(name, cr, cols, o)
-		return "block explorer token transfers", recs, err
+		return "Gumroad sales export", func(keep func(Record) error) error { return readGumroad(name, cr, cols, keep) }, nil
+	case i >= 0:
+		each, err := explorers[i].reader(name, cr, cols, o)
+		return explorers[i].kind, each, err
+	default:
+		found := strings.Join(header, ",")
+		if len(found) > 200 {
+			found = found[:200] + "…"
+		}
+		return "", nil, fmt.Errorf("%s:1: the header %q is neither export: want %s", name, found, expected())
 	}
-	found := strings.Join(header, ",")
-	if len(found) > 200 {
-		found = found[:200] + "…"
-	}
-	return "", nil, fmt.Errorf("%s:1: the header %q is neither export: want %s", name, found, expected())
 }
 
 func expected() string {
-	return fmt.Sprintf("Gumroad's sales export (columns %s, ...) or a Base explorer's token transfers export (columns %s, ...)",
-		strings.Join(gumroadColumns, ","), strings.Join(explorerColumns, ","))
+	return fmt.Sprintf("Gumroad's sales export (columns %s, ...), Blockscout's token transfers (columns %s, ...) or Basescan's (columns %s, ..., the first also named %s)",
+		strings.Join(gumroadColumns, ","), strings.Join(explorers[0].columns(), ","), strings.Join(explorers[1].columns(), ","), explorers[2].tx)
 }
 
 // key is the import key of a sale: the hash of its channel and ID, so
@@ -87,25 +89,43 @@ func key(channel, id string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// each hands f each row after the header, as its cell of each column
-// (trimmed; "" past the row's end or for a column the header lacks), and
-// puts an error f returns at the row's line.
-func each(name string, cr *csv.Reader, cols map[string]int, f func(cell func(column string) string, line int) error) error {
+// fixed reads a decimal amount, such as 19.5, exactly, as a whole number
+// of its smallest unit, a 10^places of it: 1950 at 2 places. A sign, an
+// exponent, a separator, more decimals than places or a value too large
+// for an int64 is refused (ParseUint takes digits alone).
+func fixed(s string, places int) (int64, bool) {
+	whole, frac, dot := strings.Cut(s, ".")
+	if whole == "" || dot && frac == "" || len(frac) > places {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(whole+frac+strings.Repeat("0", places-len(frac)), 10, 63)
+	return int64(n), err == nil
+}
+
+// rows hands f each row after the header, as its cell of each column
+// (trimmed; "" for a column the header lacks), and puts an error f
+// returns at the row's line. A row wider or narrower than the header is
+// refused: its cells cannot be told apart.
+func rows(name string, cr *csv.Reader, cols map[string]int, f func(cell func(column string) string, line int) error) error {
 	for {
 		row, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		line, _ := cr.FieldPos(0)
+		if errors.Is(err, csv.ErrFieldCount) {
+			line, _ := cr.FieldPos(0)
+			return fmt.Errorf("%s:%d: %d cells where the header has %d: the row is damaged; download the export again", name, line, len(row), cr.FieldsPerRecord)
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		cell := func(column string) string {
-			if i, ok := cols[column]; ok && i < len(row) {
+			if i, ok := cols[column]; ok {
 				return strings.TrimSpace(row[i])
 			}
 			return ""
 		}
+		line, _ := cr.FieldPos(0)
 		if err := f(cell, line); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}

@@ -106,6 +106,9 @@ type Page struct {
 // the file checks it against, so that it never writes over a newer edit.
 func (p *Page) Raw() []byte { return p.raw }
 
+// Clicks are the names of the page's click controls, as rendered.
+func (p *Page) Clicks() []string { return p.out.Clicks }
+
 // Build builds the site in o.FS. Errors name the file and line to fix.
 func Build(o Options) (*Site, error) {
 	if o.Getenv == nil {

@@ -90,11 +90,11 @@ func CountOf(it Item) tally.Count {
 	return c
 }
 
-// Empty reports whether the store holds neither an event nor a sale. It
-// reads what the report's role may read: the roll-up, not the events.
+// Empty reports whether the store holds no event. It reads what the
+// report's role may read: the roll-up, not the events.
 func (s *Store) Empty(ctx context.Context) (bool, error) {
 	var empty bool
-	err := s.db.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM rollup) AND NOT EXISTS (SELECT 1 FROM sales)`).Scan(&empty)
+	err := s.db.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM rollup)`).Scan(&empty)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", s.where, err)
 	}

@@ -5,7 +5,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"errref/internal/sales"
 	"errref/internal/tally"
@@ -16,20 +19,24 @@ type SalesResult struct {
 	Added   int // sales not seen before
 	Changed int // sales an earlier import took, whose day, product, amount or kept changed
 	Again   int // sales an earlier import took as they are
+	Kept    int // of all three, the sales neither fully refunded nor lost in a dispute
+	Cents   int64
 }
 
-// KeepSales stores recs in one transaction, all or none.
-func (s *Store) KeepSales(ctx context.Context, recs []sales.Record) (SalesResult, error) {
+// KeepSales stores the sales each hands it (see sales.Read) in one
+// transaction, all or none: an error of each stores none of them.
+func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record) error) error) (SalesResult, error) {
 	var res SalesResult
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", s.where, err)
 	}
 	defer tx.Rollback()
-	for _, r := range recs {
+	err = each(func(r sales.Record) error {
 		kept := 0
 		if r.Kept {
 			kept = 1
+			res.Kept, res.Cents = res.Kept+1, res.Cents+r.Cents
 		}
 		var day, product string
 		var cents int64
@@ -38,7 +45,7 @@ func (s *Store) KeepSales(ctx context.Context, recs []sales.Record) (SalesResult
 		switch {
 		case err == nil && day == r.Day && product == r.Product && cents == r.Cents && was == kept:
 			res.Again++
-			continue
+			return nil
 		case err == nil:
 			_, err = tx.ExecContext(ctx, s.q(`UPDATE sales SET day = ?, product = ?, cents = ?, kept = ? WHERE key = ?`), r.Day, r.Product, r.Cents, kept, r.Key)
 			res.Changed++
@@ -47,14 +54,22 @@ func (s *Store) KeepSales(ctx context.Context, recs []sales.Record) (SalesResult
 			res.Added++
 		}
 		if err != nil {
-			return SalesResult{}, fmt.Errorf("%s: storing a sale of %s: %w", s.where, r.Day, err)
+			return fmt.Errorf("%s: storing a sale of %s: %w", s.where, r.Day, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return SalesResult{}, err
 	}
 	if err := tx.Commit(); err != nil {
 		return SalesResult{}, fmt.Errorf("%s: %w", s.where, err)
 	}
 	return res, nil
 }
+
+// ErrSalesDenied is the error of Sales when the store's role may not read
+// the sales: a reader role granted before migration 5 made the table.
+var ErrSalesDenied = errors.New("this role may not read the table sales")
 
 // Sales returns the kept sales of the UTC days from to to, both included,
 // by day, channel and product.
@@ -66,6 +81,12 @@ func (s *Store) Sales(ctx context.Context, from, to string) (out []tally.Sale, e
 	}()
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT day, channel, product, COUNT(*), SUM(cents) FROM sales
 		WHERE kept = 1 AND day >= ? AND day <= ? GROUP BY day, channel, product ORDER BY day, channel, product`), from, to)
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "42501" { // insufficient_privilege
+		var role string
+		s.db.QueryRowContext(ctx, `SELECT quote_ident(current_user)`).Scan(&role)
+		return nil, fmt.Errorf("%w: as the schema's owner, run GRANT SELECT ON sales TO %s;", ErrSalesDenied, role)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,15 +19,37 @@ import (
 // three days, one fully refunded, one dispute lost, one partly refunded.
 func gumroadFixture(t *testing.T) ([]sales.Record, []byte) {
 	t.Helper()
-	b, err := os.ReadFile("../sales/testdata/gumroad-5-sales.csv")
+	return salesOf(t, "gumroad-5-sales.csv", sales.Options{})
+}
+
+// salesOf reads the sales package's fixture file whole.
+func salesOf(t *testing.T, file string, o sales.Options) ([]sales.Record, []byte) {
+	t.Helper()
+	b, err := os.ReadFile("../sales/testdata/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, recs, err := sales.Read("gumroad-5-sales.csv", bytes.NewReader(b), sales.Options{})
+	_, each, err := sales.Read(file, bytes.NewReader(b), o)
 	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []sales.Record
+	if err := each(func(r sales.Record) error { recs = append(recs, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return recs, b
+}
+
+// seq hands keep recs, as the each of sales.Read does an export's.
+func seq(recs ...sales.Record) func(keep func(sales.Record) error) error {
+	return func(keep func(sales.Record) error) error {
+		for _, r := range recs {
+			if err := keep(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // TestSalesTakenOnce: an export taken twice counts each sale once; a
@@ -36,8 +60,8 @@ func TestSalesTakenOnce(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
 		ctx := context.Background()
-		for i, want := range []SalesResult{{Added: 5}, {Again: 5}} {
-			if got, err := s.KeepSales(ctx, recs); err != nil || got != want {
+		for i, want := range []SalesResult{{Added: 5, Kept: 3, Cents: 5250}, {Again: 5, Kept: 3, Cents: 5250}} {
+			if got, err := s.KeepSales(ctx, seq(recs...)); err != nil || got != want {
 				t.Errorf("import %d: %+v, %v; want %+v", i+1, got, err, want)
 			}
 		}
@@ -56,7 +80,7 @@ func TestSalesTakenOnce(t *testing.T) {
 		// A later export: the first sale refunded since.
 		later := append([]sales.Record(nil), recs...)
 		later[0].Kept = false
-		if res, err := s.KeepSales(ctx, later[:2]); err != nil || res != (SalesResult{Changed: 1, Again: 1}) {
+		if res, err := s.KeepSales(ctx, seq(later[:2]...)); err != nil || res != (SalesResult{Changed: 1, Again: 1}) {
 			t.Errorf("the later export: %+v, %v", res, err)
 		}
 		if got, _ := s.Sales(ctx, "2026-03-01", "2026-03-01"); len(got) != 0 {
@@ -80,18 +104,18 @@ func TestNoBuyerInTheStore(t *testing.T) {
 		t.Fatalf("%d values to look for, want 45", len(secrets))
 	}
 	// And a Base explorer's transfers: no sender's address, no transaction hash.
-	transfers, err := os.ReadFile("../sales/testdata/blockscout-transfers.csv")
-	if err != nil {
-		t.Fatal(err)
+	site, transfers := salesOf(t, "blockscout-1d6172f.csv", sales.Options{Wallet: "0x52908400098527886E0F7030069857D2E4169EE7", Product: "guide"})
+	for _, l := range strings.Split(string(transfers), "\r\n")[1:] {
+		if cells := strings.Split(l, ","); len(cells) > 4 {
+			secrets = append(secrets, cells[0], cells[3]) // the hash, the sender
+		}
 	}
-	_, site, err := sales.Read("blockscout-transfers.csv", bytes.NewReader(transfers), sales.Options{Wallet: "0x52908400098527886E0F7030069857D2E4169EE7", Product: "guide"})
-	if err != nil || len(site) != 2 {
-		t.Fatalf("%d transfers, %v", len(site), err)
+	if len(site) != 4 || len(secrets) != 45+14 {
+		t.Fatalf("%d sales, %d values to look for", len(site), len(secrets))
 	}
-	secrets = append(secrets, "0xSenderAAAA", "0xSenderBBBB", strings.Repeat("a1", 32), strings.Repeat("b2", 32))
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
-		if _, err := s.KeepSales(context.Background(), append(recs, site...)); err != nil {
+		if _, err := s.KeepSales(context.Background(), seq(append(recs, site...)...)); err != nil {
 			t.Fatal(err)
 		}
 		var dump []byte
@@ -151,4 +175,57 @@ func column(t *testing.T, csv []byte, name string) []string {
 		out = append(out, f[at])
 	}
 	return out
+}
+
+// TestOverlappingExportsCountEachTransferOnce: Blockscout's export and
+// Basescan's (both forms) of the same transfers, taken one after the
+// other, add each sale once.
+func TestOverlappingExportsCountEachTransferOnce(t *testing.T) {
+	o := sales.Options{Wallet: "0x52908400098527886E0F7030069857D2E4169EE7", Product: "guide"}
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		for _, tc := range []struct {
+			file string
+			want SalesResult
+		}{
+			{"blockscout-1d6172f.csv", SalesResult{Added: 4, Kept: 4, Cents: 128700}},
+			{"basescan-txhash.csv", SalesResult{Again: 4, Kept: 4, Cents: 128700}},
+			{"basescan-transaction-hash.csv", SalesResult{Again: 4, Kept: 4, Cents: 128700}},
+			{"blockscout-v11.2.7.csv", SalesResult{Again: 4, Kept: 4, Cents: 128700}},
+		} {
+			recs, _ := salesOf(t, tc.file, o)
+			if got, err := s.KeepSales(ctx, seq(recs...)); err != nil || got != tc.want {
+				t.Errorf("%s: %+v, %v; want %+v", tc.file, got, err, tc.want)
+			}
+		}
+		got, err := s.Sales(ctx, "2026-12-01", "2026-12-31")
+		want := []tally.Sale{{Day: "2026-12-03", Channel: "site", Product: "guide", N: 2, Cents: 3800}, {Day: "2026-12-04", Channel: "site", Product: "guide", N: 2, Cents: 124900}}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("sales: %+v, %v; want %+v", got, err, want)
+		}
+	})
+}
+
+// TestAnExportRefusedMidwayStoresNothing: an error after some sales, a
+// row refused at its line, leaves the store as it was.
+func TestAnExportRefusedMidwayStoresNothing(t *testing.T) {
+	recs, _ := gumroadFixture(t)
+	refused := errors.New("f.csv:4: 71 cells where the header has 72")
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		_, err := s.KeepSales(ctx, func(keep func(sales.Record) error) error {
+			if err := seq(recs[:2]...)(keep); err != nil {
+				return err
+			}
+			return refused
+		})
+		if !errors.Is(err, refused) {
+			t.Errorf("KeepSales: %v, want the row's error", err)
+		}
+		if got, err := s.Sales(ctx, "2026-03-01", "2026-03-31"); err != nil || len(got) != 0 {
+			t.Errorf("after a refused export the store holds %+v (%v)", got, err)
+		}
+	})
 }
