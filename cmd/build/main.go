@@ -2,7 +2,7 @@
 // public/, with static/ copied and measure/ bundled into public/measure.js.
 //
 //	go run ./cmd/build                  build public/
-//	go run ./cmd/build -publish         the same, refusing while a setting is unset (Netlify runs this)
+//	go run ./cmd/build -publish         the same, refusing while a setting is unset or a page over its budget (Netlify runs this)
 //	go run ./cmd/build -serve           preview on 127.0.0.1:8080, rebuilt on save
 //	go run ./cmd/build -quiet           print only warnings and errors
 //	go run ./cmd/build -brotli          add brotli sizes to the summary
@@ -48,7 +48,7 @@ func main() {
 	var f flags
 	flag.StringVar(&f.root, "root", ".", "the site folder, holding content/, templates/, static/ and measure/")
 	flag.StringVar(&f.out, "out", "public", "the output folder, replaced whole by each good build")
-	flag.BoolVar(&f.publish, "publish", false, "refuse to build while a setting a published site needs is unset")
+	flag.BoolVar(&f.publish, "publish", false, "refuse to build while a setting a published site needs is unset, or a page is over the size budget")
 	flag.BoolVar(&f.serve, "serve", false, "serve a live preview that rebuilds on save")
 	flag.BoolVar(&f.quiet, "quiet", false, "print only warnings and errors, and skip the size summary")
 	flag.BoolVar(&f.brotli, "brotli", false, "add brotli -q 11 sizes to the summary (slower: 50 ms a page)")
