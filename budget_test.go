@@ -31,7 +31,7 @@ func TestPublishedPagesFit(t *testing.T) {
 	if err := s.CheckBudget(); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.Sizes(false)
+	r, err := s.Sizes()
 	if err != nil {
 		t.Fatal(err)
 	}

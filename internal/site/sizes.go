@@ -4,13 +4,10 @@ import (
 	"cmp"
 	"compress/gzip"
 	"fmt"
-	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/andybalholm/brotli"
 )
 
 // CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
@@ -22,10 +19,10 @@ const CriticalBudget = 14600
 // Netlify site's own address, which Netlify's URL holds when no domain is set.
 const StandinBaseURL = "https://error-reference.netlify.app"
 
-// Size is a file's bytes raw and compressed; Brotli is 0 when not measured.
-type Size struct{ Raw, Gzip, Brotli int }
+// Size is a file's bytes raw and compressed.
+type Size struct{ Raw, Gzip int }
 
-func (z Size) plus(o Size) Size { return Size{z.Raw + o.Raw, z.Gzip + o.Gzip, z.Brotli + o.Brotli} }
+func (z Size) plus(o Size) Size { return Size{z.Raw + o.Raw, z.Gzip + o.Gzip} }
 
 // PageSize is a page's critical path: its HTML and the stylesheets and
 // scripts it loads, each compressed on its own, as a server sends them.
@@ -57,7 +54,7 @@ type Sizes struct {
 // Sizes measures the built files, compressing only the heaviest page's
 // critical path and measure.js. Without a base URL it measures that page
 // rendered again with StandinBaseURL, as it will be published.
-func (s *Site) Sizes(withBrotli bool) (Sizes, error) {
+func (s *Site) Sizes() (Sizes, error) {
 	r := Sizes{Standin: s.Settings.BaseURL == ""}
 	for _, data := range s.Files {
 		r.Raw += len(data)
@@ -79,7 +76,7 @@ func (s *Site) Sizes(withBrotli bool) (Sizes, error) {
 	for _, name := range s.loaded(page.Loads) {
 		files = append(files, s.Files[name])
 	}
-	sizes := measureAll(files, withBrotli)
+	sizes := measureAll(files)
 	r.Measure, r.Critical = sizes[0], PageSize{URL: heavy.URL, File: heavy.File}
 	for _, z := range sizes[1:] {
 		r.Critical.Size = r.Critical.plus(z)
@@ -94,14 +91,14 @@ func (s *Site) CheckBudget() error {
 	for i, p := range s.Pages {
 		pages[i] = s.Files[p.Out]
 	}
-	sizes := measureAll(pages, false)
+	sizes := measureAll(pages)
 	loaded := map[string]Size{} // a stylesheet or script, measured once
 	var over []string
 	for i, p := range s.Pages {
 		z := PageSize{URL: p.URL, File: p.File, Size: sizes[i]}
 		for _, name := range s.loaded(p.out.Loads) {
 			if _, ok := loaded[name]; !ok {
-				loaded[name] = measureAll([][]byte{s.Files[name]}, false)[0]
+				loaded[name] = measureAll([][]byte{s.Files[name]})[0]
 			}
 			z.Size = z.plus(loaded[name])
 		}
@@ -128,18 +125,10 @@ func (s *Site) loaded(loads []string) []string {
 	return names
 }
 
-// measureAll measures each of files with gzip -9, spread over the cores,
-// and, when withBrotli is set, with brotli -q 11, each file on a core.
-// Brotli at quality 11 is slow (50 ms for a 30 KB page), and the budget is
-// a gzip figure, so it is measured only on request.
-func measureAll(files [][]byte, withBrotli bool) []Size {
+// measureAll measures each of files with gzip -9, spread over the cores.
+func measureAll(files [][]byte) []Size {
 	sizes := make([]Size, len(files))
 	var wg sync.WaitGroup
-	if withBrotli {
-		for i, data := range files {
-			wg.Go(func() { sizes[i].Brotli = brotliSize(data) })
-		}
-	}
 	// One writer a core, reset for each file: a new one is 600 KB of
 	// tables, which would cost about as much as compressing a small file.
 	cores := runtime.GOMAXPROCS(0)
@@ -151,23 +140,12 @@ func measureAll(files [][]byte, withBrotli bool) []Size {
 				zw.Reset(&n)
 				zw.Write(files[i])
 				zw.Close()
-				sizes[i].Raw, sizes[i].Gzip = len(files[i]), int(n)
+				sizes[i] = Size{len(files[i]), int(n)}
 			}
 		})
 	}
 	wg.Wait()
 	return sizes
-}
-
-func brotliSize(data []byte) int {
-	var n counter
-	// The window fitted to the input, as the brotli command does: the
-	// streaming default, 4 MB, is a byte off on small files, and slower.
-	lgwin := min(max(10, bits.Len(uint(len(data)))), 24)
-	bw := brotli.NewWriterOptions(&n, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: lgwin})
-	bw.Write(data)
-	bw.Close()
-	return int(n)
 }
 
 // counter counts the bytes written to it.

@@ -22,7 +22,7 @@ func TestSizesMeasureThePageAsPublished(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := string(s.Files["index.html"])
-		r, err := s.Sizes(false)
+		r, err := s.Sizes()
 		if err != nil {
 			t.Fatal(err)
 		}
