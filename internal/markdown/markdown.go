@@ -460,10 +460,8 @@ func (r *pageRenderer) link(n ast.Node, entering bool) (ast.WalkStatus, error) {
 // codeSpan writes inline code as goldmark does (a line's end is a space),
 // with <wbr> where a long name may wrap on a phone: after a dot or between
 // words, never inside one.
-// text is goldmark's, but for a line break in a paragraph, which it
-// writes as a space: the browser shows both alike, and each break in the
-// writer's wrapped lines cuts a phrase that gzip would have matched (135
-// B of the McpError page's 11,700).
+// text is goldmark's, but writes a line break in a paragraph as a space,
+// as the browser shows it: a break cuts a phrase gzip would have matched.
 func (r *pageRenderer) text(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	t := n.(*ast.Text)
 	switch {

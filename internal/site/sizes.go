@@ -4,19 +4,17 @@ import (
 	"cmp"
 	"compress/gzip"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
 const CriticalBudget = 14600
 
-// StandinBaseURL is the base URL the summary renders the heaviest page
-// with when the build has none, since the published page carries it in
-// its canonical link, og:url and structured data. It is as long as a
-// Netlify site's own address, which Netlify's URL holds when no domain is set.
+// StandinBaseURL stands in for the base URL the published page carries
+// (canonical link, og:url, structured data) in the summary of a build
+// without one: as long as the Netlify site's own address, Netlify's URL
+// when no domain is set.
 const StandinBaseURL = "https://error-reference.netlify.app"
 
 // Size is a file's bytes raw and compressed.
@@ -43,9 +41,8 @@ func (z PageSize) Over() string {
 // Sizes is the build's size summary.
 type Sizes struct {
 	Raw int // every file, uncompressed
-	// Critical is the critical path of the page with the largest HTML: on
-	// pages built from the same templates, gzip follows the raw size
-	// closely enough.
+	// Critical is the critical path of the page with the largest HTML: gzip
+	// follows the raw size closely enough on pages of the same templates.
 	Critical PageSize
 	Standin  bool // the page was measured with StandinBaseURL, the build having no base URL
 	Measure  Size // measure.js
@@ -92,7 +89,7 @@ func (s *Site) CheckBudget() error {
 		pages[i] = s.Files[p.Out]
 	}
 	sizes := measureAll(pages)
-	loaded := map[string]Size{} // a stylesheet or script, measured once
+	loaded := map[string]Size{} // each stylesheet and script, measured once
 	var over []string
 	for i, p := range s.Pages {
 		z := PageSize{URL: p.URL, File: p.File, Size: sizes[i]}
@@ -125,26 +122,19 @@ func (s *Site) loaded(loads []string) []string {
 	return names
 }
 
-// measureAll measures each of files with gzip -9, spread over the cores.
+// measureAll measures each of files with gzip -9.
 func measureAll(files [][]byte) []Size {
 	sizes := make([]Size, len(files))
-	var wg sync.WaitGroup
-	// One writer a core, reset for each file: a new one is 600 KB of
-	// tables, which would cost about as much as compressing a small file.
-	cores := runtime.GOMAXPROCS(0)
-	for c := range min(cores, len(files)) {
-		wg.Go(func() {
-			zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
-			for i := c; i < len(files); i += cores {
-				var n counter
-				zw.Reset(&n)
-				zw.Write(files[i])
-				zw.Close()
-				sizes[i] = Size{len(files[i]), int(n)}
-			}
-		})
+	// One writer, reset for each file: a new one is 600 KB of tables,
+	// which would cost about as much as compressing a small file.
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	for i, data := range files {
+		var n counter
+		zw.Reset(&n)
+		zw.Write(data)
+		zw.Close()
+		sizes[i] = Size{len(data), int(n)}
 	}
-	wg.Wait()
 	return sizes
 }
 
