@@ -1,14 +1,13 @@
 package measure_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
-
-	"errref/internal/message"
 )
 
 // shown is what the index shows: the links of the box's matches in order,
@@ -116,7 +115,7 @@ func TestEveryListedLineFindsItsPage(t *testing.T) {
 	h.open("/", "")
 	n := 0
 	for _, p := range built.Pages {
-		for _, m := range p.Messages {
+		for k, m := range p.Messages {
 			n++
 			var line strings.Builder
 			line.WriteString("module.") // as Python prints a class: mcp.shared.exceptions.McpError
@@ -128,7 +127,7 @@ func TestEveryListedLineFindsItsPage(t *testing.T) {
 				}
 			}
 			got := h.paste(line.String())
-			if len(got.Matches) == 0 || (got.Matches[0] != p.URL && !sameLine(lists[got.Matches[0]], m)) {
+			if len(got.Matches) == 0 || (got.Matches[0] != p.URL && !slices.Contains(lists[got.Matches[0]], p.Meta.Messages[k])) {
 				t.Errorf("%q (%s) shows %v, want %s first", line.String(), p.File, got.Matches, p.URL)
 			}
 		}
@@ -136,15 +135,6 @@ func TestEveryListedLineFindsItsPage(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no page lists a message")
 	}
-}
-
-func sameLine(list []string, m message.Message) bool {
-	for _, s := range list {
-		if s == m.String() {
-			return true
-		}
-	}
-	return false
 }
 
 // TestTypedWordFiltersTheIndex types as a reader who knows a word: an

@@ -19,7 +19,8 @@ const Short = 16
 
 // HTML escapes s for HTML and, in each space-separated word longer than
 // Short bytes, puts <wbr> after each '.', '/', '(', '=' or ',' that is
-// followed by a letter, digit or underscore, and after each '_' that joins
+// followed by a letter, digit or underscore, after a '(' or ']' that a '['
+// follows, and after each '_' that joins
 // two words (read_timeout), so __init__ and _receive stay whole and no
 // break falls inside a name or a run of punctuation (...). A quote and
 // the bracket it opens ("{) go in a span the stylesheet keeps on one line.
@@ -44,8 +45,12 @@ func HTML(s string) string {
 	return strings.Join(words, " ")
 }
 
-// breakAfter reports whether a line may break after s[i].
+// breakAfter reports whether a line may break after s[i]: before a name,
+// or before a bracket that opens a list or a subscript (f(['a'], x["a"]["b"]).
 func breakAfter(s string, i int) bool {
+	if i+1 < len(s) && s[i+1] == '[' {
+		return s[i] == '(' || s[i] == ']'
+	}
 	if i+1 >= len(s) || !word(s[i+1]) {
 		return false
 	}

@@ -10,6 +10,9 @@ func TestHTML(t *testing.T) {
 		{"self._receive_loop", "self.<wbr>_receive_<wbr>loop"},
 		{"ClientSession(..., read_timeout_seconds=timedelta(seconds=30))", "ClientSession(..., read_<wbr>timeout_<wbr>seconds=<wbr>timedelta(<wbr>seconds=<wbr>30))"},
 		{"f(alpha,beta,gamma,delta)", "f(<wbr>alpha,<wbr>beta,<wbr>gamma,<wbr>delta)"},
+		// Before a list or a subscript, after the bracket or call that opens it.
+		{"hostHeaderValidation(['localhost', '127.0.0.1'])", "hostHeaderValidation(<wbr>[&#39;localhost&#39;, &#39;127.0.0.1&#39;])"},
+		{`config["mcpServers"][server_name]`, `config[&#34;mcpServers&#34;]<wbr>[server_<wbr>name]`},
 		// Words of Short bytes or fewer wrap whole: no mark.
 		{"e.error.code == 408", "e.error.code == 408"},
 		{"read_timeout_sec", "read_timeout_sec"},

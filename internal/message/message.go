@@ -42,26 +42,20 @@ func Parse(s string) (Message, error) {
 	if at < len(s) {
 		m.Parts = append(m.Parts, Part{Text: s[at:]})
 	}
+	own := 0 // the message's own text, outside its vars
 	for _, p := range m.Parts {
-		if !p.Var && strings.ContainsAny(p.Text, "{}") {
+		switch {
+		case p.Var:
+		case strings.ContainsAny(p.Text, "{}"):
 			return m, fmt.Errorf("message %q: a brace outside {name}: mark the reader's own part as {name}, a lower-case name", s)
+		default:
+			own += len(p.Text)
 		}
 	}
-	if literal(m) < 8 {
+	if own < 8 {
 		return m, fmt.Errorf("message %q: under 8 characters of its own text, it would match lines that are not this error", s)
 	}
 	return m, nil
-}
-
-// literal counts the message's own text, outside its vars.
-func literal(m Message) int {
-	n := 0
-	for _, p := range m.Parts {
-		if !p.Var {
-			n += len(p.Text)
-		}
-	}
-	return n
 }
 
 // Check reports the first literal part of m that the quotes cannot make:
@@ -173,16 +167,3 @@ var (
 	// unescape gives the quote characters and backslash a literal escapes.
 	unescape = strings.NewReplacer(`\'`, `'`, `\"`, `"`, "\\`", "`", `\\`, `\`)
 )
-
-// String is the message as written in the front matter.
-func (m Message) String() string {
-	var b strings.Builder
-	for _, p := range m.Parts {
-		if p.Var {
-			b.WriteString("{" + p.Text + "}")
-		} else {
-			b.WriteString(p.Text)
-		}
-	}
-	return b.String()
-}
