@@ -2,8 +2,8 @@
 // lists the lines its error prints (ul.messages code, a <var> for each part
 // that is the reader's own): a line holding every other part of one, in
 // order, is that error, and the page whose line it holds most of comes
-// first. Then come the pages whose title, description or lines hold the
-// text as typed, for a reader who types a word. The matches are copies of
+// first. Then come the pages whose title, then description or lines, hold
+// the text as typed, for a reader who types a word. The matches are copies of
 // the index's items, shown in #matches while the sections hide; the box is
 // in the page from the start, so nothing moves when this runs. Without
 // script, noscript.css hides the box and the whole index shows.
@@ -72,7 +72,7 @@
     for (var j = 0; j < codes.length; j++) {
       lines.push(line(codes[j]));
     }
-    index.push({ item: items[i], order: i, text: plain(items[i].textContent), lines: lines });
+    index.push({ item: items[i], order: i, title: plain(items[i].querySelector("a").textContent), text: plain(items[i].textContent), lines: lines });
   }
 
   function apply() {
@@ -83,8 +83,10 @@
       for (var j = 0; j < index[i].lines.length; j++) {
         best = Math.max(best, score(q, index[i].lines[j]));
       }
-      if (best === 0 && index[i].text.indexOf(q) >= 0) {
-        best = 0.5; // holds the text as typed: after every listed line
+      if (best === 0 && index[i].title.indexOf(q) >= 0) {
+        best = 0.75; // its title holds the text as typed: after every listed line
+      } else if (best === 0 && index[i].text.indexOf(q) >= 0) {
+        best = 0.5; // and then the rest of its entry
       }
       if (best > 0) {
         found.push({ entry: index[i], score: best });

@@ -222,3 +222,42 @@ func TestWithoutScriptEveryErrorShowsAndNoBox(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedWordFindsTheTitleFirst: a typed word that one page's title
+// holds brings that page before pages whose description holds it and come
+// first on the index.
+func TestTypedWordFindsTheTitleFirst(t *testing.T) {
+	h := newHarness(t, opts{})
+	h.open("/", "")
+	type entry struct{ URL, Title, Desc string }
+	pages, err := chromedp.Run(h.ctx, chromedp.Evaluate[[]entry](`[...document.querySelectorAll("section.errors > ul > li")].map(li => ({
+  url: li.querySelector("a").getAttribute("href"), title: li.querySelector("a").textContent.toLowerCase(), desc: li.querySelector("p").textContent.toLowerCase()}))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	word, want := "", ""
+	for i, p := range pages {
+		for _, w := range strings.Fields(p.Title) {
+			if len(w) < 6 || strings.ContainsAny(w, ":.()'") {
+				continue
+			}
+			inTitles, before := 0, false
+			for j, o := range pages {
+				if strings.Contains(o.Title, w) {
+					inTitles++
+				} else if j < i && strings.Contains(o.Desc, w) {
+					before = true
+				}
+			}
+			if inTitles == 1 && before {
+				word, want = w, p.URL
+			}
+		}
+	}
+	if word == "" {
+		t.Skip("no word of one title that an earlier page's description holds")
+	}
+	if got := h.paste(word); len(got.Matches) < 2 || got.Matches[0] != want {
+		t.Errorf("typing %q shows %v, want %s, whose title holds it, first", word, got.Matches, want)
+	}
+}

@@ -18,8 +18,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +51,7 @@ func main() {
 	flag.BoolVar(&f.json, "json", false, "write JSON, for scripts")
 	flag.StringVar(&f.html, "html", "", "write a self-contained HTML page with charts to this file; - writes it to standard output")
 	flag.StringVar(&f.filter.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks, buy-link clicks and sales, which carry no path, are left out)")
-	flag.StringVar(&f.filter.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com")
+	flag.StringVar(&f.filter.Ref, "ref", "", "only the reading events from this referrer host, such as news.ycombinator.com (a URL is read for its host)")
 	flag.StringVar(&f.filter.Campaign, "campaign", "", "only the reading events of this utm_campaign")
 	flag.StringVar(&f.filter.Outreach, "outreach", "", "only the reading events of this outreach code")
 	flag.StringVar(&f.importFile, "import", "", "store the not-stored events of a log of JSON lines (the function's stdout, netlify logs --function event --json, or a journal), each once; - reads standard input")
@@ -92,6 +94,11 @@ func show(f flags) error {
 		return err
 	}
 	q.Filter = f.filter
+	if q.Filter.Ref != "" {
+		if q.Filter.Ref, err = refHost(q.Filter.Ref); err != nil {
+			return err
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	st, err := f.openToRead(ctx)
@@ -99,27 +106,34 @@ func show(f flags) error {
 		return err
 	}
 	// Without a store (a fresh site, with no journal yet): the zeros.
+	var src report.CountReader = none{}
 	where, empty := filepath.Join(f.root, "events.db"), true
-	r, err := report.Build(nil, q)
 	if st != nil {
 		defer st.Close()
-		where = st.String()
+		src, where = st, st.String()
 		if empty, err = st.Empty(ctx); err != nil {
 			return timedOut(ctx, err)
 		}
 		fmt.Fprintf(os.Stderr, "report: %s, %s to %s (UTC days)\n", report.Quote(where), q.From, q.To)
-		r, err = report.Load(ctx, st, q)
 	}
 	if empty {
 		fmt.Fprintf(os.Stderr, "No events yet in %s. Start the preview (go run ./cmd/build -serve) and open a page, which the report then takes from events.jsonl; or take the function's log with go run ./cmd/report -import FILE, or the storefront's sales with -import-sales FILE.\n", report.Quote(where))
 	}
+	r, err := report.Load(ctx, src, q)
 	if errors.Is(err, store.ErrSalesDenied) {
 		fmt.Fprintf(os.Stderr, "report: warning: the report leaves the sales out: %v\n", err)
 	} else if err != nil {
 		return timedOut(ctx, err)
 	}
-	if err := placeOnPages(&r, f.root); err != nil {
-		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks and guides are not put on their pages:\n  %s\n", f.root, strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	pages, err := placeOnPages(&r, f.root)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks and guides are not put on their pages, nor -path held to them:\n  %s\n", f.root, strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	}
+	if err := checkPath(q.Filter.Path, pages, r.Total.Steps != (report.Steps{}) || r.Previous.Total != (report.Steps{})); err != nil {
+		return err
+	}
+	if note := r.NoMatch(); note != "" && !empty {
+		fmt.Fprintf(os.Stderr, "report: warning: %s\n", note)
 	}
 	switch {
 	case f.html == "-":
@@ -138,4 +152,36 @@ func show(f flags) error {
 		return report.JSON(os.Stdout, r)
 	}
 	return report.Text(os.Stdout, r)
+}
+
+// refHost reads -ref as the counter records a referrer: the host of
+// document.referrer, which a browser writes in lower case, without a port.
+func refHost(ref string) (string, error) {
+	s := ref
+	if !strings.Contains(s, "://") {
+		s = "//" + s // a host alone, or with a path
+	}
+	var host string
+	if u, err := url.Parse(s); err == nil {
+		host = strings.TrimSuffix(u.Host, ":"+u.Port()) // [::1] keeps its brackets, as in a browser
+	}
+	if host == "" {
+		return "", fmt.Errorf("-ref %q: give a referrer's host, such as news.ycombinator.com, or a URL on it", ref)
+	}
+	return strings.ToLower(host), nil
+}
+
+// checkPath refuses a -path that is no page of the site, unless the
+// filter matched reading events (of a page since removed), naming the page
+// it differs from only in slashes or case (/mcp/mcperror/ for /mcp/mcperror).
+func checkPath(path string, pages []string, matched bool) error {
+	if path == "" || matched || slices.Contains(pages, path) {
+		return nil
+	}
+	err := fmt.Errorf("-path %q is no page of the site, and no reading event of the period or the one before matches the filter", path)
+	key := func(p string) string { return strings.ToLower(strings.Trim(p, "/")) }
+	if i := slices.IndexFunc(pages, func(p string) bool { return key(p) == key(path) }); i >= 0 {
+		return fmt.Errorf("%w: the nearest page is %q", err, pages[i])
+	}
+	return fmt.Errorf("%w: give a page's path as its address shows it, such as /pay/", err)
 }

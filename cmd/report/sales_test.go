@@ -102,6 +102,31 @@ func TestExplorerExportsCountEachTransferOnce(t *testing.T) {
 	}
 }
 
+// TestAWrongWalletFailsLoudly: a wallet a digit off, in site.toml or
+// -wallet, is paid by none of the export's seven transfers: exit 1, naming
+// the wallet and the count, and no sale stored, where "0 sales" would hide
+// every USDC sale; a malformed -wallet is refused before the file is read.
+func TestAWrongWalletFailsLoudly(t *testing.T) {
+	dir := t.TempDir()
+	export, _ := filepath.Abs("../../internal/sales/testdata/blockscout-1d6172f.csv")
+	typo := "0x52908400098527886E0F7030069857D2E4169EE8"
+	os.WriteFile(filepath.Join(dir, "site.toml"), []byte("wallet_address = \""+typo+"\"\n"), 0o644)
+	for _, args := range [][]string{nil, {"-wallet", strings.ToLower(typo)}} {
+		code, _, errs := runReport(t, dir, nil, append([]string{"-import-sales", export, "-product", "guide"}, args...)...)
+		if code != 1 || !strings.Contains(strings.ToLower(errs), "none of its 7 transfers is of usdc to the wallet "+strings.ToLower(typo)) || !strings.Contains(errs, "nothing of it was stored") {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	code, out, errs := runReport(t, dir, nil, "-from", "2026-12-03", "-to", "2026-12-04", "-json")
+	if code != 0 || !strings.Contains(out, `"sales": 0,`) || strings.Contains(out, `"sales": 1`) {
+		t.Errorf("after the refused export: exit %d, %s\n%s", code, errs, out)
+	}
+	code, _, errs = runReport(t, dir, nil, "-import-sales", export, "-product", "guide", "-wallet", typo[:41])
+	if code != 1 || !strings.Contains(errs, `report: the wallet "`+typo[:41]+`" is not an address: want 0x and 40 hex digits`) {
+		t.Errorf("a wallet a digit short: exit %d: %s", code, errs)
+	}
+}
+
 // TestADamagedRowStoresNothingOfItsFile: a Gumroad row one cell short is
 // refused at its line, and no sale of the file is stored.
 func TestADamagedRowStoresNothingOfItsFile(t *testing.T) {
@@ -141,8 +166,9 @@ func TestAnyOtherFileIsRefused(t *testing.T) {
 
 // TestAFreshSiteHasNoEventsYet: the report on a folder with nothing
 // recorded says so and what to do on stderr, writes its zeros, well
-// formed in every form, and exits 0, as it does on a store that holds
-// nothing; a mistyped -db is still an error.
+// formed in every form (in JSON every list and section there, zeros and
+// all), and exits 0, as it does on a store that holds nothing; a mistyped
+// -db is still an error.
 func TestAFreshSiteHasNoEventsYet(t *testing.T) {
 	dir := t.TempDir()
 	zeros := func(when string) {
@@ -155,6 +181,10 @@ func TestAFreshSiteHasNoEventsYet(t *testing.T) {
 		var r report.Report
 		if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || len(r.Days) != 3 || r.Total.View != 0 || r.SiteWide == nil {
 			t.Errorf("%s, -json: exit %d, %v, %q\n%s", when, code, err, errs, out)
+		}
+		// Every list a list, every section there, as on a store with data.
+		if strings.Contains(out, "null") || r.SiteWide.Sales == nil || len(r.SiteWide.Sales.Channels) != 3 || r.Days[0].Sales == nil || r.Visible == nil {
+			t.Errorf("%s, -json: a list or a section is missing:\n%s", when, out)
 		}
 		page := filepath.Join(t.TempDir(), "r.html")
 		code, out, errs = runReport(t, dir, nil, "-html", page)
@@ -220,6 +250,9 @@ func TestEachClickWithItsPage(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
+	}
+	if _, out, _ = runReport(t, dir, nil, "-since", "1d", "-json"); !strings.Contains(out, `"copy-gone": []`) {
+		t.Errorf("-json: a click on no page now is not an empty list:\n%s", out)
 	}
 }
 

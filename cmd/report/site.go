@@ -14,17 +14,19 @@ import (
 // placeOnPages puts on r, as the site in root builds, what a click and a
 // sale do not carry: each click's page (by the content file) and each
 // guide's page (its front matter's guide, or site.toml's or SITE_GUIDE).
-// A folder without content/ is no site: nothing is placed.
-func placeOnPages(r *report.Report, root string) error {
+// It returns the pages' URLs. A folder without content/ is no site:
+// nothing is placed.
+func placeOnPages(r *report.Report, root string) (urls []string, err error) {
 	if _, err := os.Stat(filepath.Join(root, site.ContentDir)); errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	s, err := site.Build(site.Options{FS: os.DirFS(root)})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	clicks, guides := map[string][]string{}, map[string]string{}
 	for _, p := range s.Pages {
+		urls = append(urls, p.URL)
 		for _, name := range p.Clicks() {
 			clicks[name] = append(clicks[name], p.File)
 		}
@@ -34,5 +36,5 @@ func placeOnPages(r *report.Report, root string) error {
 	}
 	r.SetClickPages(clicks)
 	r.SetGuides(guides)
-	return nil
+	return urls, nil
 }

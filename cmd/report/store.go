@@ -13,6 +13,7 @@ import (
 	"errref/internal/sales"
 	"errref/internal/settings"
 	"errref/internal/store"
+	"errref/internal/tally"
 )
 
 // timeout bounds what the report asks of a store: a silent server is an error.
@@ -143,6 +144,13 @@ func importSales(f flags) error {
 		report.Quote(st.String()), res.Added, res.Changed, res.Again)
 	return nil
 }
+
+// none is the store of a folder where nothing was recorded yet: no
+// event, no sale.
+type none struct{}
+
+func (none) Counts(context.Context, string, string) ([]tally.Count, error) { return nil, nil }
+func (none) Sales(context.Context, string, string) ([]tally.Sale, error)   { return nil, nil }
 
 func exists(path string) bool {
 	_, err := os.Stat(path)

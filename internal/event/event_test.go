@@ -48,6 +48,7 @@ var parseCases = []struct {
 	{"ref not a host", `{"name":"view","path":"/","ref":"http://x/y","visible_ms":1,"scrolled":false}`, "ref must be a host name"},
 	{"ref of 200 characters", `{"name":"view","path":"/","ref":"` + strings.Repeat("a.", 100) + `","visible_ms":1,"scrolled":false}`, ""},
 	{"empty ref", `{"name":"view","path":"/","ref":"","visible_ms":1,"scrolled":false}`, "ref must be a host name"},
+	{"misspelt reading event", `{"name":"vew","path":"/","visible_ms":1,"scrolled":false}`, `unknown event "vew" with "path": the events are view, human-candidate, engaged and checkout`},
 	{"click name of 64 characters", `{"name":"` + strings.Repeat("a", 64) + `"}`, ""},
 	{"click name of 65 characters", `{"name":"` + strings.Repeat("a", 65) + `"}`, "name must be view"},
 	{"checkout word", `{"name":"checkout","checkout":"paypal"}`, "gumroad or site"},

@@ -183,7 +183,11 @@ func (e *Event) check(seen []string) error {
 		}
 		return allowed("name", "checkout")
 	case isName(e.Name):
-		return allowed("name")
+		// Any other name is a click's: a misspelt reading event lands here.
+		if i := slices.IndexFunc(seen, func(k string) bool { return k != "name" }); i >= 0 {
+			return fmt.Errorf("unknown event %q with %q: the events are view, human-candidate, engaged and checkout, and any other name is a click's, which carries only its name", e.Name, seen[i])
+		}
+		return nil
 	}
 	return errors.New("name must be view, human-candidate, engaged, checkout, or a click name of lowercase letters, digits and -")
 }

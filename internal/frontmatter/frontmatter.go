@@ -5,6 +5,7 @@ package frontmatter
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
@@ -50,6 +51,8 @@ var (
 	// urlRE: segments of letters, digits and - _ . ~, none starting with a
 	// dot, each ending in /; nothing a browser or file system reads another way (%, ?, #, \).
 	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
+	// wrongKindRE is toml's error for a value of the wrong kind: the key, what it is, what it takes.
+	wrongKindRE = regexp.MustCompile(`last key "([^"]+)"\): incompatible types: TOML value has type ([^;]+); destination has type ([\w.]+)`)
 	// releaseRE is a release of a repository, as a citation names it.
 	releaseRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@(?:@[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@)?[A-Za-z0-9_.+-]+$`)
 	// Keys are the front-matter keys a page may set; Required, those it must.
@@ -82,7 +85,15 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if err != nil {
 		var perr toml.ParseError
 		if errors.As(err, &perr) {
-			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, perr.Position.Line+1, perr.Message)
+			msg := perr.Message
+			if strings.HasPrefix(msg, "parsing time ") {
+				msg += ": write a date without quotes, such as updated = 2026-12-05"
+			}
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, perr.Position.Line+1, msg)
+		}
+		// A value of the wrong kind: toml names the key, not its line.
+		if m := wrongKindRE.FindStringSubmatch(err.Error()); m != nil {
+			return meta, nil, 0, fmt.Errorf("%s:%d: %s is %s, but it takes %s", path, keyLine(fm, m[1]), m[1], kind(m[2]), kind(m[3]))
 		}
 		return meta, nil, 0, fmt.Errorf("%s:2: front matter: %v", path, err)
 	}
@@ -117,6 +128,13 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		}
 	}
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
+}
+
+// kind names a Go type toml reports as what a writer writes.
+func kind(t string) string {
+	words := map[string]string{"string": "a string in quotes", "bool": "true or false", "int64": "a number", "float64": "a number",
+		"slice": `a list, such as ["a", "b"]`, "[]interface {}": "a list", "time.Time": "a date without quotes, such as 2026-12-05"}
+	return cmp.Or(words[t], t)
 }
 
 // keyLine is the line setting key in fm, else 2: TOML gives no position for key errors.

@@ -133,7 +133,10 @@ func TestParseErrors(t *testing.T) {
 		{"not closed", "+++\n" + keys + "\nText.\n", "p.md:1:", []string{"front matter is not closed", `add a line "+++"`}},
 		{"not TOML", "+++\n" + keys + "noindex = = true\n+++\n", "p.md:4:", []string{"front matter is not valid TOML"}},
 		{"not a date", "+++\n" + keys + "date = \"yesterday\"\n+++\n", "p.md:4:", []string{"not valid TOML", `"yesterday"`}},
-		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"front matter", "incompatible types"}},
+		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"title is a number, but it takes a string in quotes"}},
+		// toml names the key, not its line: the error names the key's line.
+		{"a string for a list", "+++\n" + keys + "\ntags = \"json\"\n+++\n", "p.md:5:", []string{`tags is a string in quotes, but it takes a list, such as ["a", "b"]`}},
+		{"a quoted date", "+++\n" + keys + "updated = \"2026-12-05\"\n+++\n", "p.md:4:", []string{"write a date without quotes, such as updated = 2026-12-05"}},
 		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex, history, older_versions"}},
 		{"missing description", "+++\ntitle = \"T\"\nnoindex = true\n+++\n", "p.md:4:", []string{`lacks the required key "description"`, "required: title, description"}},
 		{"missing title", "+++\ndescription = \"D\"\n+++\n", "p.md:3:", []string{`lacks the required key "title"`}},

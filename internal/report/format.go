@@ -77,7 +77,7 @@ func seconds(s int) string {
 
 // visibleLine says what r.Visible holds, in a sentence.
 func visibleLine(v *Visible) string {
-	if v == nil {
+	if v.Timed == 0 {
 		return "no engaged event with a time in this period"
 	}
 	return fmt.Sprintf("median %s; half of them between %s and %s (%s engaged events with a time, each kept to two significant figures of seconds)",

@@ -44,10 +44,13 @@ type Filter struct {
 // Set reports whether f narrows anything.
 func (f Filter) Set() bool { return f != Filter{} }
 
-func (f Filter) match(c *tally.Count) bool {
-	return (f.Path == "" || c.Path == f.Path) && (f.Ref == "" || c.Ref == f.Ref) &&
-		(f.Campaign == "" || c.Campaign == f.Campaign) && (f.Outreach == "" || c.Outreach == f.Outreach)
+// match reports whether c has each value f sets, as eq compares them.
+func (f Filter) match(c *tally.Count, eq func(a, b string) bool) bool {
+	return (f.Path == "" || eq(c.Path, f.Path)) && (f.Ref == "" || eq(c.Ref, f.Ref)) &&
+		(f.Campaign == "" || eq(c.Campaign, f.Campaign)) && (f.Outreach == "" || eq(c.Outreach, f.Outreach))
 }
+
+func same(a, b string) bool { return a == b }
 
 // Query is what a report is asked for.
 type Query struct {
@@ -209,17 +212,19 @@ func (r *Report) SetClickPages(pages map[string][]string) {
 	}
 	r.SiteWide.ClickPages = map[string][]string{}
 	for name := range r.SiteWide.Clicks {
-		r.SiteWide.ClickPages[name] = pages[name]
+		r.SiteWide.ClickPages[name] = append([]string{}, pages[name]...) // [] on no page now
 	}
 }
 
 // Visible is how long engaged readers had the page in view, from the
 // roll-up's buckets (tally.VisibleBucket), so each figure is "about".
+// Without a timed engaged event the quartiles are absent, not 0 s (only
+// buckets of a second or more are counted).
 type Visible struct {
 	Timed  int `json:"engaged_with_time"` // engaged events that carry a time
-	Q1     int `json:"q1_s"`              // a quarter had the page in view for less
-	Median int `json:"median_s"`
-	Q3     int `json:"q3_s"` // a quarter for more
+	Q1     int `json:"q1_s,omitempty"`    // a quarter had the page in view for less
+	Median int `json:"median_s,omitempty"`
+	Q3     int `json:"q3_s,omitempty"` // a quarter for more
 }
 
 // PreviousPeriod is the period of the same length before, and its totals.
@@ -238,12 +243,37 @@ type Report struct {
 	Previous   PreviousPeriod `json:"previous"`
 	Total      Funnel         `json:"total"`
 	Pages      []PageRow      `json:"pages"`
-	SiteWide   *SiteWide      `json:"site_wide"`         // nil under a filter
-	Visible    *Visible       `json:"visible,omitempty"` // absent without a timed engaged event
+	SiteWide   *SiteWide      `json:"site_wide"` // nil under a filter
+	Visible    *Visible       `json:"visible"`
 	Refs       []Row          `json:"refs"`
 	Campaigns  []Row          `json:"campaigns"`
 	Outreach   []Row          `json:"outreach"`
 	Days       []Day          `json:"days"`
+	// Under a filter, the counts whatever it, read only by NoMatch, so
+	// that a filter costs Build nothing more.
+	counts []tally.Count
+}
+
+// NoMatch says, when r's filter matches no reading event of the period,
+// how many the period holds, and how many of them match but for case.
+func (r *Report) NoMatch() string {
+	if !r.Filter.Set() || r.Total.Steps != (Steps{}) {
+		return ""
+	}
+	all, alike := 0, 0
+	for i := range r.counts {
+		if c := &r.counts[i]; slices.Contains(event.Reading, c.Name) && c.Day >= r.From && c.Day <= r.To {
+			all += c.N
+			if r.Filter.match(c, strings.EqualFold) {
+				alike += c.N
+			}
+		}
+	}
+	note := fmt.Sprintf("no reading event from %s to %s has %s, of the %s the period holds", r.From, r.To, filterLine(r.Filter, strconv.Quote), num(all))
+	if alike > 0 {
+		note += fmt.Sprintf("; %s of them match it but for case: a campaign and an outreach code are matched as recorded, case included", num(alike))
+	}
+	return note
 }
 
 // JSON writes r for scripts.
@@ -271,7 +301,9 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	prevFrom, prevTo, _ := q.Previous()
 	r := Report{From: q.From, To: q.To, Filter: q.Filter, Previous: PreviousPeriod{From: prevFrom, To: prevTo}}
 	filtered := q.Filter.Set()
-	if !filtered {
+	if filtered {
+		r.counts = counts
+	} else {
 		r.SiteWide = &SiteWide{Clicks: map[string]int{}, BuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0},
 			PreviousClicks: map[string]int{}, PreviousBuyLinkClicks: map[string]int{event.Gumroad: 0, event.Site: 0}}
 	}
@@ -313,7 +345,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			}
 			continue
 		}
-		if !q.Filter.match(c) {
+		if filtered && !q.Filter.match(c, same) {
 			continue
 		}
 		p := at(pages, c.Path)
@@ -338,6 +370,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		}
 	}
 
+	r.Pages = make([]PageRow, 0, len(pages))
 	for path, p := range pages {
 		p.Path = path
 		p.rates()
@@ -408,13 +441,13 @@ func sortRows(rs []Row) {
 	})
 }
 
-// quartiles reads the quartiles from counts by bucket (nearest rank), or nil.
+// quartiles reads the quartiles from counts by bucket (nearest rank).
 func quartiles(byBucket map[int]int) *Visible {
+	v := &Visible{}
 	if len(byBucket) == 0 {
-		return nil
+		return v
 	}
 	buckets := slices.Sorted(maps.Keys(byBucket))
-	v := &Visible{}
 	for _, n := range byBucket {
 		v.Timed += n
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -250,6 +251,32 @@ func TestFilter(t *testing.T) {
 			if tc.f.Set() && (!strings.Contains(out, "left out under a filter") || strings.Contains(out, "buy-link clicks gumroad")) {
 				t.Errorf("%+v: the %s does not say clicks, buy-link clicks and sales are left out, or shows them", tc.f, name)
 			}
+		}
+	}
+}
+
+// TestAFilterThatMatchesNothingSaysSo: a filter that matches no reading
+// event of the period says how many the period holds, and how many match
+// it but for case; one that matches any says nothing.
+func TestAFilterThatMatchesNothingSaysSo(t *testing.T) {
+	const none, holds = "no reading event from 2026-03-01 to 2026-03-04 has ", ", of the 66 the period holds"
+	const asRecorded = " of them match it but for case: a campaign and an outreach code are matched as recorded, case included"
+	for _, tc := range []struct {
+		f    Filter
+		note string
+	}{
+		{Filter{}, ""},
+		{Filter{Path: "/pay/"}, ""},
+		{Filter{Outreach: "oc-7"}, ""}, // three engaged events, no view
+		{Filter{Path: "/old/"}, none + `path "/old/"` + holds},
+		{Filter{Path: "/pay/", Ref: "news.ycombinator.com"}, none + `path "/pay/", referrer "news.ycombinator.com"` + holds},
+		{Filter{Outreach: "OC-7"}, none + `outreach "OC-7"` + holds + `; 3` + asRecorded},
+		{Filter{Path: "/", Campaign: "<Script>"}, none + `path "/", utm_campaign "<Script>"` + holds},
+		{Filter{Path: "/", Campaign: strings.ToUpper(hostile)}, none + `path "/", utm_campaign ` + strconv.Quote(strings.ToUpper(hostile)) + holds + `; 12` + asRecorded},
+	} {
+		r := build(t, counts, Query{From: query.From, To: query.To, Filter: tc.f})
+		if note := r.NoMatch(); note != tc.note {
+			t.Errorf("%+v:\n%s\nwant\n%s", tc.f, note, tc.note)
 		}
 	}
 }

@@ -46,7 +46,7 @@ func (x explorer) columns() []string { return append([]string{x.tx, x.to, x.toke
 // the site of o's product a transaction: summed by transaction to the end,
 // so memory grows with the wallet's sales, not the file's rows.
 func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (func(keep func(Record) error) error, error) {
-	wallet := strings.ToLower(strings.TrimSpace(o.Wallet))
+	wallet := strings.ToLower(o.Wallet)
 	if wallet == "" {
 		return nil, fmt.Errorf("%s: %w", name, ErrNoWallet)
 	}
@@ -56,10 +56,12 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 	return func(keep func(Record) error) error {
 		var txs []string // in the export's order
 		units, day := map[string]int64{}, map[string]string{}
+		transfers, paid := 0, 0
 		err := rows(name, cr, cols, func(cell func(string) string, _ int) error {
-			if !strings.EqualFold(cell(x.token), USDC) || strings.ToLower(cell(x.to)) != wallet {
+			if transfers++; !strings.EqualFold(cell(x.token), USDC) || strings.ToLower(cell(x.to)) != wallet {
 				return nil
 			}
+			paid++
 			if st := cell("Status"); st != "" && st != "ok" {
 				return nil // a failed transaction moved nothing
 			}
@@ -80,6 +82,10 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 		})
 		if err != nil {
 			return err
+		}
+		// A mistyped wallet would hide every sale behind "0 sales".
+		if paid == 0 && transfers > 0 {
+			return fmt.Errorf("%s: none of its %d transfers is of USDC to the wallet %s: check -wallet (or wallet_address) against the address whose transfers these are", name, transfers, o.Wallet)
 		}
 		for _, tx := range txs {
 			cents := (units[tx] + 5_000) / 10_000 // to the nearest cent, 10^4 units
@@ -107,6 +113,9 @@ func blockscout(cell func(string) string) (int64, time.Time, error) {
 	}
 	return units, at, nil
 }
+
+// walletRE is an address as settings.Load takes wallet_address.
+var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
 // tokensRE is an amount of tokens as Etherscan writes it: 19, 1,234.5.
 var tokensRE = regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})*(\.[0-9]+)?$`)

@@ -42,6 +42,9 @@ type Options struct {
 // ends each with an error at its line, as does an error keep returns.
 // Any other file is refused, naming the header found and those expected.
 func Read(name string, r io.Reader, o Options) (kind string, each func(keep func(Record) error) error, err error) {
+	if o.Wallet != "" && !walletRE.MatchString(o.Wallet) {
+		return "", nil, fmt.Errorf("the wallet %q is not an address: want 0x and 40 hex digits, the address the USDC is paid to", o.Wallet)
+	}
 	br := bufio.NewReader(r)
 	if bom, _ := br.Peek(3); string(bom) == "\ufeff" { // a spreadsheet's byte-order mark
 		br.Discard(3)

@@ -1,8 +1,10 @@
 package sales
 
 import (
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,6 +212,9 @@ func TestRefused(t *testing.T) {
 		{"a Basescan row a cell long", strings.Replace(basescan, `"USD Coin"`, `"USD Coin","x"`, 1), o, "f.csv:2: 12 cells where the header has 11"},
 		{"no wallet", blockscout, Options{Product: "p"}, "set wallet_address in site.toml"},
 		{"no product", basescan, Options{Wallet: wallet}, "give -product"},
+		// A wallet a digit off: none of the file's transfers is to it.
+		{"another wallet, Blockscout", blockscout, Options{Wallet: wallet[:41] + "8", Product: "p"}, "f.csv: none of its 7 transfers is of USDC to the wallet " + wallet[:41] + "8: check -wallet"},
+		{"another wallet, Basescan", basescan, Options{Wallet: wallet[:41] + "8", Product: "p"}, "f.csv: none of its 7 transfers is of USDC to the wallet " + wallet[:41] + "8: check -wallet"},
 	} {
 		_, recs, err := all("f.csv", tc.src, tc.o)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -226,5 +231,23 @@ func TestAFailedTransferIsNoSale(t *testing.T) {
 	_, recs, err := all("f.csv", failed, Options{Wallet: wallet, Product: "p"})
 	if err != nil || len(recs) != 3 || recs[0].Day != "2026-12-03" || recs[0].Cents != 1900 {
 		t.Errorf("%+v, %v: want 3 sales, the first of 10 + 9 USDC", recs, err)
+	}
+}
+
+// unread fails the test that reads it.
+type unread struct{ t *testing.T }
+
+func (u unread) Read([]byte) (int, error) {
+	u.t.Error("the export was read")
+	return 0, io.EOF
+}
+
+// TestAMalformedWalletIsRefusedBeforeReading: an address a digit short,
+// or a URL, is no wallet; the export is not read.
+func TestAMalformedWalletIsRefusedBeforeReading(t *testing.T) {
+	for _, w := range []string{wallet[:41], "52908400098527886E0F7030069857D2E4169EE7", "0x52908400098527886E0F7030069857D2E4169EEG", "https://basescan.org/address/" + wallet} {
+		if _, _, err := Read("f.csv", unread{t}, Options{Wallet: w, Product: "p"}); err == nil || !strings.Contains(err.Error(), "the wallet "+strconv.Quote(w)+" is not an address: want 0x and 40 hex digits") {
+			t.Errorf("%s: %v", w, err)
+		}
 	}
 }

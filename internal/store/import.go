@@ -54,9 +54,16 @@ func (e *LineError) Unwrap() error { return e.Err }
 // ImportLog stores each not-stored event of JSON lines once, however often
 // it runs: the function's stdout, netlify logs --json (the line in
 // "message") or the preview's journal, each checked again by the
-// receiver's validator on its raw bytes. Refused lines go by number to
+// receiver's validator on its raw bytes. A line that holds no event's
+// record is the log's own, and Skipped. Refused lines go by number to
 // Refused and the rest are taken; the error is the store's or the reader's.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
+	return s.importLines(ctx, r, false)
+}
+
+// importLines is ImportLog; of a journal, which holds nothing but events,
+// it refuses a line that holds none.
+func (s *Store) importLines(ctx context.Context, r io.Reader, journal bool) (ImportResult, error) {
 	var res ImportResult
 	var batch []Item
 	flush := func() error {
@@ -68,7 +75,7 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 		batch = batch[:0]
 		return err
 	}
-	err := eachLine(r, func(n int, it Item, kind lineKind, err error) error {
+	err := eachLine(r, journal, func(n int, it Item, kind lineKind, err error) error {
 		switch {
 		case err != nil:
 			res.Refused = append(res.Refused, &LineError{Line: n, Err: err})
@@ -89,10 +96,14 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 	return res, err
 }
 
+// errNotJournal is a journal's line that holds no event to take.
+var errNotJournal = errors.New(`not an event as the preview writes it ({"ts":…,"stored":false,"name":…}): the journal holds nothing else`)
+
 // eachLine calls f with what each non-empty line of r holds and its
 // number, or with why it holds nothing readable (a line over MaxLine is
-// skipped). It stops at f's error.
-func eachLine(r io.Reader, f func(n int, it Item, kind lineKind, err error) error) error {
+// skipped; of a journal, a line without an event to take). It stops at
+// f's error.
+func eachLine(r io.Reader, journal bool, f func(n int, it Item, kind lineKind, err error) error) error {
 	// A byte more than MaxLine: a line that fills it is over, and read past.
 	br := bufio.NewReaderSize(r, MaxLine+1)
 	for n := 1; ; n++ {
@@ -112,6 +123,9 @@ func eachLine(r io.Reader, f func(n int, it Item, kind lineKind, err error) erro
 			ferr = f(n, Item{}, 0, fmt.Errorf("over %d bytes: skipped", MaxLine))
 		case len(line) > 0:
 			it, kind, err := parseLine(line)
+			if journal && err == nil && kind != anEvent {
+				err = errNotJournal
+			}
 			ferr = f(n, it, kind, err)
 		}
 		if ferr != nil {
@@ -254,7 +268,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	if pos == end {
 		return ImportResult{Cut: cut}, nil
 	}
-	res, err := s.ImportLog(ctx, io.NewSectionReader(f, pos, end-pos))
+	res, err := s.importLines(ctx, io.NewSectionReader(f, pos, end-pos), true)
 	res.Cut = cut
 	if len(res.Refused) > 0 && pos > 0 {
 		// The import numbered lines from pos. The lines before are

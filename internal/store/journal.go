@@ -191,11 +191,11 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	}
 	defer f.Close()
 	groups := map[tally.Count]int{}
-	err = eachLine(f, func(n int, it Item, kind lineKind, err error) error {
+	err = eachLine(f, true, func(n int, it Item, kind lineKind, err error) error {
 		if err != nil {
 			return fmt.Errorf("%s:%d: %v: stop the preview and remove the line (%s), which go run ./cmd/report refuses too", path, n, err, RemoveLines(path, []int{n}))
 		}
-		if c := CountOf(it); kind == anEvent && c.Day >= from && c.Day <= to {
+		if c := CountOf(it); c.Day >= from && c.Day <= to {
 			groups[c]++
 		}
 		return nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -227,6 +228,33 @@ func TestRemoveLinesQuotesThePath(t *testing.T) {
 	} {
 		if got := RemoveLines(tc.path, tc.lines); got != tc.want {
 			t.Errorf("RemoveLines(%q, %v) = %s, want %s", tc.path, tc.lines, got, tc.want)
+		}
+	}
+}
+
+// TestAJournalHoldsNothingButEvents: a line of the journal that holds no
+// event (the preview's terminal line of one, a log's line, an event
+// marked stored) is refused at its line, by the preview's count and the
+// report's take alike, where a function's log would skip it.
+func TestAJournalHoldsNothingButEvents(t *testing.T) {
+	e := event.Event{Name: "copy-sketch"}
+	for _, stray := range []string{
+		e.Line(at),
+		`INIT_START Runtime Version: provided:al2023`,
+		`{"ts":"2026-03-02T10:00:01Z","stored":true,"name":"copy-sketch"}`,
+	} {
+		path := filepath.Join(t.TempDir(), "events.jsonl")
+		os.WriteFile(path, []byte(string(e.NotStoredLine(at))+stray+"\n"+string(e.NotStoredLine(at.Add(time.Second)))), 0o644)
+		if _, err := JournalCounts(path, "2026-01-01", "2026-12-31"); err == nil || !strings.Contains(err.Error(), path+":2: not an event as the preview writes it") {
+			t.Errorf("%s: JournalCounts: %v; want line 2 refused", stray, err)
+		}
+		res, err := open(t, filepath.Join(t.TempDir(), "events.db")).TakeJournal(context.Background(), path)
+		if err != nil || len(res.Refused) != 1 || res.Refused[0].Line != 2 || !errors.Is(res.Refused[0], errNotJournal) {
+			t.Errorf("%s: TakeJournal: refused %v, %v; want line 2", stray, res.Refused, err)
+		}
+		s := open(t, filepath.Join(t.TempDir(), "events.db"))
+		if res, err := s.ImportLog(context.Background(), strings.NewReader(stray)); err != nil || len(res.Refused) > 0 || res.Skipped+res.Stored != 1 {
+			t.Errorf("%s: ImportLog: %s, %v; want the line skipped", stray, importResult(res), err)
 		}
 	}
 }
