@@ -2,10 +2,9 @@
 // public/, with static/ copied and measure/ bundled into public/measure.js.
 //
 //	go run ./cmd/build                  build public/
-//	go run ./cmd/build -publish         the same, refusing while a setting is unset (Netlify runs this)
+//	go run ./cmd/build -publish         the same, refusing while a setting is unset or a page over its budget (Netlify runs this)
 //	go run ./cmd/build -serve           preview on 127.0.0.1:8080, rebuilt on save
 //	go run ./cmd/build -quiet           print only warnings and errors
-//	go run ./cmd/build -brotli          add brotli sizes to the summary
 //	go run ./cmd/build -check-sources modelcontextprotocol/python-sdk=../python-sdk
 //	go run ./cmd/build -check-sources REPO@OLD=DIR -repin REPO@NEW=DIR [-write]
 //	go run ./cmd/build -drift REPO=GITDIR [-drift-pre] [-json]
@@ -35,23 +34,21 @@ import (
 
 // flags are the command line, read once.
 type flags struct {
-	root, out, addr, db string
-	publish, quiet      bool
-	brotli, serve       bool
-	timeout             time.Duration
-	checks, drifts      []string
-	repin               string
-	write, pre, json    bool
+	root, out, addr, db   string
+	publish, quiet, serve bool
+	timeout               time.Duration
+	checks, drifts        []string
+	repin                 string
+	write, pre, json      bool
 }
 
 func main() {
 	var f flags
 	flag.StringVar(&f.root, "root", ".", "the site folder, holding content/, templates/, static/ and measure/")
 	flag.StringVar(&f.out, "out", "public", "the output folder, replaced whole by each good build")
-	flag.BoolVar(&f.publish, "publish", false, "refuse to build while a setting a published site needs is unset")
+	flag.BoolVar(&f.publish, "publish", false, "refuse to build while a setting a published site needs is unset, or a page is over the size budget")
 	flag.BoolVar(&f.serve, "serve", false, "serve a live preview that rebuilds on save")
 	flag.BoolVar(&f.quiet, "quiet", false, "print only warnings and errors, and skip the size summary")
-	flag.BoolVar(&f.brotli, "brotli", false, "add brotli -q 11 sizes to the summary (slower: 50 ms a page)")
 	flag.DurationVar(&f.timeout, "timeout", site.DefaultTimeout, "the longest the pages may take to render")
 	flag.StringVar(&f.addr, "addr", "127.0.0.1:8080", "the preview's address")
 	flag.StringVar(&f.db, "db", "", "where the preview keeps events: a journal of JSON lines or a PostgreSQL URL (default: DATABASE_URL, NETLIFY_DB_URL, else events.jsonl in -root, which go run ./cmd/report takes into events.db; -db=none keeps none)")
@@ -158,20 +155,38 @@ func build(f flags) {
 	if err != nil {
 		fail(err)
 	}
-	// The summary is measured while the files are written.
-	sizes := make(chan site.Sizes, 1)
-	if !f.quiet {
-		go func() { sizes <- s.Sizes(f.brotli) }()
+	// A published page must fit its budget: -publish measures every page
+	// and refuses before anything is written.
+	if f.publish {
+		if err := s.CheckBudget(); err != nil {
+			fail(err)
+		}
 	}
+	// The summary is measured while the files are written.
+	var r site.Sizes
+	var measureErr error
+	measured := make(chan struct{})
+	go func() { r, measureErr = s.Sizes(); close(measured) }()
 	if err := output.Write(f.out, s.Files); err != nil {
 		fail(err)
 	}
-	if !f.quiet {
-		r := <-sizes
+	<-measured
+	warn := func(msg string) { s.Warnings = append(s.Warnings, msg); fmt.Fprintln(os.Stderr, "warning:", msg) }
+	c, as, verdict := r.Critical, "", "fits"
+	if r.Standin {
+		as = ", with the base URL " + site.StandinBaseURL
+	}
+	if !c.Fits() {
+		verdict = "OVER"
+		warn(c.Over() + ": -publish refuses to build")
+	}
+	if measureErr != nil {
+		warn("the size summary failed: " + measureErr.Error())
+	} else if !f.quiet {
 		fmt.Printf("built %d pages, %d files, %d B, into %s/ in %v\n", len(s.Pages), len(s.Files), r.Raw, f.out, time.Since(start).Round(time.Millisecond))
-		fmt.Printf("  critical path: %7d B raw, %6d B gzip%s (HTML+CSS+JS of %s, the heaviest page; budget %d B gzip: %s)\n",
-			r.Critical.Raw, r.Critical.Gzip, brotli(r.Critical), r.CriticalURL, site.CriticalBudget, r.Verdict())
-		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip%s\n", r.Measure.Raw, r.Measure.Gzip, brotli(r.Measure))
+		fmt.Printf("  critical path: %7d B raw, %6d B gzip (HTML+CSS+JS of %s, the heaviest page%s; budget %d B gzip: %s)\n",
+			c.Raw, c.Gzip, c.URL, as, site.CriticalBudget, verdict)
+		fmt.Printf("  measure.js:    %7d B raw, %6d B gzip\n", r.Measure.Raw, r.Measure.Gzip)
 	}
 	if len(s.Warnings) > 0 {
 		fmt.Fprintf(os.Stderr, "%d warnings above: the site built, but read them before you publish\n", len(s.Warnings))
@@ -217,14 +232,6 @@ func collectLess() {
 		debug.SetGCPercent(200)
 		debug.SetMemoryLimit(math.MaxInt64)
 	}, struct{}{})
-}
-
-// brotli is the summary's brotli column, when -brotli measured it.
-func brotli(z site.Size) string {
-	if z.Brotli == 0 {
-		return ""
-	}
-	return fmt.Sprintf(", %6d B brotli", z.Brotli)
 }
 
 // failStatus is the exit code of a failure, failHead its first line, and

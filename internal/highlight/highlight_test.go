@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -33,6 +34,9 @@ var update = flag.Bool("update", false, "rewrite chroma.css from chroma's styles
 var unwritten = []chroma.TokenType{chroma.Background, chroma.Line, chroma.CodeLine, chroma.LineNumbers,
 	chroma.LineNumbersTable, chroma.LineHighlight, chroma.LineTable, chroma.LineTableTD, chroma.LineLink}
 
+// ruleRE is a line of chroma's stylesheet: its part, selector and declarations.
+var ruleRE = regexp.MustCompile(`^/\* (\w+) \*/ (.+?) \{ (.+?);? \}\n?$`)
+
 // generate writes chroma's stylesheet for the two themes, each under its
 // own colour scheme, without the unwritten parts.
 func generate() ([]byte, error) {
@@ -51,12 +55,30 @@ func generate() ([]byte, error) {
 			return nil, err
 		}
 		// Chroma writes one rule a line, after a comment naming its part.
+		// Parts of the same style share one rule: "Keyword, KeywordType",
+		// 80 B less of gzip on every page. Each element has one class, so
+		// no rule overrides another.
+		var decls []string
+		groups := map[string][][2]string{} // declarations -> parts and selectors
 		for line := range strings.Lines(all.String()) {
-			if !slices.ContainsFunc(unwritten, func(tt chroma.TokenType) bool {
-				return strings.HasPrefix(line, "/* "+tt.String()+" */")
-			}) {
-				b.WriteString(line)
+			m := ruleRE.FindStringSubmatch(line)
+			if m == nil {
+				return nil, fmt.Errorf("%s: chroma's line %q is not /* PART */ SELECTOR { DECLARATIONS }", scheme.style, line)
 			}
+			if slices.ContainsFunc(unwritten, func(tt chroma.TokenType) bool { return m[1] == tt.String() }) {
+				continue
+			}
+			if groups[m[3]] == nil {
+				decls = append(decls, m[3])
+			}
+			groups[m[3]] = append(groups[m[3]], [2]string{m[1], m[2]})
+		}
+		for _, d := range decls {
+			var parts, sels []string
+			for _, g := range groups[d] {
+				parts, sels = append(parts, g[0]), append(sels, g[1])
+			}
+			fmt.Fprintf(&b, "/* %s */ %s { %s }\n", strings.Join(parts, ", "), strings.Join(sels, ", "), d)
 		}
 		b.WriteString("}\n")
 	}
@@ -104,7 +126,7 @@ func TestClassesDoNotDependOnTheStyle(t *testing.T) {
 // out is written, on chroma's test corpus and this site's Python.
 func TestUnwrittenClassesAreNeverWritten(t *testing.T) {
 	for _, tt := range unwritten {
-		if !strings.Contains(string(CSS()), "/* "+tt.String()+" */") {
+		if !regexp.MustCompile(`[* ,]` + tt.String() + `[ ,]`).MatchString(string(CSS())) {
 			continue
 		}
 		t.Errorf("chroma.css holds %s, which it leaves out: run go test ./internal/highlight -update", tt)

@@ -60,6 +60,9 @@ type Findings struct {
 	// Clicks are the page's click names (data-measure-click): a click
 	// event carries its name alone, so the caller keeps each to one page.
 	Clicks []string
+	// Loads are the stylesheets and scripts the page loads, as written; a
+	// stylesheet in <noscript>, which loads only without scripts, is not.
+	Loads []string
 }
 
 type element struct {
@@ -72,7 +75,8 @@ type element struct {
 // to look up once every id is known.
 type checker struct {
 	Findings
-	frags []string
+	frags    []string
+	noscript int // the <noscript> elements open
 }
 
 func (p *checker) add(needle, format string, args ...any) {
@@ -89,6 +93,9 @@ func Check(doc []byte) Findings {
 		switch tt {
 		case phtml.StartTagToken:
 			open = &element{name: strings.ToLower(string(l.Text())), attrs: map[string]string{}}
+			if open.name == "noscript" {
+				p.noscript++
+			}
 		case phtml.AttributeToken:
 			if open != nil {
 				open.attrs[strings.ToLower(string(l.AttrKey()))] = attrVal(l.AttrVal())
@@ -111,6 +118,9 @@ func Check(doc []byte) Findings {
 				button.text.Write(data)
 			}
 		case phtml.EndTagToken:
+			if strings.EqualFold(string(l.Text()), "noscript") {
+				p.noscript--
+			}
 			if button != nil && strings.EqualFold(string(l.Text()), "button") {
 				text := strings.Join(strings.Fields(html.UnescapeString(button.text.String())), " ")
 				if !strings.Contains(strings.ToLower(text), ClickText) {
@@ -186,8 +196,15 @@ func (p *checker) element(e *element) {
 		}
 	}
 	switch e.name {
+	case "link":
+		if slices.Contains(strings.Fields(strings.ToLower(a["rel"])), "stylesheet") && p.noscript == 0 {
+			p.Loads = append(p.Loads, a["href"])
+		}
 	case "script":
 		src, hasSrc := a["src"]
+		if hasSrc {
+			p.Loads = append(p.Loads, src)
+		}
 		plain := has(a, "defer") && a["type"] == "" && !has(a, "async")
 		switch {
 		case hasSrc && src == CounterSrc && plain:

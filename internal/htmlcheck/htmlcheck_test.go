@@ -230,3 +230,19 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestLoads: the stylesheets and scripts a page loads, in order, which
+// the size summary measures with it; a stylesheet in <noscript> loads only
+// without scripts, an icon or a link to a page is not loaded with it, and
+// structured data is no file.
+func TestLoads(t *testing.T) {
+	doc := `<html><head><link rel="stylesheet" href="/style.0123456789.css"><link rel=STYLESHEET href=/index.css>` +
+		`<noscript><link rel="stylesheet" href="/noscript.css"></noscript><link rel="icon" href="/favicon.svg">` +
+		counter + `<script type="application/ld+json">{}</script></head>` +
+		`<body><a href="/other/">x</a><script src="/filter.js" defer></script></body></html>`
+	got := Check([]byte(doc)).Loads
+	want := []string{"/style.0123456789.css", "/index.css", "/measure.js", "/filter.js"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Loads = %q, want %q", got, want)
+	}
+}

@@ -138,6 +138,7 @@ func (nodeFuncs) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 		ast.KindLink:            (*pageRenderer).link,
 		ast.KindAutoLink:        (*pageRenderer).autoLink,
 		ast.KindCodeSpan:        (*pageRenderer).codeSpan,
+		ast.KindText:            (*pageRenderer).text,
 		ast.KindParagraph:       (*pageRenderer).paragraph,
 		ast.KindRawHTML:         (*pageRenderer).rawHTML,
 		ast.KindHTMLBlock:       (*pageRenderer).rawHTML,
@@ -459,6 +460,25 @@ func (r *pageRenderer) link(n ast.Node, entering bool) (ast.WalkStatus, error) {
 // codeSpan writes inline code as goldmark does (a line's end is a space),
 // with <wbr> where a long name may wrap on a phone: after a dot or between
 // words, never inside one.
+// text is goldmark's, but writes a line break in a paragraph as a space,
+// as the browser shows it: a break cuts a phrase gzip would have matched.
+func (r *pageRenderer) text(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	t := n.(*ast.Text)
+	switch {
+	case !entering:
+	case t.IsRaw():
+		goldhtml.DefaultWriter.RawWrite(r, t.Segment.Value(r.src))
+	default:
+		goldhtml.DefaultWriter.Write(r, t.Segment.Value(r.src))
+		if t.HardLineBreak() {
+			r.WriteString("<br>\n")
+		} else if t.SoftLineBreak() {
+			r.WriteByte(' ')
+		}
+	}
+	return ast.WalkContinue, nil
+}
+
 func (r *pageRenderer) codeSpan(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		fmt.Fprintf(r, "<code>%s</code>", linebreak.HTML(strings.ReplaceAll(inlineText(n, r.src, false), "\n", " ")))

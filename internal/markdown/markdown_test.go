@@ -56,9 +56,9 @@ func TestRender(t *testing.T) {
 			want: []string{`<h3 id="on-sdk-v200">On SDK v2.0.0 <a class="anchor" href="#on-sdk-v200"`, `</a></h3>`},
 		},
 		{
-			name: "paragraph",
-			src:  "One\ntwo.\n",
-			want: []string{"<p>One\ntwo.</p>\n"},
+			name: "paragraph: a line break is a space, as the browser shows it, but for a hard one",
+			src:  "One\ntwo & 1 < 2.  \nFour\\\nfive.\n",
+			want: []string{"<p>One two &amp; 1 &lt; 2.<br>\nFour<br>\nfive.</p>\n"},
 		},
 		{
 			name: "code fence with a language",

@@ -176,32 +176,33 @@ func BenchmarkRebuild(b *testing.B) {
 }
 
 // BenchmarkSizes is the build's size summary, which must cost little
-// beside the build itself, and its brotli figures, which cost more.
+// beside the build itself (without a base URL, it renders its page again),
+// and -publish's check of every page.
 func BenchmarkSizes(b *testing.B) {
 	for _, n := range []int{1, 1000} {
-		for _, withBrotli := range []bool{false, true} {
-			b.Run(fmt.Sprintf("pages=%d/brotli=%v", n, withBrotli), func(b *testing.B) {
-				s, err := Build(Options{FS: os.DirFS(benchSite(b, n)), Getenv: noEnv})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for b.Loop() {
-					s.Sizes(withBrotli)
-				}
-			})
+		s, err := Build(Options{FS: os.DirFS(benchSite(b, n)), Getenv: noEnv})
+		if err != nil {
+			b.Fatal(err)
 		}
+		b.Run(fmt.Sprintf("pages=%d/summary", n), func(b *testing.B) {
+			for b.Loop() {
+				s.Sizes()
+			}
+		})
+		b.Run(fmt.Sprintf("pages=%d/every-page", n), func(b *testing.B) {
+			for b.Loop() {
+				s.CheckBudget()
+			}
+		})
 	}
 }
 
-// TestSizesMatchTheCommands: the summary's figures are those of gzip -9 -n
-// and brotli -q 11. Both commands must be installed (Debian's gzip and
-// brotli packages; .ci/run installs them): a figure no command checked
-// could be anything.
+// TestSizesMatchTheCommands: the summary's figures are those of gzip -9 -n.
+// The command must be installed (Debian's gzip package): a figure no
+// command checked could be anything.
 func TestSizesMatchTheCommands(t *testing.T) {
-	for _, cmd := range []string{"gzip", "brotli"} {
-		if _, err := exec.LookPath(cmd); err != nil {
-			t.Fatalf("this test compares the summary with the %s command, which is not installed: apt-get install -y %s", cmd, cmd)
-		}
+	if _, err := exec.LookPath("gzip"); err != nil {
+		t.Fatal("this test compares the summary with the gzip command, which is not installed: apt-get install -y gzip")
 	}
 	s := buildFixture(t)
 	for _, name := range []string{"index.html", "measure.js", "404.html", "robots.txt"} {
@@ -209,28 +210,15 @@ func TestSizesMatchTheCommands(t *testing.T) {
 		if err := os.WriteFile(f, s.Files[name], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		z := measureAll([][]byte{s.Files[name]}, true)[0]
-		for _, c := range []struct {
-			cmd  string
-			args []string
-			got  int
-		}{
-			{"gzip", []string{"-9", "-n", "-c", f}, z.Gzip},
-			{"brotli", []string{"-q", "11", "-c", f}, z.Brotli},
-		} {
-			out, err := exec.Command(c.cmd, c.args...).Output()
-			if err != nil {
-				t.Fatalf("%s %s: %v", c.cmd, strings.Join(c.args, " "), err)
-			}
-			// gzip's header and trailer are the same size from both
-			// encoders; the deflate stream may differ by a few bytes.
-			tolerance := 0
-			if c.cmd == "gzip" {
-				tolerance = 8 + len(s.Files[name])/100
-			}
-			if d := c.got - len(out); d < -tolerance || d > tolerance {
-				t.Errorf("%s: %s gives %d B, the summary %d B", name, c.cmd, len(out), c.got)
-			}
+		z := measureAll([][]byte{s.Files[name]})[0]
+		out, err := exec.Command("gzip", "-9", "-n", "-c", f).Output()
+		if err != nil {
+			t.Fatalf("gzip -9 -n -c %s: %v", f, err)
+		}
+		// gzip's header and trailer are the same size from both
+		// encoders; the deflate stream may differ by a few bytes.
+		if d, tolerance := z.Gzip-len(out), 8+len(s.Files[name])/100; d < -tolerance || d > tolerance {
+			t.Errorf("%s: gzip gives %d B, the summary %d B", name, len(out), z.Gzip)
 		}
 	}
 }
@@ -251,17 +239,11 @@ func TestOneWriterMeasuresEachFileAlone(t *testing.T) {
 		zw.Close()
 		want[name] = b.Len()
 	}
-	check := func(names []string, files [][]byte, withBrotli bool) {
+	check := func(names []string, files [][]byte) {
 		t.Helper()
-		for i, got := range measureAll(files, withBrotli) {
+		for i, got := range measureAll(files) {
 			if got.Raw != len(files[i]) || got.Gzip != want[names[i]] {
-				t.Errorf("%s (brotli %v): %d B raw, %d B gzip after the others; alone %d B, %d B", names[i], withBrotli, got.Raw, got.Gzip, len(files[i]), want[names[i]])
-			}
-			switch alone := brotliSize(files[i]); {
-			case !withBrotli && got.Brotli != 0:
-				t.Errorf("%s: brotli measured (%d B) when not asked for", names[i], got.Brotli)
-			case withBrotli && (got.Brotli != alone || alone <= 0):
-				t.Errorf("%s: %d B brotli beside the others, %d B alone", names[i], got.Brotli, alone)
+				t.Errorf("%s: %d B raw, %d B gzip after the others; alone %d B, %d B", names[i], got.Raw, got.Gzip, len(files[i]), want[names[i]])
 			}
 		}
 	}
@@ -269,10 +251,8 @@ func TestOneWriterMeasuresEachFileAlone(t *testing.T) {
 	rnames, rfiles := slices.Clone(names), slices.Clone(files)
 	slices.Reverse(rnames)
 	slices.Reverse(rfiles)
-	for _, withBrotli := range []bool{false, true} {
-		check(names, files, withBrotli)
-		check(rnames, rfiles, withBrotli)
-	}
+	check(names, files)
+	check(rnames, rfiles)
 }
 
 // TestARunawayTemplateStops: after the time out, a template loop that

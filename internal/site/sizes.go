@@ -3,29 +3,128 @@ package site
 import (
 	"cmp"
 	"compress/gzip"
-	"math/bits"
+	"fmt"
 	"slices"
 	"strings"
-	"sync"
-
-	"github.com/andybalholm/brotli"
 )
 
-// Size is a file's bytes raw and compressed; Brotli is 0 when not measured.
-type Size struct{ Raw, Gzip, Brotli int }
+// CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
+const CriticalBudget = 14600
 
-// measureAll measures each of files with gzip -9 and, when withBrotli is
-// set, with brotli -q 11, each file on a core. Brotli at quality 11 is
-// slow (50 ms for a 30 KB page), and the budget is a gzip figure, so it
-// is measured only on request.
-func measureAll(files [][]byte, withBrotli bool) []Size {
-	sizes := make([]Size, len(files))
-	var wg sync.WaitGroup
-	if withBrotli {
-		for i, data := range files {
-			wg.Go(func() { sizes[i].Brotli = brotliSize(data) })
+// StandinBaseURL stands in for the base URL the published page carries
+// (canonical link, og:url, structured data) in the summary of a build
+// without one: as long as the Netlify site's own address, Netlify's URL
+// when no domain is set.
+const StandinBaseURL = "https://error-reference.netlify.app"
+
+// Size is a file's bytes raw and compressed.
+type Size struct{ Raw, Gzip int }
+
+func (z Size) plus(o Size) Size { return Size{z.Raw + o.Raw, z.Gzip + o.Gzip} }
+
+// PageSize is a page's critical path: its HTML and the stylesheets and
+// scripts it loads, each compressed on its own, as a server sends them.
+type PageSize struct {
+	URL, File string
+	Size
+}
+
+// Fits reports whether the critical path fits CriticalBudget.
+func (z PageSize) Fits() bool { return z.Gzip <= CriticalBudget }
+
+// Over says by how much the page is over the budget.
+func (z PageSize) Over() string {
+	return fmt.Sprintf("%s: %s is %d B gzip with its CSS and scripts, %d B over the budget of one round trip, %d B: cut bytes from the page, the templates or the stylesheet (docs/build.md)",
+		z.File, z.URL, z.Gzip, z.Gzip-CriticalBudget, CriticalBudget)
+}
+
+// Sizes is the build's size summary.
+type Sizes struct {
+	Raw int // every file, uncompressed
+	// Critical is the critical path of the page with the largest HTML: gzip
+	// follows the raw size closely enough on pages of the same templates.
+	Critical PageSize
+	Standin  bool // the page was measured with StandinBaseURL, the build having no base URL
+	Measure  Size // measure.js
+}
+
+// Sizes measures the built files, compressing only the heaviest page's
+// critical path and measure.js. Without a base URL it measures that page
+// rendered again with StandinBaseURL, as it will be published.
+func (s *Site) Sizes() (Sizes, error) {
+	r := Sizes{Standin: s.Settings.BaseURL == ""}
+	for _, data := range s.Files {
+		r.Raw += len(data)
+	}
+	// A build has a page at least: the index.
+	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
+	page := heavy.out
+	if r.Standin {
+		alt := &Site{Files: s.Files, Pages: s.Pages, Settings: s.Settings, publish: s.publish, tmpl: s.tmpl, assets: s.assets, catalog: s.catalog}
+		alt.Settings.BaseURL = StandinBaseURL
+		body := heavy.Body // renderPage sets it; the build's stays
+		var err error
+		page, err = alt.renderPage(heavy)
+		if heavy.Body = body; err != nil {
+			return r, fmt.Errorf("%s, rendered again with the base URL %s to be measured: %w", heavy.File, StandinBaseURL, err)
 		}
 	}
+	files := [][]byte{s.Files["measure.js"], page.HTML}
+	for _, name := range s.loaded(page.Loads) {
+		files = append(files, s.Files[name])
+	}
+	sizes := measureAll(files)
+	r.Measure, r.Critical = sizes[0], PageSize{URL: heavy.URL, File: heavy.File}
+	for _, z := range sizes[1:] {
+		r.Critical.Size = r.Critical.plus(z)
+	}
+	return r, nil
+}
+
+// CheckBudget measures every page's critical path, as built, and refuses
+// the build when one is over CriticalBudget, naming each such page.
+func (s *Site) CheckBudget() error {
+	pages := make([][]byte, len(s.Pages))
+	for i, p := range s.Pages {
+		pages[i] = s.Files[p.Out]
+	}
+	sizes := measureAll(pages)
+	loaded := map[string]Size{} // each stylesheet and script, measured once
+	var over []string
+	for i, p := range s.Pages {
+		z := PageSize{URL: p.URL, File: p.File, Size: sizes[i]}
+		for _, name := range s.loaded(p.out.Loads) {
+			if _, ok := loaded[name]; !ok {
+				loaded[name] = measureAll([][]byte{s.Files[name]})[0]
+			}
+			z.Size = z.plus(loaded[name])
+		}
+		if !z.Fits() {
+			over = append(over, z.Over())
+		}
+	}
+	if len(over) > 0 {
+		return fmt.Errorf("a published page must fit one round trip; %d of %d are over it:\n%s", len(over), len(s.Pages), strings.Join(over, "\n"))
+	}
+	return nil
+}
+
+// loaded names the files of the build among loads, as a page names them
+// (/style.0123abcd.css). Another site's file is not among them: the CSP
+// blocks it.
+func (s *Site) loaded(loads []string) []string {
+	var names []string
+	for _, l := range loads {
+		if name, ok := strings.CutPrefix(l, "/"); ok && s.Files[name] != nil {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// measureAll measures each of files with gzip -9.
+func measureAll(files [][]byte) []Size {
+	sizes := make([]Size, len(files))
 	// One writer, reset for each file: a new one is 600 KB of tables,
 	// which would cost about as much as compressing a small file.
 	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
@@ -34,71 +133,12 @@ func measureAll(files [][]byte, withBrotli bool) []Size {
 		zw.Reset(&n)
 		zw.Write(data)
 		zw.Close()
-		sizes[i].Raw, sizes[i].Gzip = len(data), int(n)
+		sizes[i] = Size{len(data), int(n)}
 	}
-	wg.Wait()
 	return sizes
-}
-
-func brotliSize(data []byte) int {
-	var n counter
-	// The window fitted to the input, as the brotli command does: the
-	// streaming default, 4 MB, is a byte off on small files, and slower.
-	lgwin := min(max(10, bits.Len(uint(len(data)))), 24)
-	bw := brotli.NewWriterOptions(&n, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: lgwin})
-	bw.Write(data)
-	bw.Close()
-	return int(n)
 }
 
 // counter counts the bytes written to it.
 type counter int
 
 func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
-
-// Sizes is the build's size summary.
-type Sizes struct {
-	Raw int // every file, uncompressed
-	// Critical is the critical path (HTML, stylesheet, scripts) of the
-	// page with the largest HTML, CriticalURL: on pages built from the same
-	// templates, gzip follows the raw size closely enough.
-	Critical    Size
-	CriticalURL string
-	Measure     Size // measure.js
-}
-
-// Verdict says whether the critical path fits CriticalBudget.
-func (r Sizes) Verdict() string {
-	if r.Critical.Gzip <= CriticalBudget {
-		return "fits"
-	}
-	return "OVER"
-}
-
-// CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
-const CriticalBudget = 14600
-
-// Sizes measures the built files, compressing only the critical path and measure.js.
-func (s *Site) Sizes(withBrotli bool) Sizes {
-	var r Sizes
-	for _, data := range s.Files {
-		r.Raw += len(data)
-	}
-	// A build has a page at least: the index.
-	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
-	r.CriticalURL = heavy.URL
-	// measure.js, then the critical path: the HTML, the stylesheet and the page's scripts.
-	todo := [][]byte{s.Files["measure.js"], s.Files[heavy.Out], s.Files[strings.TrimPrefix(s.assets["style.css"], "/")]}
-	if heavy.Meta.CounterOn() {
-		todo = append(todo, s.Files["measure.js"])
-	}
-	if heavy.Home {
-		todo = append(todo, s.Files["filter.js"])
-	}
-	sizes := measureAll(todo, withBrotli)
-	r.Measure = sizes[0]
-	for _, z := range sizes[1:] {
-		r.Critical = Size{r.Critical.Raw + z.Raw, r.Critical.Gzip + z.Gzip, r.Critical.Brotli + z.Brotli}
-	}
-	return r
-}
