@@ -19,7 +19,7 @@ mapfile -t vars < <(sed -n '/^\[build.environment\]/,/^\[\[*[a-z]/s/^  \([A-Z_]*
 # Realistic values, as long as real ones: they are never published.
 vars+=(URL=https://errors.lilulab.ai SITE_STOREFRONT_URL=https://lilulab.gumroad.com/l/mcp-errors-guide
   SITE_WALLET_ADDRESS=0x52908400098527886E0F7030069857D2E4169EE7 SITE_PAYMENT_CONTACT=payments@lilulab.ai
-  "SITE_GUIDE=Step and turn: finishing agent runs within their cap")
+  "SITE_GUIDE=The MCP errors field guide")
 echo "# $cmd"
 echo "# ${vars[*]:0:4}, $(go version | cut -d' ' -f3), $(git -C "$repo" rev-parse --short "$rev"), $(date -u +%FT%TZ), $(nproc) cores"
 # Each run's wall time, and the CPU time (user and system) of all it ran:
