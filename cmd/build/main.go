@@ -74,11 +74,21 @@ func main() {
 	case f.serve && (len(f.checks) > 0 || f.repin != ""):
 		fail(fmt.Errorf("-serve goes without -check-sources and -repin"))
 	case len(f.drifts) > 0:
-		drift(f)
+		code, err := quote.Drift(quote.DriftOptions{
+			Build: f.site, Clones: f.drifts, Pre: f.pre, JSON: f.json, Out: os.Stdout,
+		})
+		if err != nil {
+			fail(err)
+		}
+		os.Exit(code)
 	case f.repin != "":
-		repin(f)
+		failHead = "-repin failed:"
+		exit(quote.Repin(quote.RepinOptions{
+			Build: f.site, Root: f.root, To: f.repin, From: f.checks, Write: f.write, Out: os.Stdout,
+		}))
 	case len(f.checks) > 0:
-		checkSources(f)
+		failHead = "-check-sources failed:"
+		exit(quote.Check(os.Stdout, f.checks, f.site))
 	}
 	// From here on a failure leaves the output folder as it was.
 	failHead, footer = "build failed:", "The output folder was left as it was."
@@ -95,27 +105,6 @@ func main() {
 // appendTo is a repeatable flag's setter.
 func appendTo(list *[]string) func(string) error {
 	return func(v string) error { *list = append(*list, v); return nil }
-}
-
-// checkSources checks the quotes against copies of their sources.
-func checkSources(f flags) {
-	failHead = "-check-sources failed:"
-	exit(quote.Check(os.Stdout, f.checks, f.site))
-}
-
-// repin moves the quotes to another version of their source.
-func repin(f flags) {
-	failHead = "-repin failed:"
-	exit(quote.Repin(quote.RepinOptions{Build: f.site, Root: f.root, To: f.repin, From: f.checks, Write: f.write, Out: os.Stdout}))
-}
-
-// drift checks the quotes against the newest releases.
-func drift(f flags) {
-	code, err := quote.Drift(quote.DriftOptions{Build: f.site, Clones: f.drifts, Pre: f.pre, JSON: f.json, Out: os.Stdout})
-	if err != nil {
-		fail(err)
-	}
-	os.Exit(code)
 }
 
 // exit ends a quote tool's run: 0 when every quote held, else 1.
