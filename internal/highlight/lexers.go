@@ -18,15 +18,11 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// Chroma gives each rule a 250 ms match limit (regexp2's MatchTimeout),
-// and a match that runs out of it counts as no match: the lexer takes the
-// next rule, and the page changes with no error. regexp2's clock is moved
-// by a goroutine every 100 ms; on a loaded machine it runs late and jumps,
-// so a match just begun finds its deadline passed, and `raise` comes out as
-// a name, not a keyword. So the lexers used here are copies of chroma's,
-// with chroma's rules and no match limit; Limit bounds a block instead,
-// loudly. A copy is made through chroma's own API (a compile-time mutator,
-// untime); chroma keeps the lexing, nothing of it is forked.
+// Chroma gives each rule a 250 ms match limit, and a match that runs out
+// of it counts as no match: on a loaded machine regexp2's coarse clock
+// jumps, and `raise` silently comes out as a name, not a keyword. So the
+// lexers used here are copies of chroma's, made through its own API
+// (untime), with no match limit; Limit bounds a block instead, loudly.
 
 // noLimit is regexp2's "no limit": a match never looks at the clock.
 const noLimit = time.Duration(1<<63 - 1)
@@ -34,16 +30,11 @@ const noLimit = time.Duration(1<<63 - 1)
 // untimeState is the state holding the rule that lifts the limits.
 const untimeState = "errref-untimed"
 
-// untime is a copy's one rule, in a state of its own, whose mutator chroma
-// runs once after compiling the rules (as it runs Include's): it makes the
-// states' rules from the lexer's, compiles them, lifts every limit, merges
-// each state's rules into one (merge.go), and takes itself out.
-//
-// It compiles the patterns itself, on all cores: chroma compiles them one
-// after another before any mutator runs, which a small site's build would
-// wait on most of all. So a copy gives chroma its states empty and this
-// rule, whose pattern is a comment that chroma compiles in the frame (anchor
-// and flags) it gives every pattern; untime compiles each pattern in it.
+// untime is a copy's one rule, whose mutator chroma runs once after
+// compiling: it makes the states' rules from the lexer's, compiles them on
+// all cores (chroma would compile them one by one), in the frame (anchor,
+// flags) chroma gave its own pattern, lifts every limit, merges each
+// state's rules (merge.go), and takes itself out.
 type untime struct {
 	rules chroma.Rules // the lexer's
 }

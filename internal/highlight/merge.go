@@ -12,20 +12,12 @@ import (
 	"github.com/dlclark/regexp2/v2/syntax"
 )
 
-// Chroma tries a state's rules one after another at each position, each a
-// separate regexp2 match paying regexp2's set-up (a runner, its stacks, the
-// scan) whether or not the rule could begin with the character at hand: in
-// Python's root state, 29 of its 49 rules a token on this site's code, most
-// of a cold build's time.
-//
-// So each state's rules become one merged rule, run by an engine of this
-// package (regexp2.RegisterEngine, the hook of regexp2's code generator):
-// it tries the rules in their order, skipping those that regexp2's own
-// analysis says cannot begin with the character at hand, and reports the
-// first match's length, so chroma takes the step it would have taken. The
-// merged rule's mutator and emitter hand over to the rule that matched,
-// with its groups. TestCopiesLexAsChromaDoes holds every token of chroma's
-// test corpus to what chroma's own lexer gives.
+// Chroma tries a state's rules one by one at each position, each a regexp2
+// match paying its set-up even when the rule cannot begin with the character
+// at hand: most of a cold build's time. So each state's rules become one
+// merged rule, whose engine (regexp2.RegisterEngine) skips the rules that
+// regexp2's analysis says cannot begin there and hands over to the first that
+// matches. TestCopiesLexAsChromaDoes holds it to chroma's own lexer.
 
 // firstSet is regexp2's own first-character analysis of a rule's pattern
 // (expr, as compiled, anchored), the one regexp2 skips ahead by when a
@@ -59,10 +51,8 @@ type merged struct {
 	// made on the first c the state meets.
 	ascii [utf8.RuneSelf]atomic.Pointer[[]int]
 
-	// found hands the rule that matched and its match from regexp2's
-	// call (Execute), which returns only the length, to chroma's next
-	// (Mutate), by the text lexed: lexers run side by side, each on
-	// its own text.
+	// found hands the rule that matched from Execute, which returns only
+	// the length, to Mutate, by the text lexed: lexers run side by side.
 	mu    sync.Mutex
 	found map[*rune]foundRule
 }
@@ -81,9 +71,8 @@ var engines atomic.Int64
 // characters.
 func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax.CharSet) *chroma.CompiledRule {
 	m := &merged{rules: rs, first: first, found: map[*rune]foundRule{}}
-	// The pattern names the engine that runs it, m.find. Compiled as
-	// a pattern instead, it would never match, and every character
-	// would come out as an error: loud, not a different page.
+	// Compiled as a pattern instead of by m.find, it would never match:
+	// every character an error, loud, not a different page.
 	pattern := fmt.Sprintf(`\G(?#errref: %d rules of chroma's, merged; see internal/highlight/merge.go)(?!)(?#%d)`, len(rs), engines.Add(1))
 	regexp2.RegisterEngine(pattern, regexp2.RuntimeEngineData{
 		CapSize: 1,
