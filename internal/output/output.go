@@ -1,8 +1,6 @@
-// Package output writes a built site into its folder whole: the files go
-// into a fresh sibling folder, which then takes the old one's place (in
-// one step where the system can: see Write). A build that fails, or a
-// write that fails half-way, leaves the last good folder exactly as it
-// was.
+// Package output writes a built site into its folder whole, through a
+// fresh sibling folder that then takes the old one's place: a failed build
+// or write leaves the last good folder exactly as it was.
 package output
 
 import (
@@ -25,11 +23,10 @@ const Marker = ".errref-build"
 
 const markerText = "This folder is the output of errref's build (go run ./cmd/build). Each build replaces it whole.\n"
 
-// Write makes dir, when Replaceable, hold exactly files, keyed by
-// slash-separated relative path, and Marker. The files go into a fresh
-// folder .DIR.new-* beside dir, which then takes dir's place: in one step
-// where the system swaps two folders, else after dir is renamed aside to
-// .DIR.new-*.old (see tidy).
+// Write makes dir, when Replaceable, hold exactly files (by slash path)
+// and Marker, written into a fresh .DIR.new-* beside it that then takes
+// dir's place: in one swap where the system can, else after dir is renamed
+// aside to .DIR.new-*.old (see tidy).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
 	names := slices.Sorted(maps.Keys(files))
@@ -93,9 +90,8 @@ func fresh(dir string, names []string) (string, *lock, error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
 	}
-	// Another build starting now may remove the new folder, empty and
-	// unlocked, as a leftover: lockDir then fails, and another is made. Each
-	// build removes leftovers once, so a few tries are enough.
+	// Another build may remove the new folder, empty and unlocked, as a
+	// leftover: lockDir then fails, and another is made.
 	var err error
 	for range 8 {
 		var tmp string
@@ -192,10 +188,9 @@ func marked(dir string) bool {
 	return err == nil
 }
 
-// removeBuilt removes a folder the build made, its marker last, unlike
-// os.RemoveAll: a removal cut short leaves a folder that is marked or
-// empty, which the next build removes. l, when not nil, is the folder's
-// lock, held until the marker goes.
+// removeBuilt removes a folder the build made, its marker last, so that
+// a removal cut short leaves one the next build removes. l, when not nil,
+// is the folder's lock, held until the marker goes.
 func removeBuilt(dir string, l *lock) {
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -217,11 +212,9 @@ func removeBuilt(dir string, l *lock) {
 var removeAll = os.RemoveAll
 
 // Update makes dir, which holds exactly prev, hold exactly next, writing
-// only the files whose bytes differ and removing those next lacks, and the
-// folders left empty. Each file is replaced in one step, but not the folder
-// as a whole: it is for the preview, where a save changes a page or two of
-// a thousand; the CLI build, which must never leave a half-written site,
-// uses Write.
+// only the files that differ and removing those next lacks. Each file is
+// replaced in one step, not the folder: it is for the preview, where a save
+// changes a page or two; the build, never half-written, uses Write.
 func Update(dir string, prev, next map[string][]byte) error {
 	dir = filepath.Clean(dir)
 	for _, name := range slices.Sorted(maps.Keys(next)) {

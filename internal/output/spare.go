@@ -9,11 +9,9 @@ import (
 	"path/filepath"
 )
 
-// After a swap, the old site is kept beside dir as .DIR.spare, and the
-// next build writes into it, keeping each file's inode and each folder:
-// creating a thousand of each and deleting the thousand before is a fifth
-// of a 1,000-page build's time. Every file is written whole, and whatever
-// else the spare holds goes before (prune): no earlier answer stays.
+// After a swap, the old site is kept as .DIR.spare for the next build to
+// write into, keeping its inodes and folders (making them is a fifth of a
+// 1,000-page build); every file is written whole, the rest pruned.
 
 func spareOf(dir string) string {
 	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".spare")
@@ -31,10 +29,8 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 	if !ok {
 		return "", nil, false
 	}
-	// Renamed to a name no folder has, never onto an empty folder made
-	// for it: another build removing leftovers may have locked that
-	// folder, found it empty, and would then remove the spare in its
-	// place.
+	// Never renamed onto an empty folder made for it: another build may
+	// have found that one empty, and would remove the spare in its place.
 	tmp := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".%s.new-%d", filepath.Base(dir), rand.Uint32()))
 	// A spare the build did not make is left alone; one that cannot be
 	// pruned is a marked .DIR.new-* folder, which the next build removes.

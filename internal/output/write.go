@@ -30,11 +30,9 @@ func writeAll(dir string, names []string, files map[string][]byte) error {
 }
 
 // writeOver writes data as the file name, over what a spare holds there
-// (spare.go): from the first byte, then cut to data's length. Not
-// O_TRUNC: ext4 flushes a file cut to nothing and written again when it
-// is closed (its auto_da_alloc, which guards programs that do that
-// without fsync), which makes writing a spare three times slower than
-// writing new files. A link in the spare is never followed (noFollow).
+// (spare.go), then cuts it to data's length. Not O_TRUNC: ext4 flushes a
+// file truncated and rewritten on close (auto_da_alloc), three times
+// slower. A link in the spare is never followed (noFollow).
 func writeOver(name string, data []byte) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|noFollow, 0o644)
 	if err != nil {
