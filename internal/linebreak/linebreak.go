@@ -1,9 +1,6 @@
-// Package linebreak marks where code-like text may wrap. A browser breaks
-// a line only at spaces and hyphens, so a long dotted name such as
-// mcp.shared.exceptions.McpError either overflows a phone's screen or,
-// with overflow-wrap, is cut wherever the line ends: "Mc" / "pError".
-// HTML adds a <wbr> at the points a reader expects a name to wrap, and
-// nowhere inside a name.
+// Package linebreak marks where code-like text may wrap: a browser breaks
+// mcp.shared.exceptions.McpError only where the line ends ("Mc" / "pError"),
+// so HTML adds a <wbr> where a reader expects a name to wrap, never inside one.
 package linebreak
 
 import (
@@ -11,19 +8,15 @@ import (
 	"strings"
 )
 
-// Short is the longest word that gets no mark: on the narrowest line the
-// site lays out (a 320 px phone, the title's monospace at 1.45rem) 20
-// characters fit, so a word this short wraps whole, and a mark in it would
-// only cost bytes on the page's critical path.
+// Short is the longest word that gets no mark: 20 characters fit the
+// narrowest line (a 320 px phone, the title at 1.45rem), so a mark in a
+// word this short would only cost bytes.
 const Short = 16
 
-// HTML escapes s for HTML and, in each space-separated word longer than
-// Short bytes, puts <wbr> after each '.', '/', '(', '=' or ',' that is
-// followed by a letter, digit or underscore, after a '(' or ']' that a '['
-// follows, and after each '_' that joins
-// two words (read_timeout), so __init__ and _receive stay whole and no
-// break falls inside a name or a run of punctuation (...). A quote and
-// the bracket it opens ("{) go in a span the stylesheet keeps on one line.
+// HTML escapes s and, in each word longer than Short, puts <wbr> where
+// breakAfter allows, so that __init__, _receive and a run of punctuation
+// (...) stay whole. A quote and the bracket it opens ("{) go in a span the
+// stylesheet keeps on one line.
 func HTML(s string) string {
 	words := strings.Split(s, " ")
 	for w, word := range words {
@@ -45,8 +38,9 @@ func HTML(s string) string {
 	return strings.Join(words, " ")
 }
 
-// breakAfter reports whether a line may break after s[i]: before a name,
-// or before a bracket that opens a list or a subscript (f(['a'], x["a"]["b"]).
+// breakAfter reports whether a line may break after s[i]: after '.', '/',
+// '(', '=' or ',' before a name, after a '_' that joins two words
+// (read_timeout), or before a list or subscript's bracket (f(['a'], x["a"]["b"]).
 func breakAfter(s string, i int) bool {
 	if i+1 < len(s) && s[i+1] == '[' {
 		return s[i] == '(' || s[i] == ']'

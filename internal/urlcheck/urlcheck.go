@@ -1,9 +1,6 @@
-// Package urlcheck looks at a URL the way a browser does before acting on
-// it. The URL standard strips leading and trailing C0 controls and spaces,
-// and removes every tab and newline anywhere, before it reads the scheme:
-// "java\tscript:" and "\x01javascript:" both run as javascript:. A check
-// that looks at the raw text is walked around; these look at what the
-// browser will see.
+// Package urlcheck looks at a URL as a browser does before acting on it:
+// the URL standard strips C0 controls and spaces around it and every tab
+// and newline in it, so "java\tscript:" runs as javascript:.
 package urlcheck
 
 import (
@@ -32,10 +29,8 @@ func Scheme(raw string) string {
 
 var schemeRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`)
 
-// Link refuses a link a browser would run as script, load as an inline
-// document, or hand to another program: any scheme but http, https and
-// mailto (javascript:, vbscript:, data:, file:, ...), and any URL holding
-// a control character, which no written link needs.
+// Link refuses any scheme but http, https and mailto (javascript:, data:,
+// file:, ...), and a control character, which no written link needs.
 func Link(raw string) error {
 	if strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 		return fmt.Errorf("link %q holds a control character: a browser would drop it and read %q", raw, Normalize(raw))
@@ -46,10 +41,8 @@ func Link(raw string) error {
 	return nil
 }
 
-// SameOriginPath refuses anything but a path on the page's own site, as a
-// browser resolves it: it must start with one slash, and a second slash or
-// a backslash (which a browser reads as a slash) after it would name
-// another host.
+// SameOriginPath refuses anything but a path on the page's own site: one
+// slash first, not two, and a browser reads a backslash as a slash.
 func SameOriginPath(raw string) error {
 	if strings.ContainsFunc(raw, func(r rune) bool { return r <= 0x20 || r == 0x7f }) {
 		return fmt.Errorf("%q holds a space or a control character: a browser would read %q", raw, Normalize(raw))
