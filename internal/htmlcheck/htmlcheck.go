@@ -1,8 +1,6 @@
-// Package htmlcheck reads a rendered page and refuses markup that would
-// break a promise of the page: any script but the counter, a click control
-// that does not say it records a click, an unknown checkout word, a missing
-// or doubled marker, a link to an id that does not exist. It checks the
-// final HTML, so it holds for Markdown and templates alike.
+// Package htmlcheck refuses markup in a rendered page that would break a
+// promise of the page (a script but the counter, a click control that does
+// not say so): in the final HTML, so it holds for templates too.
 package htmlcheck
 
 import (

@@ -196,8 +196,7 @@ func (r *pageRenderer) warn(n ast.Node, format string, args ...any) {
 }
 
 // inspect refuses what a page must not contain before anything is written,
-// and starts highlighting every fenced block, side by side; fenced writes
-// (or reports) each.
+// and starts highlighting every fenced block, side by side.
 func (r *pageRenderer) inspect(doc ast.Node) error {
 	return ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -457,9 +456,6 @@ func (r *pageRenderer) link(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	return ast.WalkContinue, nil
 }
 
-// codeSpan writes inline code as goldmark does (a line's end is a space),
-// with <wbr> where a long name may wrap on a phone: after a dot or between
-// words, never inside one.
 // text is goldmark's, but writes a line break in a paragraph as a space,
 // as the browser shows it: a break cuts a phrase gzip would have matched.
 func (r *pageRenderer) text(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -479,6 +475,7 @@ func (r *pageRenderer) text(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	return ast.WalkContinue, nil
 }
 
+// codeSpan writes inline code as goldmark does, with <wbr> where a long name may wrap.
 func (r *pageRenderer) codeSpan(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		fmt.Fprintf(r, "<code>%s</code>", linebreak.HTML(strings.ReplaceAll(inlineText(n, r.src, false), "\n", " ")))

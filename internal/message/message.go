@@ -1,7 +1,5 @@
-// Package message reads the lines a page says its error prints (the
-// front matter's messages) and holds each to the page's quotes of
-// library source: a message is made only of the quotes' string literals
-// and names, so the index never lists a line the source cannot print.
+// Package message reads the lines a page says its error prints and holds
+// each to the page's quotes, so the index lists no line the source cannot print.
 package message
 
 import (
@@ -58,11 +56,9 @@ func Parse(s string) (Message, error) {
 	return m, nil
 }
 
-// Check reports the first literal part of m that the quotes cannot make:
-// each must be a run of the quotes' pieces (see pieces), where only the
-// run's first piece may start inside a literal and only its last may end
-// inside one. ": " is always a piece: Python and Node put it between an
-// exception's class and its message.
+// Check reports the first literal part of m that is not a run of the
+// quotes' pieces (see covered). ": " is always a piece: Python and Node put
+// it between an exception's class and its message.
 func Check(m Message, quotes []string) error {
 	ps := map[string]bool{": ": true}
 	for _, q := range quotes {

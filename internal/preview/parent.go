@@ -7,10 +7,8 @@ import (
 	"time"
 )
 
-// watchParent returns a function that waits until the process ppid, which
-// started this one, ends, and reports true; false when ctx ends first, or
-// at once when there is no parent to follow (this process was started by
-// init, or the parent ended before it looked).
+// watchParent returns a function that reports true once the parent ppid
+// ends; false when ctx ends first, or at once with no parent to follow.
 func watchParent(ppid int) func(ctx context.Context) bool {
 	if runtime.GOOS == "windows" {
 		// Windows gives an orphan no new parent, so its parent's ID never

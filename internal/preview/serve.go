@@ -80,11 +80,9 @@ func Serve(ctx context.Context, o Options) error {
 // ServeHTTP answers through the routes, behind the host check.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// hostOnly answers only requests addressed to the preview: whose Host is
-// the address it listens on, or localhost, 127.0.0.1 or [::1] with its
-// port. A page on another site whose name was made to resolve to
-// 127.0.0.1 (DNS rebinding) sends its own name as Host: it may neither
-// read the preview nor post events to it.
+// hostOnly answers only requests whose Host is the preview's address, or
+// localhost, 127.0.0.1 or [::1] with its port: a page using DNS rebinding
+// sends its own name, and may neither read the preview nor post events.
 func hostOnly(addr string, h http.Handler) http.Handler {
 	_, port, _ := net.SplitHostPort(addr)
 	hosts := map[string]bool{strings.ToLower(addr): true}
@@ -120,9 +118,8 @@ func reloadScript(w http.ResponseWriter, _ *http.Request) {
 	io.WriteString(w, reloadJS)
 }
 
-// report serves the page go run ./cmd/report -html writes, of the last 30
-// days, from the preview's store, reloaded every 5 s, so that the author
-// sees it move while clicking through the page in another tab.
+// report serves go run ./cmd/report -html's page of the last 30 days,
+// reloaded every 5 s, so that the author sees it move while clicking.
 func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	if s.store == nil {
 		http.Error(w, "the preview keeps no events: it was started with -db=none", http.StatusNotFound)

@@ -172,10 +172,9 @@ func (s *Server) warn(warnings []string) {
 //go:embed reload.js
 var reloadJS string
 
-// reloads streams the builds' outcomes to a page as Server-Sent Events:
-// reload, or failed with the error. The page is told the latest: builds
-// that end while it is sent one are told as one. A page that connects
-// after a failed build hears it at once.
+// reloads streams the latest build's outcome to a page as Server-Sent
+// Events: reload, or failed with the error, which a page that connects
+// after it hears at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	s.mu.Lock()

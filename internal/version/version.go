@@ -1,7 +1,5 @@
-// Package version reads release tags as PEP 440 (v2.0.0rc1, 1.0.0.beta0),
-// semantic versioning (v2.1.0-rc.1) and npm workspaces
-// (@modelcontextprotocol/core@2.0.0) write them, and orders them: the one
-// order of the site's checked line and of the quote tools.
+// Package version reads and orders release tags as PEP 440 (v2.0.0rc1),
+// semver (v2.1.0-rc.1) and npm workspaces (@scope/core@2.0.0) write them.
 // golang.org/x/mod/semver (v0.41.0) reads neither v2.0.0rc1 nor 1.0.0.beta0.
 package version
 
