@@ -18,10 +18,9 @@ import (
 // Generated names that static/ may not also hold.
 var generated = map[string]bool{"measure.js": true, "sitemap.xml": true, "robots.txt": true, "404.html": true, "index.html": true}
 
-// bundle copies static/: CSS is minified and gets a hashed name, the
-// site's style.css with chroma's stylesheet added; the rest is copied as it
-// is. s.assets maps each name to the path it is served at. Then it
-// minifies the scripts in measure/.
+// bundle copies static/, each name to its served path in s.assets: CSS
+// minified under a hashed name (style.css with chroma's), the rest as it
+// is; then it minifies measure/'s scripts.
 func (s *Site) bundle(site fs.FS) error {
 	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {

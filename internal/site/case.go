@@ -10,11 +10,9 @@ import (
 	"errref/internal/casefold"
 )
 
-// checkCase refuses two output paths that differ only in case, in a
-// file's or a folder's name (Guide/index.html and guide/map.png): a Mac's
-// or Windows' file system keeps one for both, while Netlify serves two, so
-// the preview would not be the site readers get. from names what writes
-// each file.
+// checkCase refuses two output paths that differ only in case (Guide/index.html
+// and guide/map.png): a Mac or Windows keeps one for both, Netlify serves two.
+// from names what writes each file.
 func checkCase(files map[string][]byte, from map[string]string) error {
 	type first struct{ spelling, file string }
 	seen := map[string]first{} // a folded path -> how it was first spelt, and by which file

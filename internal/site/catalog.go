@@ -51,9 +51,8 @@ func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.F
 func (p *Page) LibraryName() string { return p.library }
 
 // link groups the pages into sections, sets each error page's neighbours
-// and related pages, makes s.catalog for the templates, and sums what
-// each page shows of the others (see Site.reuse). A related page that no
-// page is fails the build.
+// and related pages, makes s.catalog, and sums what each page shows of the
+// others (see Site.reuse).
 func (s *Site) link() error {
 	bySection := map[string]*Section{}
 	byURL := map[string]*Page{}

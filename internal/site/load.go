@@ -56,10 +56,8 @@ func prepareHighlighting(site fs.FS) {
 	}
 }
 
-// loadPages reads content/**/*.md, each into its page (see loadPage).
-// Every Markdown file is published or refused by name: none is skipped.
-// Without content/index.md, the home page is the index of errors,
-// templates/home.html.
+// loadPages reads content/**/*.md, each published or refused by name;
+// without content/index.md, the home page is templates/home.html.
 func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set settings.Settings) ([]*Page, error) {
 	var names []string // paths under content/, as the folder spells them
 	var errs []error
@@ -137,11 +135,9 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	return pages, errors.Join(errs...)
 }
 
-// loadPage reads content/NAME and maps it to its output path (see
-// frontmatter.PageURL). When its bytes are those old, its page in prev,
-// was read from, it takes old's front matter rather than parse it. A file
-// whose size and modification time are those old read, and not changed,
-// is not read again; on a file system that keeps no times every file is read.
+// loadPage reads content/NAME and maps it to its output path. A file not
+// changed whose size and modification time are those old, its page in prev,
+// read is not read again; bytes old read are not parsed again.
 func loadPage(site fs.FS, name string, old *Page, changed bool) (*Page, error) {
 	rel := ContentDir + "/" + name
 	// Stat before read: an edit in between is seen next time.

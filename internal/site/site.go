@@ -170,11 +170,9 @@ func (s *Site) sumInputs() {
 	h.Sum(s.inputs[:0])
 }
 
-// reuse takes from prev the rendering of each page that would render as
-// it did there: its file, s.inputs and what it shows of the others are
-// the same, and so is the catalog, if the page listed it then. A render
-// reads nothing else, so it would take the same path to the same bytes.
-// last holds prev's pages by file.
+// reuse takes from prev (its pages by file in last) the rendering of each
+// page whose file, s.inputs, what it shows of the others and, if it listed
+// it, the catalog are the same: a render reads nothing else.
 func (s *Site) reuse(prev *Site, last map[string]*Page) {
 	if prev == nil || prev.inputs != s.inputs {
 		return

@@ -11,10 +11,8 @@ import (
 // CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
 const CriticalBudget = 14600
 
-// StandinBaseURL stands in for the base URL the published page carries
-// (canonical link, og:url, structured data) in the summary of a build
-// without one: as long as the Netlify site's own address, Netlify's URL
-// when no domain is set.
+// StandinBaseURL stands in, in the summary of a build without a base URL,
+// for the one the published page carries: Netlify's URL when no domain is set.
 const StandinBaseURL = "https://error-reference.netlify.app"
 
 // Size is a file's bytes raw and compressed.
