@@ -8,11 +8,9 @@ import (
 	"errref/internal/casefold"
 )
 
-// CheckDir refuses an output folder dir that is the site folder root or
-// holds it, or that lies inside one of root's folders named by kept (the
-// site's sources, .git), comparing the paths as the file system resolves
-// them: through a link (ln -s . here; -out here/content) a path that looks
-// new can name content/ itself. Case is ignored on every system.
+// CheckDir refuses an output folder dir that is or holds the site folder
+// root, or lies inside one of root's folders named by kept, comparing paths
+// with their links resolved (ln -s . here; -out here/content) and any case.
 func CheckDir(dir, root string, kept []string) error {
 	absRoot, err := resolve(root)
 	if err != nil {
@@ -51,8 +49,7 @@ func resolve(p string) (string, error) {
 }
 
 // within reports whether child is parent or lies below it, in any case:
-// on a Mac or Windows, Static/x is inside static/ (EvalSymlinks keeps the
-// case it is given), and a writer's folder moves between systems.
+// on a Mac or Windows, Static/x is inside static/.
 func within(parent, child string) bool {
 	rel, err := filepath.Rel(casefold.Key(parent), casefold.Key(child))
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))

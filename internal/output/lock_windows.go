@@ -9,11 +9,9 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// A lock is LockFileEx on the folder's marker, held open. Windows cannot
-// rename a folder that holds an open file, nor delete an open file, so
-// the lock ends just before the swap and before the marker is removed
-// (beforeMove). Two builds of one folder at the same moment can therefore
-// still meet in the instant of the swap; one build at a time is safe.
+// A lock is LockFileEx on the folder's marker, held open. Windows renames
+// no folder holding an open file, so the lock ends just before the swap and
+// the marker's removal (beforeMove).
 type lock struct{ f *os.File }
 
 // The locked byte lies beyond the marker's text: a lock on Windows also

@@ -42,9 +42,8 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 }
 
 // prune removes from dir, a spare, what the build will not write over in
-// place: files it will not write, folders it needs no more, and anything
-// but a plain file, or a file linked from elsewhere (a backup made with
-// cp -al), which a write in place would change there too.
+// place: files and folders it needs no more, and anything but a plain file
+// with no other link (cp -al), which a write would change there too.
 func prune(dir string, names []string) error {
 	files := map[string]bool{Marker: true}
 	dirs := map[string]bool{".": true}

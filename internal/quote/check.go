@@ -53,9 +53,8 @@ func (t Tree) check(c site.Citation) (Result, []string) {
 	return r, lines
 }
 
-// Check checks each citation of a repository args (-check-sources
-// REPO[@VERSION]=DIR) name, in the site build builds once they are read,
-// prints a line for each and a summary, and reports whether all held.
+// Check checks the site's citations of each repository args name
+// (REPO[@VERSION]=DIR), prints them and a summary, and reports whether all held.
 func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, error) {
 	copies, err := parseCopies(args)
 	if err != nil {

@@ -44,10 +44,9 @@ type repo struct {
 	history []Result // quotes kept at an old release (front matter history), checked there only
 }
 
-// Drift checks a site's citations against each library's newest release,
-// read from a local git clone, as -repin would move them, and writes
-// nothing. It prints the report and returns Held or Drifted; an error
-// means no answer could be given (exit Failed).
+// Drift checks a site's citations against each library's newest release in
+// a git clone, writing nothing, prints the report and returns Held or
+// Drifted; an error means no answer (exit Failed).
 func Drift(o DriftOptions) (int, error) {
 	repos, err := checkClones(o)
 	if err != nil {

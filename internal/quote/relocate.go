@@ -10,11 +10,9 @@ import (
 	"errref/internal/site"
 )
 
-// Relocate finds c's quote in the file c cites at to's version, for -repin
-// and -drift alike. The quote must hold in from, at the version c cites
-// (else NotOK): the lines around it there tell one place from another.
-// Only c's own file is searched: code that moved to another file is Gone,
-// for a person to find.
+// Relocate finds c's quote in the file c cites at to's version. The quote
+// must hold in from, at c's version (else NotOK): the lines around it tell
+// one place from another. Code that moved to another file is Gone.
 func Relocate(c site.Citation, from, to Tree) Result {
 	notOK := func(why string) Result { return Result{Citation: c, Version: to.Version, Kind: NotOK, Why: why} }
 	r, old := from.check(c)
@@ -96,11 +94,10 @@ func tight(span, parts []string) bool {
 	return holds(span, parts) && (len(span) == 1 || !holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
 }
 
-// narrow tells apart the places (first lines in cur of the quote's span)
-// by what stands around them as in old around a..b: the quoted lines
-// whole, then one more line on each side at a time. It returns the one
-// place left with the lines of context that took (0 for one alone), or,
-// when the next step would leave none, those left, for a person to tell.
+// narrow tells apart the places (first lines in cur of the quote's span) by
+// the lines around a..b in old, one more on each side at a time (0: the
+// quoted lines whole). It returns the place left and the context it took,
+// or the places left before a step that would leave none.
 func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 	m := b - a + 1
 	same := func(s, k int) bool {

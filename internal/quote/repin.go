@@ -20,10 +20,9 @@ type RepinOptions struct {
 	Out   io.Writer
 }
 
-// Repin moves a site's citations of a library to a new version. It prints
-// what became of each, the diff to the specs of those moved or unchanged
-// (no other byte), the prose naming an old version, and a summary; it
-// reports whether every citation it tried moved or stayed.
+// Repin moves a site's citations of a library to a new version, printing
+// what became of each, the diff to their specs, the prose naming an old
+// version and a summary; it reports whether every one moved or stayed.
 func Repin(o RepinOptions) (bool, error) {
 	to, err := parseCopy("-repin", o.To, true)
 	if err != nil {

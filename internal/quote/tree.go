@@ -1,8 +1,6 @@
 // Package quote checks a site's quotes of library source against a copy
-// of the library (-check-sources), moves them to another version of it
-// (-repin), and says whether its newest releases still hold them
-// (-drift). All three read a version through a Tree, find a quote the
-// same way, and report each citation with Result.Report.
+// (-check-sources), moves them to another version (-repin), and says whether
+// the newest releases still hold them (-drift).
 package quote
 
 import (
