@@ -124,11 +124,9 @@ func (s *Site) link() error {
 
 func linkTo(p *Page) *Link { return &Link{URL: p.URL, Meta: p.Meta} }
 
-// sum sums into each page's shows what it shows of the build besides its
-// file and what every page shares (s.inputs): its date (the index's is
-// the catalog's), its library, the pages it links to and the titles in
-// its breadcrumb. Into s.catalogSum it sums what a page that lists the
-// catalog shows: each of its pages as linked, and what that page shows.
+// sum sums into each page's shows what it shows of the other pages: its
+// date, library, linked pages and breadcrumb; into s.catalogSum, what a
+// page that lists the catalog shows.
 func (s *Site) sum() {
 	faces := make(map[string][]byte, len(s.Pages)) // by URL
 	for _, p := range s.Pages {

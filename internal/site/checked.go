@@ -13,10 +13,8 @@ type Checked struct {
 	Versions string // "v1.29.0 and v2.0.0"
 }
 
-// checkedAgainst lists, per repository in the order the page first cites
-// it, the newest release of each major version that the page quotes,
-// leaving out a quote kept at an old release as history; a quote at a
-// commit or a branch, which has no place in that order, comes last.
+// checkedAgainst lists, per repository in citing order, the newest release
+// of each major version the page quotes (not as history), then any commit or branch.
 func checkedAgainst(cites []Citation) []Checked {
 	var repos []string
 	newest := map[string][]version.Version{} // repo -> the newest release of each major version

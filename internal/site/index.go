@@ -52,10 +52,8 @@ func (s *Site) index() error {
 	return s.checkLinks()
 }
 
-// claim checks that p's output path is free: no other file the build
-// writes is there, or on its way (a url of /404.html/ would need the page
-// 404.html to be a folder), or below it. from maps the files the build
-// writes, the pages' too, to what writes each.
+// claim checks that no file the build writes is at p's output path, on its
+// way (/404.html/) or below it. from maps each file to what writes it.
 func (s *Site) claim(p *Page, from map[string]string) error {
 	at := from[p.Out]
 	if _, ok := s.Files[p.Out]; ok {

@@ -55,8 +55,7 @@ func servedFile(files map[string][]byte, path string) string {
 }
 
 // checkClicks refuses a click name that two pages use: a click event
-// carries its name and nothing else, so the report could not tell the
-// pages' clicks apart.
+// carries its name alone, so the report could not tell them apart.
 func (s *Site) checkClicks() error {
 	first := map[string]*Page{} // name -> the page of its first use
 	var errs []error

@@ -40,9 +40,8 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 	return s, nil
 }
 
-// prepareHighlighting starts compiling the lexers that the first pages'
-// code blocks name, beside the reading of templates and pages. Only a
-// hint: a language it misses is compiled when a block needs it.
+// prepareHighlighting starts compiling the lexers the first pages' code
+// blocks name, while templates and pages are read: a hint only.
 func prepareHighlighting(site fs.FS) {
 	names, _ := fs.Glob(site, ContentDir+"/*.md")
 	for _, name := range names[:min(len(names), 8)] {

@@ -287,9 +287,8 @@ func (s *Site) runPartials(p *Page, d *Data, body []byte) ([]byte, error) {
 	return body, nil
 }
 
-// checkHistory refuses a release named as history that no citation
-// quotes: a typo, which would leave the quote it meant checked against
-// the newest release.
+// checkHistory refuses a release named as history that no citation quotes:
+// a typo would leave the quote it meant checked against the newest release.
 func checkHistory(p *Page, cites []Citation) error {
 	for _, h := range p.Meta.History {
 		if !slices.ContainsFunc(cites, func(c Citation) bool { return c.Repo+"@"+c.Version == h }) {
@@ -350,9 +349,8 @@ func (s *Site) breadcrumb(p *Page) map[string]any {
 	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
 }
 
-// trail is the way to p that its breadcrumb shows: the index, and the
-// section's own page if any. The breadcrumb's items are absolute URLs:
-// none without a base URL, nor on the index itself.
+// trail is p's breadcrumb, of absolute URLs (none without a base URL, nor
+// on the index): the index, and the section's own page if any.
 func (s *Site) trail(p *Page) []*Page {
 	if s.Settings.BaseURL == "" || p.URL == "/" {
 		return nil

@@ -1,7 +1,5 @@
-// Package site builds the whole site in memory: it loads the content and
-// templates, renders every page, bundles the stylesheet and the counter,
-// and returns the files to write. It reads the site's sources through an
-// fs.FS and writes nothing itself.
+// Package site builds the whole site in memory from an fs.FS, and returns
+// the files to write: it writes nothing itself.
 package site
 
 import (
@@ -44,10 +42,8 @@ type Options struct {
 	// Prev is the last good build, or nil. A page whose file is byte for
 	// byte the same, with all else the same, is taken from it as it was.
 	Prev *Site
-	// Changed names the files (content/x.md) the preview's watcher saw
-	// change since Prev. Another file whose size and modification time are
-	// those Prev read is not read again; a named one always is, since a
-	// save may keep both (a coarse clock, a same-size edit).
+	// Changed names the files (content/x.md) saved since Prev: read again
+	// even when their size and modification time are those Prev read.
 	Changed map[string]bool
 }
 
@@ -155,9 +151,8 @@ func Build(o Options) (*Site, error) {
 	return s, nil
 }
 
-// sumInputs sums into s.inputs what every page depends on besides its
-// own file and what it shows of the others: the settings, the templates,
-// and the files bundled so far (whose names the pages link to).
+// sumInputs sums into s.inputs what every page depends on: the settings,
+// the templates, and the files bundled so far (whose names pages link to).
 func (s *Site) sumInputs() {
 	h := sha256.New()
 	fmt.Fprintf(h, "%v %#v\n", s.publish, s.Settings)

@@ -107,9 +107,8 @@ func (s *Site) CheckBudget() error {
 	return nil
 }
 
-// loaded names the files of the build among loads, as a page names them
-// (/style.0123abcd.css). Another site's file is not among them: the CSP
-// blocks it.
+// loaded names the build's files among loads (/style.0123abcd.css); the
+// CSP blocks another site's.
 func (s *Site) loaded(loads []string) []string {
 	var names []string
 	for _, l := range loads {
