@@ -62,9 +62,8 @@ var (
 
 const delim = "+++"
 
-// Parse splits src (the file at path, UTF-8, a byte order mark dropped)
-// and decodes its front matter. It returns the body and the line of src
-// on which the body starts, for errors in the body to name.
+// Parse splits src (the file at path) and decodes its front matter. It
+// returns the body and the line of src on which the body starts.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
 	for off, r := range string(src) {
 		if _, size := utf8.DecodeRune(src[off:]); r == utf8.RuneError && size == 1 {
@@ -151,9 +150,7 @@ func keyLine(fm []byte, key string) int {
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }
 
 // PageURL is the URL of content/NAME.md (name without .md) whose url key
-// is url: that key when set, else / for index, /404.html for 404 (as
-// Netlify serves it), /DIR/ for DIR/index and /NAME/ for NAME. The build
-// and the report both place pages by it.
+// is url; the build and the report both place pages by it.
 func PageURL(name, url string) string {
 	switch {
 	case url != "":

@@ -150,10 +150,9 @@ func Replaceable(dir string) error {
 	return nil
 }
 
-// tidy clears up after killed builds of dir, which left .DIR.new-* beside
-// it. When dir is missing, one was killed between moving the last good
-// site aside and moving the new one in: the newest marked .DIR.new-*.old
-// goes back. The others go when empty or marked and no build holds them.
+// tidy clears up the .DIR.new-* killed builds left: when dir is missing,
+// the newest marked .DIR.new-*.old goes back; the others go when empty or
+// marked and no build holds them.
 func tidy(dir string) {
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".new-*"))
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {

@@ -22,10 +22,9 @@ import (
 	"errref/internal/site"
 )
 
-// Watch watches the site's source folders and .toml files, builds the
-// site, and then builds it again on every change there, new folders
-// included, until ctx ends. It returns after the first build (a save
-// during it is built next), with a channel closed once the watcher has closed.
+// Watch builds the site, then again on every change to its source folders
+// and .toml files until ctx ends. It returns after the first build, with a
+// channel closed once the watcher has closed.
 func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	closed := make(chan struct{})
 	w, err := fsnotify.NewWatcher()
@@ -47,9 +46,8 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		add(filepath.Join(s.o.Root, d))
 	}
 	w.Add(s.o.Root) // site.toml, netlify.toml, and a source folder made later
-	// Builds run apart from the watcher, so that a build that hangs until
-	// its time limit never keeps the next save from being seen: one at a
-	// time, and saves made while one runs are built once more after it.
+	// Builds run one at a time apart from the watcher, so that a hung build
+	// never hides the next save, which is built after it.
 	builds := make(chan struct{}, 1)
 	first := make(chan struct{})
 	go func() {
@@ -105,9 +103,8 @@ func source(rel string) bool {
 	return slices.Contains(site.SourceDirs(), top) || top == rel && strings.HasSuffix(rel, ".toml")
 }
 
-// rebuild builds, rendering and writing only what the saves changed
-// (site.Options.Prev), and reloads the browsers; a failed build leaves the
-// last good output, and its error is shown.
+// rebuild builds what the saves changed (site.Options.Prev) and reloads
+// the browsers; a failed build's error is shown over the last good output.
 func (s *Server) rebuild() {
 	start := time.Now()
 	s.mu.Lock()

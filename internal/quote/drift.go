@@ -197,8 +197,7 @@ func (r *repo) historyBroken() bool {
 }
 
 // newestOf finds the newest release of g's major version, or the newest
-// version cited if newer. Two tags may name one version ("1.15.0" and
-// "v1.15.0", as the SDK has): when both tag one commit, one is taken.
+// cited if newer; of two tags of it at one commit (1.15.0, v1.15.0), one.
 func newestOf(versions []version.Version, tags map[string]string, g *group, pre bool) (version.Version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {

@@ -64,9 +64,8 @@ func writeDiff(w io.Writer, name string, old, cur []byte) {
 // beforeRename lets a test change a file just before it is renamed over.
 var beforeRename = func(path string) {}
 
-// write renames a temporary file over each edited one. Nothing is written
-// while any file is not on disk as the build read it: the edits were made
-// to that text, and writing them over a newer one loses the author's work.
+// write renames a temporary file over each edited one, and writes nothing
+// while any is not on disk as the build read it: a newer edit would be lost.
 func write(root string, read, edited map[string][]byte) error {
 	names := slices.Sorted(maps.Keys(edited))
 	for _, name := range names {

@@ -110,9 +110,8 @@ func (s Settings) Missing() []string {
 	return m
 }
 
-// Placeholders lists, each with what to fix, the settings a published page
-// would show as real that are evidently stand-ins: a host RFC 2606 reserves
-// (see reservedHost), or a wallet whose 40 digits are one digit repeated.
+// Placeholders lists, with what to fix, the settings that are evidently
+// stand-ins: a host RFC 2606 reserves, or a wallet of one digit repeated.
 func (s Settings) Placeholders() []string {
 	var p []string
 	for _, u := range []struct{ name, value string }{{"base_url", s.BaseURL}, {"storefront_url", s.Storefront}} {
