@@ -300,9 +300,8 @@ func (r *pageRenderer) rawHTML(n ast.Node, entering bool) (ast.WalkStatus, error
 // be double-quoted.
 var infoRE = regexp.MustCompile(`^([a-z-]+)=("(?:[^"\\]|\\.)*"|\S+)`)
 
-// parseInfo reads a fence's info string (after its opening backticks), the
-// language first, and where in src its cite value is written (-1 when
-// escaped in quotes).
+// parseInfo reads a fence's info string: the language, the attributes, and
+// where in src the cite value is written (-1 when escaped in quotes).
 func parseInfo(fc *ast.FencedCodeBlock, src []byte) (lang string, attrs map[string]string, citeAt int, err error) {
 	info, start := "", 0 // start: where info is in src
 	if fc.Info != nil {

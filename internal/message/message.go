@@ -108,11 +108,9 @@ func covered(s string, pieces map[string]bool) bool {
 // nameRE is a name in code, dotted or not: McpError, keyValidator._parse.
 var nameRE = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*`)
 
-// pieces are the texts a quote of code can print: the contents of its
-// string literals, cut at their interpolations ({x}, ${x}), and the
-// names outside them. A literal left open at the quote's end runs to it.
-// A quote with no quote mark may be the inside of a literal (a template's
-// text, quoted without its backquotes), so its own text counts too.
+// pieces are the texts a quote of code can print: its string literals, cut
+// at their interpolations, and the names outside them. A quote with no quote
+// mark may be a literal's inside, so its own text counts too.
 func pieces(q string) []string {
 	var out []string
 	if !strings.ContainsAny(q, "\"'`") {

@@ -17,9 +17,8 @@ import (
 // the folder is renamed, and ends when the build does, however it ends.
 type lock struct{ f *os.File }
 
-// lockDir locks the fresh folder dir, then writes its marker. A file system
-// without flock leaves the folder unlocked; tryLock then finds every
-// folder there in use, so that none is removed wrongly.
+// lockDir locks the fresh folder dir, then writes its marker. Without
+// flock, tryLock finds every folder in use, so that none is removed wrongly.
 func lockDir(dir string) (*lock, error) {
 	f, err := os.Open(dir)
 	if err != nil {

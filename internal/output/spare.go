@@ -17,9 +17,8 @@ func spareOf(dir string) string {
 	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".spare")
 }
 
-// takeSpare moves dir's spare, when there is one the build made and no
-// other build holds, to a fresh .DIR.new-* folder, prunes it for names,
-// and returns the folder and its lock, which moved with it.
+// takeSpare moves dir's spare, if the build made it and no build holds it,
+// to a fresh .DIR.new-*, prunes it for names, and returns it locked.
 func takeSpare(dir string, names []string) (string, *lock, bool) {
 	spare := spareOf(dir)
 	if fi, err := os.Lstat(spare); !keepSpare || err != nil || !fi.IsDir() {

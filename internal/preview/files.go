@@ -41,9 +41,8 @@ func match(pattern, p string) bool {
 	return len(p) >= len(prefix)+len(suffix) && strings.HasPrefix(p, prefix) && strings.HasSuffix(p, suffix)
 }
 
-// file serves from the output folder through os.Root, which refuses ..
-// and links that lead outside it. The folder is opened for each request:
-// a build replaces it whole.
+// file serves from the output folder through os.Root, which refuses a way
+// out of it, opened for each request: a build replaces it whole.
 func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -75,9 +74,8 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// servePage serves an HTML page with the reload script in it, put in at
-// serving time as an external file: the build's output never holds it,
-// and the CSP still holds.
+// servePage serves an HTML page with the reload script put in as an
+// external file, which the build's output never holds, and the CSP allows.
 func servePage(w http.ResponseWriter, r *http.Request, root *os.Root, name string, status int) {
 	data, err := root.ReadFile(name)
 	if err != nil {

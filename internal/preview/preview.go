@@ -1,7 +1,5 @@
-// Package preview is the local preview: it builds the site, serves it on
-// loopback, rebuilds on every save, reloads the browser over Server-Sent
-// Events, shows a failed build in the page and the terminal, and prints
-// each event the page's counter sends.
+// Package preview serves the site on loopback, rebuilds it on every save,
+// reloads the browser or shows the failure, and prints each counter event.
 package preview
 
 import (
@@ -88,9 +86,8 @@ func (s *Server) Close() {
 	}
 }
 
-// openEvents opens where the preview keeps events: PostgreSQL, with the
-// journal not-stored.jsonl for what it cannot take, or a journal. One
-// writer answers each event only once it is kept.
+// openEvents opens where the preview keeps events: PostgreSQL, with
+// not-stored.jsonl for what it cannot take, or a journal.
 func (s *Server) openEvents() error {
 	ev := s.o.Events
 	log := func(msg string) { s.logf("events: %s", msg) }

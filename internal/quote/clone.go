@@ -99,9 +99,8 @@ func (c *clone) tags() (map[string]string, error) {
 	return tags, nil
 }
 
-// readFile reads path at the tag unfiltered, as GitHub shows it. A path
-// the tag lacks wraps fs.ErrNotExist; any other failure stays in c.err, so
-// no file is called gone that is unread.
+// readFile reads path at the tag, as GitHub shows it. A path the tag lacks
+// wraps fs.ErrNotExist; any other failure stays in c.err: unread is not gone.
 func (c *clone) readFile(tag, path string) ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err

@@ -29,9 +29,8 @@ func holds(lines, parts []string) bool {
 	return true
 }
 
-// nearest returns the first line of the span of n lines that scores
-// highest, the one nearest near among equals, and its score; 0 when none
-// scores above 0.
+// nearest returns the first line of the span of n lines that scores highest
+// (nearest near among equals) and its score; 0 when none scores above 0.
 func nearest(lines []string, n, near int, score func(span []string) float64) (int, float64) {
 	best, top := 0, 0.0
 	for s := 1; s+n-1 <= len(lines); s++ {
