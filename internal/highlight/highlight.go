@@ -1,6 +1,5 @@
-// Package highlight turns code into HTML with chroma, using CSS classes
-// only, so that the page's CSP needs no 'unsafe-inline' for styles, and
-// supplies the matching light and dark stylesheet.
+// Package highlight turns code into HTML with chroma, in CSS classes only
+// (no 'unsafe-inline' in the CSP), and supplies their stylesheet.
 package highlight
 
 import (
@@ -20,8 +19,7 @@ import (
 const WrapperClass = "c-chroma"
 
 // Limit is the longest one block may take to highlight: the lexers have no
-// per-match limit (lexers.go), so a rule stuck backtracking is an error
-// here. A block of this site takes about a millisecond.
+// per-match limit (lexers.go). A block of this site takes about a millisecond.
 var Limit = 5 * time.Second
 
 // The formatter is set up once: it holds no state between calls.
@@ -32,9 +30,8 @@ var formatter = chromahtml.New(
 	chromahtml.ClassPrefix("c-"),
 )
 
-// With classes the colours live in the stylesheet, so the build passes an
-// empty style and never loads chroma's styles package, whose init parses
-// every theme: 10 ms of a 40 ms one-page build.
+// An empty style: chroma's styles package, never loaded, parses every
+// theme in its init, 10 ms of a 40 ms one-page build.
 var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
 // css is chroma's stylesheet for LightStyle and DarkStyle (highlight_test.go), written by
@@ -63,10 +60,9 @@ func Prepare(lang string) {
 	}()
 }
 
-// Start highlights text in the background and returns the function that
-// waits and writes it as HTML spans, so that a page's blocks run side by
-// side. A lang Supported refuses, or "", is written as escaped plain text;
-// a block over Limit is an error.
+// Start highlights text in the background, so that a page's blocks run side
+// by side, and returns the function that writes it. A lang Supported refuses,
+// or "", is written as plain text; a block over Limit is an error.
 func Start(lang, text string) func(io.Writer) error {
 	l, err := lexer(lang)
 	if lang == "" || err != nil {

@@ -51,15 +51,13 @@ type Findings struct {
 	Markers   int
 	Checkouts int // buy links (data-checkout), each sending the event the notice names
 	Problems  []Problem
-	// IDs are the ids the page makes, and Links its <a href> to other pages
-	// of the site, as written: the caller checks them against those pages.
-	IDs   map[string]bool
-	Links []string
-	// Clicks are the page's click names (data-measure-click): a click
-	// event carries its name alone, so the caller keeps each to one page.
+	// IDs are the ids the page makes; Links its <a href> to other pages of
+	// the site, Clicks its click names, for the caller to check across pages.
+	IDs    map[string]bool
+	Links  []string
 	Clicks []string
-	// Loads are the stylesheets and scripts the page loads, as written; a
-	// stylesheet in <noscript>, which loads only without scripts, is not.
+	// Loads are the stylesheets and scripts the page loads, as written, but
+	// for a stylesheet in <noscript>.
 	Loads []string
 }
 
@@ -69,8 +67,7 @@ type element struct {
 	text  strings.Builder // visible text, for click controls
 }
 
-// checker is a check under way: the findings so far, and the #id links
-// to look up once every id is known.
+// checker is a check under way: the #id links wait for every id.
 type checker struct {
 	Findings
 	frags    []string

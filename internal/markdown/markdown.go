@@ -1,8 +1,6 @@
-// Package markdown renders a page's Markdown to HTML with goldmark: GFM,
-// stable heading ids with a visible anchor, code highlighted by chroma, and
-// the few marks this site adds to Markdown (see docs/writing.md).
-// Raw HTML is not passed through and the typographer is off, so that code
-// and error messages stay copyable byte for byte.
+// Package markdown renders a page's Markdown to HTML with goldmark and the
+// marks this site adds (docs/writing.md). Raw HTML is dropped and the
+// typographer off, so that code and error messages stay copyable byte for byte.
 package markdown
 
 import (

@@ -8,9 +8,8 @@ import (
 	"strings"
 )
 
-// checkLinks resolves every link between pages (/path/, /path/#id,
-// relative) as a browser does, and refuses one that leads to no file the
-// build writes, or to an id its page does not make.
+// checkLinks resolves every link between pages as a browser does, and
+// refuses one that leads to no file the build writes, or to no id there.
 func (s *Site) checkLinks() error {
 	byOut := map[string]*Page{}
 	for _, p := range s.Pages {

@@ -61,8 +61,7 @@ func (s *Site) render(o Options) error {
 	}
 	errs := make([]error, len(s.Pages))
 	var wg sync.WaitGroup
-	// As many renders at a time as there are cores: more would only hold
-	// more half-rendered pages in memory, for the collector to scan.
+	// As many renders at a time as cores: more would only hold more half-rendered pages.
 	busy := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, p := range s.Pages {
 		if p.out.HTML != nil {
@@ -226,8 +225,7 @@ func (s *Site) structuredData(p *Page) (canonical string, jsonLD any) {
 	return canonical, ld
 }
 
-// markdownOptions are the settings' for internal/markdown. A partial the
-// body calls is added to d.partials, and stands as its mark until it runs.
+// markdownOptions are the settings'; a partial the body calls goes to d.partials.
 func (s *Site) markdownOptions(d *Data) markdown.Options {
 	set := s.Settings
 	return markdown.Options{
@@ -261,8 +259,7 @@ func citations(p *Page, body []markdown.Citation) []Citation {
 	return cites
 }
 
-// checkGuide warns of a <setting:guide> when the page names no guide;
-// with publish, it refuses it.
+// checkGuide warns of, or with publish refuses, a <setting:guide> when the page names no guide.
 func (s *Site) checkGuide(p *Page, d *Data) ([]string, error) {
 	n := lineOf(p.src, "<setting:guide>")
 	if n == 0 || d.Guide != "" {

@@ -33,14 +33,12 @@ func SourceDirs() []string { return []string{ContentDir, TemplateDir, StaticDir,
 
 // Options say how to build.
 type Options struct {
-	// FS holds site.toml, content/, templates/, static/ and measure/.
-	// Error messages name files by their paths in it: content/index.md:12.
+	// FS holds site.toml, content/, templates/, static/ and measure/: errors name files by their paths in it.
 	FS      fs.FS
 	Publish bool // refuse to build while a setting a published site needs is unset
 	Getenv  func(string) string
 	Timeout time.Duration // bounds the rendering, to report a template that never ends; DefaultTimeout when zero
-	// Prev is the last good build, or nil. A page whose file is byte for
-	// byte the same, with all else the same, is taken from it as it was.
+	// Prev is the last good build, or nil: an unchanged page is taken from it.
 	Prev *Site
 	// Changed names the files (content/x.md) saved since Prev: read again
 	// even when their size and modification time are those Prev read.

@@ -24,9 +24,8 @@ type templates struct {
 	files map[string]string // template name -> templates/FILE.html
 }
 
-// loadTemplates parses templates/*.html and templates/partials/*.html,
-// each named by its file's name without .html: templates call a partial
-// by it ({{template "offer" .}}), and so do pages ({{< offer >}}).
+// loadTemplates parses templates/*.html and templates/partials/*.html, each
+// named by its file's name without .html, as templates and pages call it.
 func loadTemplates(site fs.FS) (*templates, error) {
 	t := template.New("").Funcs(template.FuncMap{
 		// Declared so that templates parse; render sets the real one.
