@@ -1,6 +1,5 @@
-// The output folder, served as Netlify serves it: with netlify.toml's
-// headers, index.html for a folder, 404.html for what is not there, and
-// the reload script in every page.
+// The output folder, served as Netlify serves it (netlify.toml's headers,
+// index.html, 404.html), with the reload script in every page.
 
 package preview
 

@@ -1,6 +1,5 @@
 // Serving the preview, on loopback and only to requests addressed to it:
-// the output folder (files.go), the counter's receiver, the reload stream
-// and the report.
+// the output folder (files.go), the receiver, the reload stream, the report.
 
 package preview
 

@@ -70,9 +70,8 @@ func (s *Site) checkClicks() error {
 	return errors.Join(errs...)
 }
 
-// writeRedirects writes Netlify's _redirects, a 301 from each alias to its
-// page. It refuses an alias the build writes a file at (Netlify serves the
-// file first) and one that two pages claim.
+// writeRedirects writes _redirects, a 301 from each alias to its page. It
+// refuses an alias at a file the build writes (served first), or two pages'.
 func (s *Site) writeRedirects() error {
 	var lines []string
 	var errs []error

@@ -16,8 +16,7 @@ import (
 )
 
 // loadSettings reads site.toml into a new Site. An unset or placeholder
-// setting is a warning, or with publish an error: a draft builds, a
-// published site is complete.
+// setting is a warning, or with publish an error.
 func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, error) {
 	set, err := settings.Load(site, getenv)
 	if err != nil {
