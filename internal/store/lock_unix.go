@@ -16,9 +16,8 @@ func lockFile(f *os.File) (unlock func(), locked bool) {
 		err = syscall.Flock(fd, syscall.LOCK_EX)
 	}
 	if err != nil {
-		// A file system without locks (ENOLCK, EOPNOTSUPP on some network
-		// mounts) still takes whole appends: refusing events there would
-		// lose more than the lock protects.
+		// A file system without locks (ENOLCK, EOPNOTSUPP on some network mounts)
+		// still takes whole appends: refusing events would lose more than a lock protects.
 		return func() {}, false
 	}
 	return func() { syscall.Flock(fd, syscall.LOCK_UN) }, true

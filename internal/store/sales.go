@@ -1,5 +1,4 @@
-// The storefront's sales: one row a sale under its key, so a later export
-// (a refund) changes the sale rather than adding one.
+// The storefront's sales: one row a sale under its key, so a later export (a refund) changes it.
 
 package store
 
@@ -71,8 +70,7 @@ func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record)
 // the sales: a reader role granted before migration 5 made the table.
 var ErrSalesDenied = errors.New("this role may not read the table sales")
 
-// Sales returns the kept sales of the UTC days from to to, both included,
-// by day, channel and product.
+// Sales returns the kept sales of the UTC days from to to, both included, by day, channel and product.
 func (s *Store) Sales(ctx context.Context, from, to string) (out []tally.Sale, err error) {
 	defer func() {
 		if err != nil {

@@ -1,6 +1,5 @@
 // The one write path of the preview and the function: events from any
-// number of goroutines, kept in batches, each answered once kept; the
-// function's writer keeps them in a database, else in its log.
+// number of goroutines, kept in batches, each answered once kept.
 
 package store
 
@@ -24,10 +23,9 @@ type Keeper interface {
 }
 
 // Writer keeps events from any number of goroutines in batches, one
-// transaction (or fsync) a batch, and answers each caller once its batch
-// is kept. A batch the store refuses goes to the fallback, not-stored
-// lines that -import reads; only if that fails too is the caller told, so
-// no event is acknowledged that nothing kept.
+// transaction (or fsync) a batch, and answers each caller once its batch is
+// kept. A batch the store refuses goes to the fallback, not-stored lines that
+// -import reads: no event is acknowledged that nothing kept.
 type Writer struct {
 	to, fallback Keeper // fallback may be nil
 	log          func(string)
@@ -128,14 +126,12 @@ func (w *Writer) keep(batch []request) error {
 	return nil
 }
 
-// logLines keeps events as not-stored JSON lines on w, the function's
-// log (Netlify keeps its stdout), which -import reads. Like lazy, it is
-// called by its writer's one goroutine.
+// logLines keeps events as not-stored JSON lines on w, the function's log
+// (Netlify keeps its stdout), which -import reads; only its writer's goroutine calls it.
 type logLines struct{ w io.Writer }
 
 func (l logLines) String() string { return "the log" }
 
-// Keep writes items in one write.
 func (l logLines) Keep(_ context.Context, items []Item) (int, error) {
 	if _, err := l.w.Write(jsonLines(items)); err != nil {
 		return 0, err
@@ -152,10 +148,9 @@ func jsonLines(items []Item) []byte {
 	return b
 }
 
-// FunctionWriter is the production receiver's Writer: each event goes to
-// the store at dsn, opened on first use (one pool a container), else to
-// log as a not-stored line; only if both fail is it refused (503). Errors
-// go to errs, without the event.
+// FunctionWriter is the production receiver's Writer: each event goes to the
+// store at dsn, opened on first use (one pool a container), else to log as a
+// not-stored line (503 if both fail). Errors go to errs, without the event.
 func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
 	lines := logLines{log}
