@@ -1,6 +1,5 @@
-// Package tally holds the counts a store gives and a report adds up: how
-// many events of one kind a day holds, and the sales a day kept. The store
-// writes them and the report reads them; neither needs the other.
+// Package tally holds the counts a store gives and a report adds up: the events
+// of one kind a day holds, and the sales a day kept, so neither needs the other.
 package tally
 
 import (
@@ -47,9 +46,8 @@ func SortCounts(cs []Count) {
 
 var rank = map[bool]int{true: 1} // false sorts first
 
-// Sale is what a day kept of the storefront's sales of one product
-// through one channel: how many, and their amount in cents after partial
-// refunds. Nothing in it tells one buyer from another.
+// Sale is how many sales of one product through one channel a day kept, and
+// their cents after partial refunds: nothing in it tells one buyer from another.
 type Sale struct {
 	Day     string `json:"day"`
 	Channel string `json:"channel"` // gumroad or site, the checkout event's words
