@@ -31,8 +31,7 @@ type SalesReader interface {
 	Sales(ctx context.Context, from, to string) ([]tally.Sale, error) // kept sales, UTC days, both included
 }
 
-// Filter narrows a report to the reading events that match every field
-// set; clicks, buy-link clicks and sales, which carry none, are left out.
+// Filter narrows a report to the reading events that match every field set.
 type Filter struct {
 	Path     string `json:"path,omitempty"`
 	Ref      string `json:"ref,omitempty"`
@@ -202,8 +201,7 @@ type SiteWide struct {
 	ClickPages map[string][]string `json:"click_pages,omitempty"`
 }
 
-// SetClickPages records which pages have each click's control (a click
-// event carries only its name); under a filter it does nothing.
+// SetClickPages records which pages have each click's control; under a filter it does nothing.
 func (r *Report) SetClickPages(pages map[string][]string) {
 	if r.SiteWide == nil {
 		return
@@ -250,8 +248,7 @@ type Report struct {
 	counts []tally.Count
 }
 
-// NoMatch says, when r's filter matches no reading event of the period,
-// how many the period holds, and how many of them match but for case.
+// NoMatch says, when r's filter matches no reading event, how many there are and match but for case.
 func (r *Report) NoMatch() string {
 	if !r.Filter.Set() || r.Total.Steps != (Steps{}) {
 		return ""

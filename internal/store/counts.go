@@ -16,8 +16,7 @@ import (
 // (scrolled as 0 or 1), then n.
 const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
 
-// Counts returns the roll-up's counts of the UTC days from to to (both
-// included, YYYY-MM-DD), in SortCounts' order.
+// Counts returns the roll-up's counts of the UTC days from to to, both included, in SortCounts' order.
 func (s *Store) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
 	const query = `SELECT ` + countCols + `, n FROM rollup WHERE day >= ? AND day <= ?`
 	return s.counts(ctx, query, from, to)

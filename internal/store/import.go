@@ -22,8 +22,7 @@ import (
 	"errref/internal/event"
 )
 
-// MaxLine is the longest log line read, in bytes; a longer one is refused
-// by its number and the import goes on.
+// MaxLine is the longest log line read, in bytes; a longer one is refused by its number.
 const MaxLine = 1 << 20
 
 // importBatch is how many events one import transaction holds.
@@ -39,8 +38,7 @@ type ImportResult struct {
 	Cut     int64        // bytes of a last line, without its break, TakeJournal left to take whole
 }
 
-// LineError is a line an import refused: its number in the file, from 1,
-// and why.
+// LineError is a line an import refused: its number in the file, from 1, and why.
 type LineError struct {
 	Line int
 	Err  error
@@ -59,8 +57,7 @@ func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error
 	return s.importLines(ctx, r, false)
 }
 
-// importLines is ImportLog; of a journal, which holds nothing but events,
-// it refuses a line that holds none.
+// importLines is ImportLog; of a journal, it refuses a line that holds no event.
 func (s *Store) importLines(ctx context.Context, r io.Reader, journal bool) (ImportResult, error) {
 	var res ImportResult
 	var batch []Item
@@ -192,8 +189,7 @@ func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	return string(t), append([]byte{'{'}, after...), true
 }
 
-// unwrap finds the function's own record in a line: the line itself, or
-// the JSON in its "message" field.
+// unwrap finds the function's own record in a line: itself, or the JSON in its "message".
 func unwrap(line []byte) (map[string]json.RawMessage, bool) {
 	var rec map[string]json.RawMessage
 	if json.Unmarshal(line, &rec) != nil {

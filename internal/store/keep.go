@@ -50,8 +50,7 @@ func deref[T any](p *T) any {
 	return *p
 }
 
-// Item is one event to keep: the event, the time it arrived and, for an
-// imported line, the line's key, so that it is taken once.
+// Item is one event to keep, the time it arrived and, for an imported line, its key.
 type Item struct {
 	Event event.Event
 	At    time.Time

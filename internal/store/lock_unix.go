@@ -7,8 +7,7 @@ import (
 	"syscall"
 )
 
-// lockFile takes the journal's advisory lock, which every Journal of any
-// process takes around a batch, and reports whether it holds it.
+// lockFile takes the lock every Journal takes around a batch, and reports whether it holds it.
 func lockFile(f *os.File) (unlock func(), locked bool) {
 	fd := int(f.Fd())
 	err := syscall.Flock(fd, syscall.LOCK_EX)

@@ -22,8 +22,7 @@ type SalesResult struct {
 	Cents   int64
 }
 
-// KeepSales stores the sales each hands it (see sales.Read) in one
-// transaction, all or none: an error of each stores none of them.
+// KeepSales stores the sales each hands it (see sales.Read) in one transaction, all or none.
 func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record) error) error) (SalesResult, error) {
 	var res SalesResult
 	tx, err := s.db.BeginTx(ctx, nil)

@@ -168,8 +168,7 @@ var libpqKeys = []string{"host", "hostaddr", "port", "dbname", "user", "password
 	"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
 	"options", "service", "servicefile", "target_session_attrs", "search_path"}
 
-// IsPostgres reports whether dsn is a postgres:// URL or a libpq
-// keyword/value string rather than a SQLite file.
+// IsPostgres reports whether dsn is a postgres:// URL or libpq keyword string, not a file.
 func IsPostgres(dsn string) bool {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return true
@@ -196,8 +195,7 @@ func Locate(getenv func(string) string, file string) (dsn, from string, err erro
 	return file, "", nil
 }
 
-// Describe names the store at dsn for messages: the file, or PostgreSQL's
-// host, port, database and user, never the password.
+// Describe names the store at dsn for messages, never with the password.
 func Describe(dsn string) string {
 	if !IsPostgres(dsn) {
 		return dsn

@@ -15,8 +15,7 @@ import (
 	"errref/internal/event"
 )
 
-// Keeper keeps batches of events, all of a batch or none of it: a Store,
-// a Journal, or the function's log.
+// Keeper keeps batches of events, all or none of each: a Store, a Journal, or the log.
 type Keeper interface {
 	Keep(ctx context.Context, items []Item) (int, error)
 	String() string
@@ -73,8 +72,7 @@ func (w *Writer) Receive(e event.Event, at time.Time) error {
 	}
 }
 
-// Close keeps what is queued and stops the writer; an event added after
-// it is refused.
+// Close keeps what is queued and stops the writer; an event added after it is refused.
 func (w *Writer) Close() {
 	w.mu.Lock()
 	if !w.closed {

@@ -29,8 +29,7 @@ func VisibleBucket(ms int64) int {
 	return s / unit * unit
 }
 
-// SortCounts puts counts in the order of their fields, compared as bytes:
-// the same in every backend, whatever the database's collation.
+// SortCounts orders counts by their fields as bytes, whatever the database's collation.
 func SortCounts(cs []Count) {
 	slices.SortFunc(cs, func(a, b Count) int {
 		return cmp.Or(
