@@ -119,8 +119,7 @@ func (s *Steps) add(name string, n int) {
 	}
 }
 
-// Funnel is a group's steps, the rate from each to the next, and how many
-// later steps were sent after a scroll (a view is sent before anyone can).
+// Funnel is a group's steps, the rates between them, and how many later steps followed a scroll.
 type Funnel struct {
 	Steps
 	ScrolledHuman   int `json:"scrolled_human_candidates"` // human-candidate events sent after a scroll
@@ -188,8 +187,7 @@ type Day struct {
 	Partial       bool   `json:"partial,omitempty"` // today: not over yet
 }
 
-// SiteWide is what has no path: clicks by name, buy-link clicks and the
-// storefront's sales by channel, in the period and the one before.
+// SiteWide is what has no path, in the period and the one before: clicks, buy-link clicks, sales.
 type SiteWide struct {
 	Clicks                  map[string]int `json:"clicks"`
 	BuyLinkClicks           map[string]int `json:"buy_link_clicks"`

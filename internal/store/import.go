@@ -178,8 +178,7 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
 }
 
-// ownLine splits a line exactly as Event.NotStoredLine writes it into its
-// time and the event's body, without decoding it twice.
+// ownLine splits a line as Event.NotStoredLine writes it into time and body, decoding nothing.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
 	t, after, found := bytes.Cut(rest, []byte(`","stored":false,`))

@@ -134,8 +134,7 @@ func (j *Journal) String() string { return j.path }
 
 func (j *Journal) Close() error { return j.f.Close() }
 
-// Keep appends items as one write and syncs the file. A write that fails
-// part way is cut off again, under the lock.
+// Keep appends items in one synced write; one that fails part way is cut off, under the lock.
 func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	b := jsonLines(items)
 	j.mu.Lock()

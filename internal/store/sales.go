@@ -65,8 +65,7 @@ func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record)
 	return res, nil
 }
 
-// ErrSalesDenied is the error of Sales when the store's role may not read
-// the sales: a reader role granted before migration 5 made the table.
+// ErrSalesDenied is Sales' error when the role may not read sales: granted before migration 5 made them.
 var ErrSalesDenied = errors.New("this role may not read the table sales")
 
 // Sales returns the kept sales of the UTC days from to to, both included, by day, channel and product.

@@ -43,9 +43,8 @@ type request struct {
 // MaxBatch is the most events one batch holds.
 const MaxBatch = 2000
 
-// NewWriter starts a writer that keeps events in to and, when to fails, in
-// fallback; log hears each failure, without the events. Each batch has
-// timeout to be kept (5 s when zero).
+// NewWriter starts a writer that keeps events in to, else in fallback; log hears each failure,
+// without the events. Each batch has timeout to be kept (5 s when zero).
 func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Writer {
 	w := &Writer{to: to, fallback: fallback, log: log, timeout: cmp.Or(timeout, 5*time.Second),
 		queue: make(chan request, 4*MaxBatch), done: make(chan struct{})}
@@ -53,9 +52,8 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 	return w
 }
 
-// Receive keeps e, received at at, and returns once the store or the
-// fallback holds it, else why neither does. It waits at most four batch
-// timeouts to queue e (event.Handler's Sink takes no context).
+// Receive keeps e, received at at, and returns once the store or the fallback holds it, else
+// why neither does. It waits at most four batch timeouts to queue e (Sink takes no context).
 func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
@@ -158,9 +156,8 @@ func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	return NewWriter(&lazy{dsn: dsn}, lines, 2*time.Second, say)
 }
 
-// lazy is a store opened on its first batch, and again at most every 30 s
-// after a failed open: an outage at a cold start does not last the
-// container's life. Only its writer's goroutine calls it.
+// lazy is a store opened on its first batch, and again at most every 30 s after a failed open:
+// an outage at a cold start does not last the container's life. Only its writer calls it.
 type lazy struct {
 	dsn   string
 	st    *Store

@@ -18,9 +18,8 @@ type Count struct {
 	N                                                 int
 }
 
-// VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds
-// to two significant figures (95 s, 140 s, 1,200 s), so that a median and quartiles
-// read from the roll-up are within 10% of the raw figure while the roll-up stays small.
+// VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds to two
+// significant figures (95, 140, 1,200), so quartiles from a small roll-up are within 10%.
 func VisibleBucket(ms int64) int {
 	s, unit := int(ms/1000), 1
 	for s >= 100*unit && unit < 1000 {
