@@ -1,10 +1,8 @@
-// Command event is the counter's receiver in production: a Netlify
-// Function (AWS Lambda underneath) that serves POST /api/event with the
-// same handler as the local preview. Each valid event is stored in
-// PostgreSQL when DATABASE_URL (or Netlify Database's NETLIFY_DB_URL) is
-// set; an event not stored is written to stdout, which Netlify keeps in
-// the function's log, as one JSON line marked not stored. No IP address,
-// user agent or header is logged or stored.
+// Command event is the counter's receiver in production: a Netlify Function
+// (AWS Lambda underneath) that serves POST /api/event with the preview's handler.
+// Each valid event is stored in PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL)
+// is set; one not stored goes to stdout, the function's log, as a JSON line marked
+// not stored. No IP address, user agent or header is logged or stored.
 package main
 
 import (
@@ -43,8 +41,7 @@ func main() {
 	lambda.Start(adapt(&event.Handler{Sink: w.Receive}))
 }
 
-// adapt returns a Lambda handler that serves each request through h, for
-// API Gateway's proxy events, which is how Netlify runs Go functions.
+// adapt serves API Gateway's proxy events, as Netlify runs Go functions, through h.
 func adapt(h http.Handler) func(context.Context, events.APIGatewayProxyRequest) (events.APIGatewayProxyResponse, error) {
 	return func(ctx context.Context, req events.APIGatewayProxyRequest) (events.APIGatewayProxyResponse, error) {
 		body := req.Body

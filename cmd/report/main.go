@@ -1,7 +1,6 @@
-// Command report shows the reading funnel from the stored events and sales.
-// It reads PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else the
-// SQLite file events.db in the site folder (or -db, or SITE_EVENTS_DB), after
-// taking into it what the preview kept in events.jsonl.
+// Command report shows the reading funnel from the stored events and sales: in
+// PostgreSQL when DATABASE_URL (or NETLIFY_DB_URL) is set, else in the SQLite
+// file events.db (or -db, or SITE_EVENTS_DB), into which it takes events.jsonl.
 //
 //	go run ./cmd/report                      the last 30 days, as tables
 //	go run ./cmd/report -from 2026-03-01 -to 2026-03-31 -json
@@ -81,9 +80,8 @@ func main() {
 	}
 }
 
-// show writes the report of the period: the funnel, the sales, the pages,
-// as tables, JSON or a page. On a store that holds nothing yet, or none,
-// it says on standard error what to do, and writes the report's zeros.
+// show writes the report of the period as tables, JSON or a page. On a store
+// that holds nothing yet, or none, it says what to do and writes the zeros.
 func show(f flags) error {
 	days, err := report.ParseSince(f.since)
 	if err != nil {
@@ -154,8 +152,8 @@ func show(f flags) error {
 	return report.Text(os.Stdout, r)
 }
 
-// refHost reads -ref as the counter records a referrer: the host of
-// document.referrer, which a browser writes in lower case, without a port.
+// refHost reads -ref as the counter records a referrer: document.referrer's host,
+// lower case, without a port.
 func refHost(ref string) (string, error) {
 	s := ref
 	if !strings.Contains(s, "://") {
@@ -171,9 +169,9 @@ func refHost(ref string) (string, error) {
 	return strings.ToLower(host), nil
 }
 
-// checkPath refuses a -path that is no page of the site, unless the
-// filter matched reading events (of a page since removed), naming the page
-// it differs from only in slashes or case (/mcp/mcperror/ for /mcp/mcperror).
+// checkPath refuses a -path that is no page of the site, unless the filter matched
+// reading events (of a page since removed), naming the page it differs from only
+// in slashes or case (/mcp/mcperror/ for /mcp/mcperror).
 func checkPath(path string, pages []string, matched bool) error {
 	if path == "" || matched || slices.Contains(pages, path) {
 		return nil

@@ -19,9 +19,8 @@ import (
 // timeout bounds what the report asks of a store: a silent server is an error.
 const timeout = 30 * time.Second
 
-// locate names the store the flags choose: -db, else DATABASE_URL,
-// NETLIFY_DB_URL, SITE_EVENTS_DB, else events.db in -root; from is the
-// setting that chose it, "" for the default.
+// locate names the store the flags choose: -db, else as store.Locate, with
+// events.db in -root; from is the setting that chose it, "" for the default.
 func (f flags) locate() (dsn, from string, err error) {
 	if f.db != "" {
 		return f.db, "-db", nil
@@ -29,8 +28,7 @@ func (f flags) locate() (dsn, from string, err error) {
 	return store.Locate(os.Getenv, filepath.Join(f.root, "events.db"))
 }
 
-// migrate brings the store's schema up to this release, creating the
-// store if need be.
+// migrate brings the store's schema up to this release, creating the store if need be.
 func migrate(f flags) error {
 	st, err := f.open(context.Background(), store.Options{Create: true})
 	if err != nil {
@@ -41,11 +39,10 @@ func migrate(f flags) error {
 	return nil
 }
 
-// openToRead opens the store the report reads, read-only, after taking
-// the preview's journal into it. On a fresh site, with neither the
-// default store nor a journal, it returns none; it creates only the
-// default events.db, to take the journal in: a mistyped -db or
-// SITE_EVENTS_DB is an error, not a new store.
+// openToRead opens the store the report reads, read-only, after taking the
+// preview's journal into it; with neither the default store nor a journal, it
+// returns none. It creates only the default events.db, to take the journal in:
+// a mistyped -db or SITE_EVENTS_DB is an error, not a new store.
 func (f flags) openToRead(ctx context.Context) (*store.Store, error) {
 	dsn, from, err := f.locate()
 	if err != nil {
@@ -70,8 +67,7 @@ func (f flags) openToRead(ctx context.Context) (*store.Store, error) {
 	return f.open(ctx, store.Options{ReadOnly: true})
 }
 
-// importLog takes a log's not-stored events into the store, and names
-// each line it refuses.
+// importLog takes a log's not-stored events into the store, naming each line it refuses.
 func importLog(f flags) error {
 	in := os.Stdin
 	if f.importFile != "-" {
@@ -103,9 +99,8 @@ func importLog(f flags) error {
 	return nil
 }
 
-// importSales takes the sales of an export into the store, each once, all
-// or none, and says what it found and kept. site.toml matters only to a
-// transfers export without -wallet.
+// importSales takes the sales of an export into the store, each once, all or none,
+// and says what it kept. site.toml matters only to a transfers export without -wallet.
 func importSales(f flags) error {
 	o := f.sales
 	var settingsErr error
@@ -145,8 +140,7 @@ func importSales(f flags) error {
 	return nil
 }
 
-// none is the store of a folder where nothing was recorded yet: no
-// event, no sale.
+// none is the store of a folder where nothing was recorded yet: no event, no sale.
 type none struct{}
 
 func (none) Counts(context.Context, string, string) ([]tally.Count, error) { return nil, nil }
@@ -157,8 +151,8 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// takeJournal imports the journal's new lines into the store at dsn, each
-// once, naming each line it refuses and a last line left cut short.
+// takeJournal imports the journal's new lines into the store at dsn, each once,
+// naming each line it refuses and a last line left cut short.
 func takeJournal(ctx context.Context, dsn, path string, create bool) error {
 	st, err := store.Open(ctx, dsn, store.Options{Create: create})
 	if err != nil {

@@ -1,8 +1,7 @@
 // Package benchsite writes sites of many pages: a site folder's templates,
-// static files, counter and settings, with n distinct pages made from its
-// home page (a fixture's) or largest error page (the real site's, in 20
-// sections). Each copy has its own title and a comment opening each Python
-// block, so that, as on a real site, no page's highlighting can be reused.
+// static files, counter and settings, with n distinct pages made from its home
+// page (a fixture's) or largest error page (the real site's, in 20 sections),
+// each with its own title and Python comments, so that no highlighting is reused.
 package benchsite
 
 import (
@@ -13,9 +12,8 @@ import (
 	"strings"
 )
 
-// Make writes a site of n pages into dst, from the site folder at src. The
-// site's own pages (/pay/, /404.html, the error pages), which the copies
-// link to, come too; copy 0 of a home page takes its place.
+// Make writes a site of n pages into dst, from the site folder at src, with the
+// site's own pages, which the copies link to; copy 0 of a home page takes its place.
 func Make(dst, src string, n int) error {
 	for _, dir := range []string{"templates", "static", "measure", "content"} {
 		if err := os.CopyFS(filepath.Join(dst, dir), os.DirFS(filepath.Join(src, dir))); err != nil {

@@ -1,6 +1,5 @@
-// Package browsertest starts Debian's Chromium for tests, through chromedp.
-// Without Chromium a test fails saying what to install, unless the user
-// chose to skip browser tests with SKIP_BROWSER=1 (package needs).
+// Package browsertest starts Debian's Chromium for tests, through chromedp;
+// without it, a test fails or skips as package needs says.
 package browsertest
 
 import (
@@ -17,14 +16,13 @@ import (
 
 // Options choose how Chromium runs.
 type Options struct {
-	// Webdriver leaves navigator.webdriver true, as under automation. When
-	// false, Chromium runs with AutomationControlled disabled, as a
-	// person's browser does.
+	// Webdriver leaves navigator.webdriver true, as under automation. When false,
+	// Chromium runs with AutomationControlled disabled, as a person's browser does.
 	Webdriver bool
 }
 
-// shared holds the browsers a package's tests share under Main, one for
-// each value of Options.Webdriver, which is a command-line flag.
+// shared holds the browsers a package's tests share under Main, one for each
+// value of Options.Webdriver, a command-line flag.
 var shared struct {
 	sync.Mutex
 	browsers map[bool]*browser // nil outside Main
@@ -35,9 +33,8 @@ type browser struct {
 	end func()
 }
 
-// Main runs a package's tests, with one Chromium for them all, and ends it
-// after them: starting Chromium takes about half a second, most of a short
-// browser test. Call it from TestMain:
+// Main runs a package's tests with one Chromium for them all, which takes half
+// a second to start, most of a short browser test. Call it from TestMain:
 //
 //	func TestMain(m *testing.M) { os.Exit(browsertest.Main(m)) }
 func Main(m *testing.M) int {
@@ -49,9 +46,8 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// New returns a context for one tab of a headless Chromium, in a browser
-// context of its own: storage, cookies and permissions start empty and end
-// with the test. The package's TestMain must call Main.
+// New returns a context for one tab of a headless Chromium, in a browser context
+// of its own, whose storage, cookies and permissions start empty. TestMain must call Main.
 func New(t testing.TB, o Options) context.Context {
 	t.Helper()
 	path := needs.Browser(t)

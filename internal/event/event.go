@@ -1,7 +1,6 @@
-// Package event receives the counter's events: it validates a POST to
-// /api/event against the counter's contract (docs/counter.md) and hands
-// each valid event to a sink. The local preview and the production
-// function share this one handler, so there is one validation path.
+// Package event receives the counter's events: it validates a POST to /api/event
+// against the counter's contract (docs/counter.md) and hands each valid event to
+// a sink. The preview and the production function share this one validation path.
 package event
 
 import (
@@ -16,8 +15,8 @@ const (
 	MaxValue = 200  // the longest campaign or outreach value, in characters
 )
 
-// The names of the counter's own events: the three reading events, in
-// the order a reader reaches them, and a click on a buy link.
+// The names of the counter's own events: the three reading events, in the order
+// a reader reaches them, and a click on a buy link.
 const (
 	View           = "view"
 	HumanCandidate = "human-candidate"
@@ -28,8 +27,8 @@ const (
 // Reading holds the names of the three reading events, in that order.
 var Reading = []string{View, HumanCandidate, Engaged}
 
-// The checkout words, where a buy link leads (the storefront's listing, or
-// the site's payment page in USDC), name the channels of sales too.
+// The checkout words, where a buy link leads (the storefront, or the site's
+// payment page in USDC), name the channels of sales too.
 const (
 	Gumroad = "gumroad"
 	Site    = "site"
@@ -56,8 +55,7 @@ type Event struct {
 // `14:03:07 human-candidate path="/" visible_ms=10012 scrolled=true ref="news.ycombinator.com"`.
 func (e Event) Line(t time.Time) string {
 	var b strings.Builder
-	// Every value a page sends is quoted, so that none can pass for
-	// another field.
+	// Every value a page sends is quoted, so that none can pass for another field.
 	b.WriteString(t.Format("15:04:05") + " " + e.Name)
 	if e.Path != "" {
 		fmt.Fprintf(&b, " path=%q", e.Path)
@@ -82,9 +80,8 @@ func (e Event) Line(t time.Time) string {
 	return b.String()
 }
 
-// NotStoredLine is the event as one JSON line with the server's UTC time
-// and "stored":false, as the function logs and the journals keep an event
-// the store did not take, for go run ./cmd/report -import to take later.
+// NotStoredLine is the event as one JSON line with the server's UTC time and
+// "stored":false, as the function logs and the journal keep it, for -import.
 func (e Event) NotStoredLine(t time.Time) []byte {
 	b, _ := json.Marshal(struct {
 		TS     string `json:"ts"`

@@ -10,10 +10,9 @@ import (
 	"time"
 )
 
-// Handler serves POST /api/event. Each valid event goes to Sink, with the
-// time it arrived, and is answered 204 only when Sink says it kept it; an
-// event Sink could not keep is answered 503. It reads no cookie, sets
-// none, and keeps no header.
+// Handler serves POST /api/event. Each valid event goes to Sink with the time it
+// arrived, and is answered 204 once Sink kept it, else 503. It reads no cookie,
+// sets none, and keeps no header.
 type Handler struct {
 	Sink func(Event, time.Time) error
 }
@@ -29,9 +28,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "content type must be text/plain or application/json", http.StatusUnsupportedMediaType)
 		return
 	}
-	// Only this site's pages may post. A browser's fetch with
-	// referrerPolicy no-referrer sends Origin: null, so Sec-Fetch-Site,
-	// which page script cannot set, is what tells same-origin apart.
+	// Only this site's pages may post. A fetch with referrerPolicy no-referrer
+	// sends Origin: null; Sec-Fetch-Site, which script cannot set, tells same-origin apart.
 	s, o := r.Header.Get("Sec-Fetch-Site"), r.Header.Get("Origin")
 	if s != "" && s != "same-origin" || o != "" && o != "null" && !sameHost(o, r.Host) {
 		http.Error(w, "cross-origin events are refused", http.StatusForbidden)
@@ -49,8 +47,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := h.Sink(e, time.Now()); err != nil {
-		// The reason is the server's (its terminal or log has it); the
-		// page is told only that the event was not kept.
+		// The reason is the server's (its log has it): the page is told only that.
 		http.Error(w, "the event could not be kept", http.StatusServiceUnavailable)
 		return
 	}

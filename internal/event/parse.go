@@ -15,9 +15,8 @@ import (
 	"unicode/utf8"
 )
 
-// nameRE and hostRE leave the length to isName and isHost: a counted
-// repeat ({1,253}) compiles to as many copies of its class, at the start
-// of every command that links this package.
+// nameRE and hostRE leave the length to isName and isHost: a counted repeat
+// ({1,253}) compiles to as many copies of its class, in every command's start.
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
 	hostRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]_-]+$`)
@@ -26,15 +25,13 @@ var (
 	pathRE = regexp.MustCompile(`^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$`)
 )
 
-// Parse validates one body. Its errors are short, safe to show, and never
-// echo the body.
+// Parse validates one body. Its errors are short, safe to show, and never echo the body.
 func Parse(body []byte) (Event, error) {
 	var e Event
 	if len(body) > MaxBody {
 		return e, fmt.Errorf("body over %d bytes", MaxBody)
 	}
-	// encoding/json would replace invalid bytes without a word; a browser
-	// never sends them.
+	// encoding/json would replace invalid bytes without a word; a browser sends none.
 	if !utf8.Valid(body) {
 		return e, errors.New("body is not UTF-8")
 	}
@@ -50,9 +47,9 @@ func Parse(body []byte) (Event, error) {
 	return e, e.check(seen)
 }
 
-// object reads a JSON object, handing each key once to each, which reads
-// its value, and returns the keys in order. notObject is the error when the value
-// is not an object; what names a key in the error of a repeated one.
+// object reads a JSON object, handing each key once to each, which reads its value,
+// and returns the keys in order. notObject is the error of a value that is not an
+// object; what names a key in the error of a repeated one.
 func object(dec *json.Decoder, notObject, what string, each func(key string) error) ([]string, error) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil, errors.New(notObject)
@@ -131,8 +128,7 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 	return nil
 }
 
-// str reads key's string value into dst: no control characters, at most
-// MaxValue characters.
+// str reads key's string value into dst: no control characters, at most MaxValue of them.
 func str(dec *json.Decoder, key string, dst *string) error {
 	tok, err := dec.Token()
 	s, ok := tok.(string)
@@ -143,8 +139,7 @@ func str(dec *json.Decoder, key string, dst *string) error {
 		return fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
 	for _, r := range s {
-		// Bidi controls (U+202E and the like) would reorder what the
-		// terminal or a log viewer shows around them.
+		// Bidi controls (U+202E) would reorder what a terminal or log viewer shows around them.
 		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
 			return fmt.Errorf("%s holds a control character", key)
 		}
@@ -192,13 +187,11 @@ func (e *Event) check(seen []string) error {
 	return errors.New("name must be view, human-candidate, engaged, checkout, or a click name of lowercase letters, digits and -")
 }
 
-// isName and isHost count bytes, which are characters in their ASCII
-// classes.
+// isName and isHost count bytes, which are characters in their ASCII classes.
 func isName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
 func isHost(s string) bool { return len(s) <= 253 && hostRE.MatchString(s) }
 
-// safe is a key fit to quote in an error: its first 40 bytes, with ? for
-// each control character.
+// safe is a key fit to quote in an error: its first 40 bytes, ? for each control character.
 func safe(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {

@@ -1,15 +1,10 @@
 // Package needs gives the tests that need something from the machine
 // (Chromium, a PostgreSQL server) one rule: when it is missing they fail,
 // saying what to install or set, unless the user chose to skip them with
-// SKIP_BROWSER=1 or SKIP_POSTGRES=1.
-//
-// They fail rather than skip because go test ./... shows a skip as a bare,
-// cached "ok"; only a failure always reaches the user. The first test of a
-// package that finds the thing missing fails with the whole message, and
-// the package's others skip, pointing at it.
-//
-// REQUIRE_BROWSER=1 and REQUIRE_POSTGRES=1 (CI sets them) override the
-// SKIP variables: under them the tests never skip.
+// SKIP_BROWSER=1 or SKIP_POSTGRES=1, which REQUIRE_BROWSER=1 and
+// REQUIRE_POSTGRES=1 (CI sets them) override. They fail rather than skip
+// because go test ./... shows a skip as a bare, cached "ok". The first test
+// of a package to find the thing missing fails; the others skip, naming it.
 package needs
 
 import (
@@ -27,8 +22,7 @@ var (
 	postgres = need{what: "PostgreSQL tests", skip: "SKIP_POSTGRES", require: "REQUIRE_POSTGRES"}
 )
 
-// Browser returns the Chromium for t to start. When there is none, it
-// fails t (see the package comment), or skips it under SKIP_BROWSER=1.
+// Browser returns the Chromium for t to start; without one, see the package comment.
 func Browser(t testing.TB) string {
 	t.Helper()
 	path := cmp.Or(os.Getenv("CHROME_PATH"), "/usr/bin/chromium") // where Debian installs it
@@ -42,8 +36,7 @@ func Browser(t testing.TB) string {
 }
 
 // Postgres returns the URL of the PostgreSQL server for t, from
-// TEST_DATABASE_URL. When it is not set, it fails t (see the package
-// comment), or skips it under SKIP_POSTGRES=1.
+// TEST_DATABASE_URL; without one, see the package comment.
 func Postgres(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv("TEST_DATABASE_URL")
@@ -57,9 +50,8 @@ func Postgres(t testing.TB) string {
 	return url
 }
 
-// Hermetic unsets the publisher's settings (SITE_*, URL, DATABASE_URL,
-// NETLIFY_DB_URL), so that no result depends on the shell that runs the
-// tests: TestMain calls it where the code under test reads them.
+// Hermetic unsets the publisher's settings (SITE_*, URL, DATABASE_URL, NETLIFY_DB_URL),
+// so that no result depends on the shell: TestMain calls it where the code reads them.
 func Hermetic() {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -69,8 +61,7 @@ func Hermetic() {
 	}
 }
 
-// A need is what a kind of test needs, and whether one has failed for
-// want of it in this test binary.
+// A need is what a kind of test needs, and whether one has failed for want of it.
 type need struct {
 	what    string // "browser tests"
 	skip    string // the variable that skips them
@@ -79,9 +70,8 @@ type need struct {
 	failed atomic.Pointer[string] // the name of the test that failed for want of it
 }
 
-// check skips t when the user chose to skip these tests; else, when why
-// says what is missing, it fails t, or skips it if another test has
-// already failed saying so.
+// check skips t when the user chose to skip these tests; else, when why says
+// what is missing, it fails t, or skips it if another test already failed.
 func (n *need) check(t testing.TB, why string) {
 	t.Helper()
 	if os.Getenv(n.skip) == "1" && os.Getenv(n.require) != "1" {

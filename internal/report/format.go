@@ -1,6 +1,5 @@
-// What every form of the report shares: values quoted for a terminal,
-// counts, changes and rates as words, the notes, and the sections of rows
-// by where readers came from.
+// What every form of the report shares: values quoted for a terminal, counts,
+// changes and rates as words, the notes, and the sections by where readers came from.
 
 package report
 
@@ -13,10 +12,9 @@ import (
 	"github.com/dustin/go-humanize"
 )
 
-// Quote shows a stored value Go-quoted when it holds anything a terminal
-// could take for a control (an escape, a bidi override) or a space that
-// blurs a column; else as it is. A backslash is plain: it is Windows'
-// separator, and a path with each one doubled cannot be pasted back.
+// Quote shows a stored value Go-quoted when it holds anything a terminal could
+// take for a control (an escape, a bidi override) or a space that blurs a column.
+// A backslash is plain: a Windows path with each one doubled cannot be pasted back.
 func Quote(s string) string {
 	plain := strings.ReplaceAll(s, `\`, "/")
 	if q := strconv.Quote(plain); q[1:len(q)-1] == plain && !strings.ContainsAny(s, " \t") {
@@ -119,8 +117,7 @@ func Money(cents int64) string {
 	return fmt.Sprintf("%s$%s.%02d", sign, num(int(cents/100)), cents%100)
 }
 
-// section is a table of rows by where readers came from, as the text and
-// the page show it.
+// section is a table of rows by where readers came from, as the text and the page show it.
 type section struct {
 	Title, Note, Head string
 	Rows              []line

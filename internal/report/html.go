@@ -1,5 +1,4 @@
-// The report as one self-contained HTML page: its template, stylesheet,
-// funnel and charts of the days.
+// The report as one self-contained HTML page: its template, stylesheet, funnel and charts.
 
 package report
 
@@ -14,9 +13,8 @@ import (
 	"sync"
 )
 
-// HTML writes r as one self-contained page: no script, and a policy that
-// allows nothing but its own stylesheet, by hash. Every value from the
-// wild is text, escaped by html/template, never markup.
+// HTML writes r as one self-contained page: no script, and a policy that allows
+// nothing but its own stylesheet, by hash. Every value from the wild is text.
 func HTML(w io.Writer, r Report) error {
 	if len(r.Days) == 0 {
 		return fmt.Errorf("report %s to %s has no days: make it with Build", r.From, r.To)

@@ -1,9 +1,8 @@
 // Package report turns stored events and the storefront's sales into the
 // funnel, written as a terminal table, JSON or a self-contained HTML page.
-//
-// The counter keeps no identifier, so a funnel is a ratio of counts, not
-// of people; and clicks, buy-link clicks and sales carry no path, referrer,
-// campaign or outreach code, so they are counted for the whole site only.
+// The counter keeps no identifier, so a funnel is a ratio of counts, not of
+// people; clicks, buy-link clicks and sales carry no path, referrer, campaign
+// or outreach code, so they are counted for the whole site only.
 package report
 
 import (
@@ -32,8 +31,7 @@ type SalesReader interface {
 	Sales(ctx context.Context, from, to string) ([]tally.Sale, error) // kept sales, UTC days, both included
 }
 
-// Filter narrows a report to the reading events that match every field
-// set; clicks, buy-link clicks and sales, which carry none, are left out.
+// Filter narrows a report to the reading events that match every field set.
 type Filter struct {
 	Path     string `json:"path,omitempty"`
 	Ref      string `json:"ref,omitempty"`
@@ -81,9 +79,8 @@ func (q Query) days() (time.Time, int, error) {
 	return start, int(end.Sub(start).Hours()/24) + 1, nil
 }
 
-// Load reads the counts of q's period and the one before from src, and
-// builds the report. When only the sales cannot be read, it returns the
-// report without them beside the error.
+// Load reads the counts of q's period and the one before from src, and builds
+// the report; when only the sales cannot be read, it is returned with the error.
 func Load(ctx context.Context, src CountReader, q Query) (Report, error) {
 	from, _, err := q.Previous()
 	if err != nil {
@@ -122,8 +119,7 @@ func (s *Steps) add(name string, n int) {
 	}
 }
 
-// Funnel is a group's steps, the rate from each to the next, and how many
-// later steps were sent after a scroll (a view is sent before anyone can).
+// Funnel is a group's steps, the rates between them, and how many later steps followed a scroll.
 type Funnel struct {
 	Steps
 	ScrolledHuman   int `json:"scrolled_human_candidates"` // human-candidate events sent after a scroll
@@ -161,9 +157,9 @@ type PageRow struct {
 	RevenueCents *int64 `json:"revenue_cents,omitempty"`
 }
 
-// Row is one referrer host, campaign or outreach code, with its funnel.
-// None marks the row without one (for referrers, also the site's own
-// links); Other the row adding up those beyond the Top, and how many.
+// Row is one referrer host, campaign or outreach code, with its funnel. None marks
+// the row without one (for referrers, also the site's own links); Other the row
+// adding up those beyond the Top, and how many.
 type Row struct {
 	Ref      string `json:"ref,omitempty"`
 	Source   string `json:"utm_source,omitempty"`
@@ -191,8 +187,7 @@ type Day struct {
 	Partial       bool   `json:"partial,omitempty"` // today: not over yet
 }
 
-// SiteWide is what has no path: clicks by name, buy-link clicks and the
-// storefront's sales by channel, in the period and the one before.
+// SiteWide is what has no path, in the period and the one before: clicks, buy-link clicks, sales.
 type SiteWide struct {
 	Clicks                  map[string]int `json:"clicks"`
 	BuyLinkClicks           map[string]int `json:"buy_link_clicks"`
@@ -204,8 +199,7 @@ type SiteWide struct {
 	ClickPages map[string][]string `json:"click_pages,omitempty"`
 }
 
-// SetClickPages records which pages have each click's control (a click
-// event carries only its name); under a filter it does nothing.
+// SetClickPages records which pages have each click's control; under a filter it does nothing.
 func (r *Report) SetClickPages(pages map[string][]string) {
 	if r.SiteWide == nil {
 		return
@@ -216,10 +210,9 @@ func (r *Report) SetClickPages(pages map[string][]string) {
 	}
 }
 
-// Visible is how long engaged readers had the page in view, from the
-// roll-up's buckets (tally.VisibleBucket), so each figure is "about".
-// Without a timed engaged event the quartiles are absent, not 0 s (only
-// buckets of a second or more are counted).
+// Visible is how long engaged readers had the page in view, from the roll-up's
+// buckets (tally.VisibleBucket), so each figure is "about". Without a timed engaged
+// event the quartiles are absent, not 0 s (only buckets of 1 s or more count).
 type Visible struct {
 	Timed  int `json:"engaged_with_time"` // engaged events that carry a time
 	Q1     int `json:"q1_s,omitempty"`    // a quarter had the page in view for less
@@ -249,13 +242,11 @@ type Report struct {
 	Campaigns  []Row          `json:"campaigns"`
 	Outreach   []Row          `json:"outreach"`
 	Days       []Day          `json:"days"`
-	// Under a filter, the counts whatever it, read only by NoMatch, so
-	// that a filter costs Build nothing more.
+	// Under a filter, the counts whatever it, read only by NoMatch: a filter costs Build nothing.
 	counts []tally.Count
 }
 
-// NoMatch says, when r's filter matches no reading event of the period,
-// how many the period holds, and how many of them match but for case.
+// NoMatch says, when r's filter matches no reading event, how many there are and match but for case.
 func (r *Report) NoMatch() string {
 	if !r.Filter.Set() || r.Total.Steps != (Steps{}) {
 		return ""
@@ -499,8 +490,7 @@ func Period(now time.Time, since time.Duration, from, to string) (Query, error) 
 	return Query{From: from, To: to, Today: today}, nil
 }
 
-// maxDays is the longest -since: a century of days, far inside what a
-// time.Duration holds (213,505 days overflow it).
+// maxDays is the longest -since: a century, far inside a time.Duration (213,505 days overflow it).
 const maxDays = 36_500
 
 // ParseSince reads -since: a number of days such as 30d, or a Go duration.

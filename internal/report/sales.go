@@ -1,5 +1,4 @@
-// The funnel's last step: the storefront's sales, by channel and product,
-// beside the buy-link clicks that lead to them.
+// The funnel's last step: the storefront's sales, by channel and product, beside the buy-link clicks.
 
 package report
 
@@ -11,16 +10,14 @@ import (
 	"errref/internal/tally"
 )
 
-// Sales are the storefront's kept sales (neither fully refunded nor lost
-// in a dispute), site-wide: an export carries no page, referrer, campaign
-// or outreach code.
+// Sales are the storefront's kept sales (neither fully refunded nor lost in a
+// dispute), site-wide: an export carries no page, referrer, campaign or outreach code.
 type Sales struct {
 	Channels []Channel     `json:"channels"` // gumroad, site, then both
 	Products []ProductSale `json:"products"`
 }
 
-// Channel is one channel's last steps: buy-link clicks, sales and their
-// revenue, against the period before.
+// Channel is one channel's buy-link clicks, sales and revenue, against the period before.
 type Channel struct {
 	Channel               string   `json:"channel"` // gumroad, site, or "all"
 	BuyLinkClicks         int      `json:"buy_link_clicks"`

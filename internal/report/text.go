@@ -1,5 +1,4 @@
-// The report for a terminal: tables whose columns line up, every stored
-// value quoted.
+// The report for a terminal: tables whose columns line up, every stored value quoted.
 
 package report
 
@@ -110,8 +109,8 @@ func Text(w io.Writer, r Report) error {
 	return tb.write(w)
 }
 
-// textSales writes the funnel's end: buy-link clicks, sales and revenue
-// by channel, the whole funnel in a line, and the products sold.
+// textSales writes buy-link clicks, sales and revenue by channel, the whole
+// funnel in a line, and the products sold.
 func textSales(w io.Writer, r Report) {
 	s := r.SiteWide.Sales
 	if s == nil {
@@ -140,8 +139,7 @@ func textSales(w io.Writer, r Report) {
 	}
 }
 
-// clickPage names the page that has the click's control, when the report
-// was given the site.
+// clickPage names the page that has the click's control, when the report was given the site.
 func clickPage(s *SiteWide, name string) string {
 	if s.ClickPages == nil {
 		return ""
@@ -152,9 +150,9 @@ func clickPage(s *SiteWide, name string) string {
 	return " on no page now"
 }
 
-// table lines up rows for a terminal, two spaces before each cell: the
-// first column to the left, the others, numbers, to the right. A row with
-// fewer cells comes last: tabwriter ends a column at a row without it.
+// table lines up rows for a terminal, two spaces before each cell: the first
+// column to the left, the others, numbers, to the right. A row with fewer cells
+// comes last: tabwriter ends a column at a row without it.
 type table [][]string
 
 func (t *table) row(cells ...string) { *t = append(*t, cells) }

@@ -1,7 +1,6 @@
-// The CSV exports of an address's token transfers from Base's block
-// explorers, Blockscout's and Basescan's (Etherscan's format), each
-// writing the same transfer its own way: see testdata/README.md for the
-// code that writes them, at which commits, and the tools that read them.
+// The CSV exports of an address's token transfers from Base's block explorers,
+// Blockscout's and Basescan's (Etherscan's format), each its own way: see
+// testdata/README.md for the code that writes them, at which commits.
 
 package sales
 
@@ -16,17 +15,15 @@ import (
 	"errref/internal/event"
 )
 
-// USDC is the address of Circle's USDC contract on Base: only its
-// transfers count.
+// USDC is the address of Circle's USDC contract on Base: only its transfers count.
 const USDC = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"
 
 // ErrNoWallet is the error of a transfers export read without a wallet.
 var ErrNoWallet = errors.New("a token transfers export needs the wallet they were paid to: set wallet_address in site.toml (or SITE_WALLET_ADDRESS), or give -wallet")
 
-// An explorer is one explorer's export: the columns of the transaction's
-// hash, the receiver and the token's contract, the others it is known by,
-// and transfer, which reads a USDC transfer's amount in USDC's smallest
-// unit (10^-6) and its time as that explorer writes them.
+// An explorer is one explorer's export: the columns of the transaction's hash,
+// the receiver and the token's contract, the others it is known by, and transfer,
+// which reads a transfer's amount in USDC's smallest unit (10^-6) and its time.
 type explorer struct {
 	kind          string
 	tx, to, token string
@@ -42,9 +39,8 @@ var explorers = []explorer{
 
 func (x explorer) columns() []string { return append([]string{x.tx, x.to, x.token}, x.more...) }
 
-// reader returns the reader of the USDC paid to the wallet, a sale through
-// the site of o's product a transaction: summed by transaction to the end,
-// so memory grows with the wallet's sales, not the file's rows.
+// reader returns the reader of the USDC paid to the wallet, a sale of o's product
+// a transaction, summed to the end: memory grows with the sales, not the rows.
 func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (func(keep func(Record) error) error, error) {
 	wallet := strings.ToLower(o.Wallet)
 	if wallet == "" {
@@ -97,8 +93,8 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 	}, nil
 }
 
-// blockscout reads a transfer of Blockscout's export: the token's smallest
-// unit, and the block's time as Elixir writes a DateTime.
+// blockscout reads a transfer of Blockscout's export: the token's smallest unit,
+// and the block's time as Elixir writes a DateTime.
 func blockscout(cell func(string) string) (int64, time.Time, error) {
 	if d := cell("TokenDecimals"); d != "6" {
 		return 0, time.Time{}, fmt.Errorf("TokenDecimals %q: USDC has 6", d)

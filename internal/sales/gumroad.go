@@ -16,8 +16,8 @@ import (
 	"errref/internal/event"
 )
 
-// gumroadColumns are the columns a sale is read from: the rest (the
-// buyer's name, emails, address, country, license key, ...) are not read.
+// gumroadColumns are the columns a sale is read from; the buyer's name, emails,
+// address, country, license key and the rest are not read.
 var gumroadColumns = []string{"Purchase ID", "Item Name", "Purchase Time (UTC timezone)", "Sale Price ($)",
 	"Partial Refund ($)", "Fully Refunded?", "Disputed?", "Dispute Won?"}
 
@@ -72,9 +72,8 @@ func gumroadSale(cell func(string) string) (Record, error) {
 }
 
 // gumroadTime reads the purchase's time as Ruby's Time#to_s writes it
-// ("2026-03-01 14:05:09 UTC" or "... +0000"). A zone named otherwise
-// (PST) is refused: Go would read an abbreviation it does not know as
-// UTC, a silent shift of the day.
+// ("2026-03-01 14:05:09 UTC" or "... +0000"). A zone named otherwise (PST) is
+// refused: Go would read an abbreviation it does not know as UTC, shifting the day.
 func gumroadTime(s string) (time.Time, error) {
 	for _, layout := range []string{"2006-01-02 15:04:05 -0700", "2006-01-02 15:04:05 UTC"} {
 		if t, err := time.Parse(layout, s); err == nil {
@@ -84,8 +83,7 @@ func gumroadTime(s string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("Purchase Time (UTC timezone) %q: want a time such as 2026-03-01 14:05:09 UTC", s)
 }
 
-// cents reads an amount in dollars as the export writes it, Ruby's
-// Float#to_s of a sum rounded to the cent (19.0, 4.5, 19.99), exactly.
+// cents reads exactly an amount in dollars as Ruby's Float#to_s writes it: 19.0, 4.5, 19.99.
 func cents(column, s string) (int64, error) {
 	c, ok := fixed(s, 2)
 	if !ok {

@@ -1,7 +1,6 @@
-// Package sales reads the storefront's exports of sales, recognised by
-// their header, into what the store keeps of each (see Record). A buyer's
-// name, email, address, country, license key, the purchase ID and a
-// sender's wallet address are read past and never returned.
+// Package sales reads the storefront's exports of sales, recognised by their
+// header, into what the store keeps of each (see Record). A buyer's details,
+// the purchase ID and a sender's wallet are read past and never returned.
 package sales
 
 import (
@@ -29,18 +28,16 @@ type Record struct {
 
 // Options are what an export does not say itself.
 type Options struct {
-	// Wallet is the address USDC is paid to on Base (site.toml's
-	// wallet_address): only transfers to it count.
+	// Wallet is the address USDC is paid to on Base (site.toml's wallet_address).
 	Wallet string
 	// Product names what a transfer paid for: a chain transfer names none.
 	Product string
 }
 
-// Read recognises an export by its header and returns its kind, and
-// each, which hands keep its sales one at a time as it reads them from r,
-// so that a large file is never held whole. A row that cannot be read
-// ends each with an error at its line, as does an error keep returns.
-// Any other file is refused, naming the header found and those expected.
+// Read recognises an export by its header and returns its kind, and each,
+// which hands keep its sales one at a time as it reads them from r, never
+// holding the file whole. A row that cannot be read, or keep's error, ends
+// each with an error at its line. Any other file is refused, naming the header.
 func Read(name string, r io.Reader, o Options) (kind string, each func(keep func(Record) error) error, err error) {
 	if o.Wallet != "" && !walletRE.MatchString(o.Wallet) {
 		return "", nil, fmt.Errorf("the wallet %q is not an address: want 0x and 40 hex digits, the address the USDC is paid to", o.Wallet)
@@ -85,17 +82,15 @@ func expected() string {
 		strings.Join(gumroadColumns, ","), strings.Join(explorers[0].columns(), ","), strings.Join(explorers[1].columns(), ","), explorers[2].tx)
 }
 
-// key is the import key of a sale: the hash of its channel and ID, so
-// the ID itself is never stored.
+// key is the import key of a sale: the hash of its channel and ID, never stored itself.
 func key(channel, id string) string {
 	sum := sha256.Sum256([]byte(channel + "\n" + id))
 	return hex.EncodeToString(sum[:])
 }
 
-// fixed reads a decimal amount, such as 19.5, exactly, as a whole number
-// of its smallest unit, a 10^places of it: 1950 at 2 places. A sign, an
-// exponent, a separator, more decimals than places or a value too large
-// for an int64 is refused (ParseUint takes digits alone).
+// fixed reads a decimal amount exactly as a whole number of 10^-places: 19.5 is
+// 1950 at 2 places. A sign, an exponent, a separator, more decimals than places
+// or a value over an int64 is refused (ParseUint takes digits alone).
 func fixed(s string, places int) (int64, bool) {
 	whole, frac, dot := strings.Cut(s, ".")
 	if whole == "" || dot && frac == "" || len(frac) > places {
@@ -105,10 +100,9 @@ func fixed(s string, places int) (int64, bool) {
 	return int64(n), err == nil
 }
 
-// rows hands f each row after the header, as its cell of each column
-// (trimmed; "" for a column the header lacks), and puts an error f
-// returns at the row's line. A row wider or narrower than the header is
-// refused: its cells cannot be told apart.
+// rows hands f each row after the header, as its cell of each column (trimmed;
+// "" for a column the header lacks), and puts f's error at the row's line. A row
+// wider or narrower than the header is refused: its cells cannot be told apart.
 func rows(name string, cr *csv.Reader, cols map[string]int, f func(cell func(column string) string, line int) error) error {
 	for {
 		row, err := cr.Read()

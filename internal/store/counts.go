@@ -16,8 +16,7 @@ import (
 // (scrolled as 0 or 1), then n.
 const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
 
-// Counts returns the roll-up's counts of the UTC days from to to (both
-// included, YYYY-MM-DD), in SortCounts' order.
+// Counts returns the roll-up's counts of the UTC days from to to, both included, in SortCounts' order.
 func (s *Store) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
 	const query = `SELECT ` + countCols + `, n FROM rollup WHERE day >= ? AND day <= ?`
 	return s.counts(ctx, query, from, to)
@@ -29,9 +28,8 @@ func (s *Store) counts(ctx context.Context, query, from, to string) (_ []tally.C
 			err = fmt.Errorf("%s: %w", s.where, err)
 		}
 	}()
-	// A read-only transaction: a SELECT-only role reads, nothing here can
-	// write, and the count and the rows are of one snapshot. (SQLite begins
-	// it deferred, taking no write lock.)
+	// A read-only transaction: a SELECT-only role reads, nothing here can write,
+	// and the count and the rows are of one snapshot (SQLite takes no write lock).
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
@@ -73,8 +71,7 @@ func (s *Store) Total(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// CountOf is the roll-up's key of one event, as the trigger makes it from
-// the event's row.
+// CountOf is the roll-up's key of one event, as the trigger makes it from its row.
 func CountOf(it Item) tally.Count {
 	e := it.Event
 	c := tally.Count{Day: it.At.UTC().Format(time.DateOnly), Name: e.Name, Path: e.Path, Ref: e.Ref,
@@ -90,8 +87,7 @@ func CountOf(it Item) tally.Count {
 	return c
 }
 
-// Empty reports whether the store holds no event. It reads what the
-// report's role may read: the roll-up, not the events.
+// Empty reports whether the store holds no event, from the roll-up, which the report's role may read.
 func (s *Store) Empty(ctx context.Context) (bool, error) {
 	var empty bool
 	err := s.db.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM rollup)`).Scan(&empty)

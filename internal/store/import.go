@@ -1,6 +1,5 @@
-// Importing not-stored lines into a store, each checked as the receiver
-// checks it, and taken once; and the preview's journal, from the lines an
-// earlier report did not take.
+// Importing not-stored lines into a store, each checked as the receiver checks
+// it and taken once; and the preview's journal, from where the last take ended.
 
 package store
 
@@ -23,8 +22,7 @@ import (
 	"errref/internal/event"
 )
 
-// MaxLine is the longest log line read, in bytes; a longer one is refused
-// by its number and the import goes on.
+// MaxLine is the longest log line read, in bytes; a longer one is refused by its number.
 const MaxLine = 1 << 20
 
 // importBatch is how many events one import transaction holds.
@@ -40,8 +38,7 @@ type ImportResult struct {
 	Cut     int64        // bytes of a last line, without its break, TakeJournal left to take whole
 }
 
-// LineError is a line an import refused: its number in the file, from 1,
-// and why.
+// LineError is a line an import refused: its number in the file, from 1, and why.
 type LineError struct {
 	Line int
 	Err  error
@@ -53,16 +50,14 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 // ImportLog stores each not-stored event of JSON lines once, however often
 // it runs: the function's stdout, netlify logs --json (the line in
-// "message") or the preview's journal, each checked again by the
-// receiver's validator on its raw bytes. A line that holds no event's
-// record is the log's own, and Skipped. Refused lines go by number to
-// Refused and the rest are taken; the error is the store's or the reader's.
+// "message") or the preview's journal, each checked again by the receiver's
+// validator on its raw bytes. A line without an event's record is Skipped;
+// a refused one goes by number to Refused, and the rest are taken.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	return s.importLines(ctx, r, false)
 }
 
-// importLines is ImportLog; of a journal, which holds nothing but events,
-// it refuses a line that holds none.
+// importLines is ImportLog; of a journal, it refuses a line that holds no event.
 func (s *Store) importLines(ctx context.Context, r io.Reader, journal bool) (ImportResult, error) {
 	var res ImportResult
 	var batch []Item
@@ -99,10 +94,9 @@ func (s *Store) importLines(ctx context.Context, r io.Reader, journal bool) (Imp
 // errNotJournal is a journal's line that holds no event to take.
 var errNotJournal = errors.New(`not an event as the preview writes it ({"ts":…,"stored":false,"name":…}): the journal holds nothing else`)
 
-// eachLine calls f with what each non-empty line of r holds and its
-// number, or with why it holds nothing readable (a line over MaxLine is
-// skipped; of a journal, a line without an event to take). It stops at
-// f's error.
+// eachLine calls f with what each non-empty line of r holds and its number,
+// or with why it holds nothing readable (over MaxLine; of a journal, no event
+// to take). It stops at f's error.
 func eachLine(r io.Reader, journal bool, f func(n int, it Item, kind lineKind, err error) error) error {
 	// A byte more than MaxLine: a line that fills it is over, and read past.
 	br := bufio.NewReaderSize(r, MaxLine+1)
@@ -145,9 +139,8 @@ const (
 	noEvent              // a line of the log that is not the function's record
 )
 
-// parseLine reads one line of a log: the function's record of an event,
-// the line itself or the JSON in its "message" field, and gives the event
-// the line's key.
+// parseLine reads the function's record of an event from one line of a log
+// (see unwrap), and gives the event the line's key.
 func parseLine(line []byte) (Item, lineKind, error) {
 	// encoding/json would turn invalid bytes into U+FFFD without a word;
 	// the receiver refuses them, and so does the import.
@@ -185,8 +178,7 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
 }
 
-// ownLine splits a line exactly as Event.NotStoredLine writes it into its
-// time and the event's body, without decoding it twice.
+// ownLine splits a line as Event.NotStoredLine writes it into time and body, decoding nothing.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
 	t, after, found := bytes.Cut(rest, []byte(`","stored":false,`))
@@ -196,8 +188,7 @@ func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	return string(t), append([]byte{'{'}, after...), true
 }
 
-// unwrap finds the function's own record in a line: the line itself, or
-// the JSON in its "message" field.
+// unwrap finds the function's own record in a line: itself, or the JSON in its "message".
 func unwrap(line []byte) (map[string]json.RawMessage, bool) {
 	var rec map[string]json.RawMessage
 	if json.Unmarshal(line, &rec) != nil {
@@ -215,8 +206,7 @@ func unwrap(line []byte) (map[string]json.RawMessage, bool) {
 	return unwrap(bytes.TrimSpace([]byte(msg)))
 }
 
-// lineBefore is the hash of the whole line that ends at end (just after
-// its line break).
+// lineBefore is the hash of the whole line that ends at end, after its break.
 func lineBefore(f io.ReaderAt, end int64) (string, error) {
 	start, err := wholeLines(f, end-1)
 	if err != nil {
@@ -230,11 +220,10 @@ func lineBefore(f io.ReaderAt, end int64) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// TakeJournal imports the journal at path into s: its whole lines after
-// those an earlier call took (Cut is the length of a line still being
-// written). A journal cut short or replaced since is read from its start
-// again, the lines' keys keeping it exact. A refused line is named by its
-// number in the file, wherever the import started.
+// TakeJournal imports the journal at path into s: its whole lines after those
+// an earlier call took (Cut is the length of a line still being written). A
+// journal cut short or replaced since is read again from its start, the lines'
+// keys keeping it exact. A refused line has its number in the whole file.
 func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -271,8 +260,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	res, err := s.importLines(ctx, io.NewSectionReader(f, pos, end-pos), true)
 	res.Cut = cut
 	if len(res.Refused) > 0 && pos > 0 {
-		// The import numbered lines from pos. The lines before are
-		// counted only now: a refusal is rare.
+		// The import numbered lines from pos; those before are counted only now, as a refusal is rare.
 		b, rerr := io.ReadAll(io.NewSectionReader(f, 0, pos))
 		if rerr != nil {
 			return res, fmt.Errorf("%s: %w", path, rerr)

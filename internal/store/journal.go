@@ -1,6 +1,5 @@
-// The preview's journal: a file of JSON lines that any number of
-// processes append batches to, each batch whole; its counts, read
-// straight from the file; and the command that removes a refused line.
+// The preview's journal: JSON lines that processes append batches to, each
+// whole; its counts, read from the file; the command that removes a line.
 
 package store
 
@@ -19,20 +18,18 @@ import (
 	"errref/internal/tally"
 )
 
-// Journal is the preview's store: not-stored JSON lines, which cmd/report
-// takes as it takes the function's log (so cmd/build need not link SQLite).
-// Processes may share one: each batch is one synced O_APPEND write of whole
-// lines (never at a remembered offset), under an advisory lock, to the file
-// now at the path (one emptied, replaced or removed is noticed).
+// Journal is the preview's store: not-stored JSON lines, which cmd/report takes
+// as it takes the function's log (so cmd/build need not link SQLite). Processes
+// may share one: each batch is one synced O_APPEND write of whole lines, under
+// an advisory lock, to the file now at the path (one emptied, replaced or removed is noticed).
 type Journal struct {
 	path string
 	mu   sync.Mutex
 	f    *os.File
 }
 
-// OpenJournal opens the journal at path for appending, creating it. A last
-// line cut short by a crash was never acknowledged: it is removed, and
-// fixed reports that it was.
+// OpenJournal opens the journal at path for appending, creating it. A last line
+// cut short by a crash was never acknowledged: it is removed, and fixed says so.
 func OpenJournal(path string) (j *Journal, fixed bool, err error) {
 	f, err := openAppend(path)
 	if err != nil {
@@ -53,9 +50,8 @@ func openAppend(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 }
 
-// cutTail removes a last line without its line break and returns the
-// size after. Only a writer that holds the lock may call it: then no other
-// writer is in the middle of a line.
+// cutTail removes a last line without its line break and returns the size
+// after. Only a writer that holds the lock may call it: no other is mid-line.
 func (j *Journal) cutTail() (size int64, fixed bool, err error) {
 	fi, err := j.f.Stat()
 	if err != nil {
@@ -74,9 +70,8 @@ func (j *Journal) cutTail() (size int64, fixed bool, err error) {
 	return end, true, nil
 }
 
-// truncate cuts the journal to size through a handle of its own: on
-// Windows a file opened for appending may not be truncated through that
-// handle. It must be the file j writes to.
+// truncate cuts the journal, the file j writes to, to size through a handle
+// of its own: Windows truncates no file through a handle opened to append.
 func (j *Journal) truncate(size int64) error {
 	w, err := os.OpenFile(j.path, os.O_WRONLY, 0)
 	if err != nil {
@@ -93,9 +88,8 @@ func (j *Journal) truncate(size int64) error {
 	return w.Truncate(size)
 }
 
-// reopen points j at the file now at its path, when the one it holds was
-// replaced or removed since (an editor saves by rename; rm events.jsonl):
-// a batch written to a file no path names would be lost.
+// reopen points j at the file now at its path when the one it holds was replaced
+// or removed (an editor saves by rename): a batch to a file no path names is lost.
 func (j *Journal) reopen() error {
 	held, err := j.f.Stat()
 	if err != nil {
@@ -117,8 +111,8 @@ func (j *Journal) reopen() error {
 	return nil
 }
 
-// wholeLines is the offset just after the last line break in f before
-// end: where its whole lines end. 0 when there is none.
+// wholeLines is where f's whole lines before end end: just after the last
+// line break, or 0.
 func wholeLines(f io.ReaderAt, end int64) (int64, error) {
 	buf := make([]byte, 4096)
 	for end > 0 {
@@ -140,8 +134,7 @@ func (j *Journal) String() string { return j.path }
 
 func (j *Journal) Close() error { return j.f.Close() }
 
-// Keep appends items as one write and syncs the file. A write that fails
-// part way is cut off again, under the lock.
+// Keep appends items in one synced write; one that fails part way is cut off, under the lock.
 func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	b := jsonLines(items)
 	j.mu.Lock()
@@ -151,9 +144,8 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	}
 	unlock, locked := lockFile(j.f)
 	defer unlock()
-	// Without a lock another writer may be in the middle of its line:
-	// then neither a cut line is removed nor a failed write cut off, and
-	// the report names what it cannot take.
+	// Without a lock another writer may be mid-line: then no cut line is
+	// removed nor a failed write cut off, and the report names what it cannot take.
 	size := int64(-1)
 	var err error
 	if locked {
@@ -174,8 +166,8 @@ func (j *Journal) Keep(_ context.Context, items []Item) (int, error) {
 	return len(items), nil
 }
 
-// Counts returns the rows Store.Counts would for the journal's events, in
-// the same order. A line the journal should not hold is an error naming it.
+// Counts returns the rows Store.Counts would for the journal's events. A line
+// the journal should not hold is an error naming it.
 func (j *Journal) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {
 	return JournalCounts(j.path, from, to)
 }
@@ -213,8 +205,7 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 }
 
 // RemoveLines is the command, for GNU and BSD sed alike, that removes the
-// numbered lines of the file at path (keeping path.bak), which unblocks a
-// report that refuses them: -import skips them but leaves them there.
+// numbered lines of the file at path (keeping path.bak) a report refuses.
 func RemoveLines(path string, lines []int) string {
 	var script []string
 	for _, n := range lines {

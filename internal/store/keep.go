@@ -17,9 +17,8 @@ import (
 var Columns = []string{"ts", "day", "name", "path", "visible_ms", "scrolled", "ref",
 	"utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "outreach", "checkout"}
 
-// row is e received at at as a row of events, in Columns' order: the time
-// in UTC to the second, nil (NULL) for an empty path, ref or checkout and
-// for a field the event lacks, scrolled as 1 or 0.
+// row is e received at at as a row of events, in Columns' order: UTC seconds,
+// NULL for an empty path, ref or checkout and a field e lacks, scrolled 1 or 0.
 func row(e event.Event, at time.Time) []any {
 	at = at.UTC()
 	null := func(s string) any {
@@ -51,8 +50,7 @@ func deref[T any](p *T) any {
 	return *p
 }
 
-// Item is one event to keep: the event, the time it arrived and, for an
-// imported line, the line's key, so that it is taken once.
+// Item is one event to keep, the time it arrived and, for an imported line, its key.
 type Item struct {
 	Event event.Event
 	At    time.Time
@@ -63,9 +61,9 @@ type Item struct {
 // values (14 a row) and PostgreSQL's 65,535.
 const rowsPerStatement = 2000
 
-// Keep stores items in one transaction, all or none, leaving out those
-// whose key an earlier import took, and returns how many it stored. Two
-// statements for each 2,000 items bound the round trips to PostgreSQL.
+// Keep stores items in one transaction, all or none, but those whose key an
+// earlier import took, and returns how many it stored. Two statements for each
+// 2,000 items bound the round trips to PostgreSQL.
 func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) {
 	defer func() {
 		if err != nil {
@@ -98,9 +96,8 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 	return stored, tx.Commit()
 }
 
-// newLines records the keys of the imported items among chunk and returns
-// the items to store: those without a key, and those whose key no import
-// took before (nor an earlier item of chunk).
+// newLines records the keys of chunk's imported items and returns those to
+// store: without a key, or with one no import (nor an earlier item) took.
 func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item, error) {
 	var keys []any
 	for _, it := range chunk {

@@ -7,8 +7,7 @@ import (
 	"syscall"
 )
 
-// lockFile takes the journal's advisory lock, which every Journal of any
-// process takes around a batch, and reports whether it holds it.
+// lockFile takes the lock every Journal takes around a batch, and reports whether it holds it.
 func lockFile(f *os.File) (unlock func(), locked bool) {
 	fd := int(f.Fd())
 	err := syscall.Flock(fd, syscall.LOCK_EX)
@@ -16,9 +15,8 @@ func lockFile(f *os.File) (unlock func(), locked bool) {
 		err = syscall.Flock(fd, syscall.LOCK_EX)
 	}
 	if err != nil {
-		// A file system without locks (ENOLCK, EOPNOTSUPP on some network
-		// mounts) still takes whole appends: refusing events there would
-		// lose more than the lock protects.
+		// A file system without locks (ENOLCK, EOPNOTSUPP on some network mounts)
+		// still takes whole appends: refusing events would lose more than a lock protects.
 		return func() {}, false
 	}
 	return func() { syscall.Flock(fd, syscall.LOCK_UN) }, true

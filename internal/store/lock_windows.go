@@ -6,11 +6,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// lockFile takes the journal's lock, which every Journal of any process
-// takes around a batch, and reports whether it holds it. It locks one byte
-// far past any journal's end, which blocks no read or write of the lines,
-// on a handle of its own: LockFileEx wants read or write access, and the
-// journal's handle may only append.
+// lockFile takes the journal's lock, which every Journal of any process takes
+// around a batch, and reports whether it holds it. It locks one byte far past
+// any journal's end, blocking no read or write, on a handle of its own:
+// LockFileEx wants read or write access, and the journal's may only append.
 func lockFile(f *os.File) (unlock func(), locked bool) {
 	h, err := os.Open(f.Name())
 	if err != nil {

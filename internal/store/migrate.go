@@ -1,5 +1,4 @@
-// Migrating a store: the numbered SQL files of migrations/, each applied
-// once, under a lock.
+// Migrating a store: the numbered SQL files of migrations/, each applied once, under a lock.
 
 package store
 
@@ -20,9 +19,8 @@ type migration struct {
 	sqlite, postgres []string // statements, run in order
 }
 
-// The migrations are SQL files, one a version and dialect
-// (migrations/sqlite/0003-rollup.sql). One that has run on someone's store
-// is never edited: a change of the schema is a new file in each dialect.
+// The migrations are SQL files, one a version and dialect (migrations/sqlite/0003-rollup.sql).
+// One that has run on someone's store is never edited: a change is a new file in each dialect.
 //
 //go:embed migrations
 var migrationFiles embed.FS
@@ -38,8 +36,8 @@ var migrations = func() []migration {
 // Latest is the schema version this program writes and reads.
 var Latest = migrations[len(migrations)-1].version
 
-// loadMigrations reads migrations/sqlite and migrations/postgres, which
-// must hold the same versions, 1, 2, 3 and on.
+// loadMigrations reads migrations/sqlite and migrations/postgres, which must
+// hold the same versions, 1, 2, 3 and on.
 func loadMigrations(fsys fs.FS) ([]migration, error) {
 	var ms []migration
 	for _, dialect := range []string{"sqlite", "postgres"} {
@@ -79,9 +77,8 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 	return ms, nil
 }
 
-// statements splits a migration file into its statements, each ending
-// ";" at a line's end and separated by an empty line; comment lines
-// before a statement are not sent.
+// statements splits a migration file into its statements, each ending ";" at a
+// line's end and separated by an empty line; comment lines before one are not sent.
 func statements(file string) ([]string, error) {
 	var out []string
 	for _, chunk := range strings.Split(strings.TrimSpace(file), ";\n\n") {
@@ -102,13 +99,11 @@ func statements(file string) ([]string, error) {
 // processes; held by the transaction, it works through a pooler too.
 const migrateLock = 7_274_611
 
-// ErrBehind is the error of a store behind this program's schema that the
-// caller could not migrate.
+// ErrBehind is the error of a store behind this program's schema that the caller could not migrate.
 var ErrBehind = errors.New("the store's schema is behind this program's")
 
-// upToDate checks the store's version with a read, no lock and no DDL,
-// refuses a store newer than this program knows, and migrates one that is
-// behind.
+// upToDate checks the store's version with a read, no lock and no DDL, refuses
+// a store newer than this program knows, and migrates one that is behind.
 func (s *Store) upToDate(ctx context.Context) error {
 	var v int
 	err := retryBusy(ctx, func() (err error) {
@@ -145,9 +140,9 @@ func (s *Store) version(ctx context.Context) (int, error) {
 	return v, err
 }
 
-// Migrate applies each migration the store has not had, each in one
-// transaction with its version row: safe twice, and from two processes at
-// once. A store opened read-only migrates through a writable connection.
+// Migrate applies each migration the store has not had, each in one transaction
+// with its version row: safe twice, and from two processes at once. A store
+// opened read-only migrates through a writable connection.
 func (s *Store) Migrate(ctx context.Context) error {
 	st := s
 	if s.readOnly && !s.postgres {
@@ -166,9 +161,8 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// retryBusy calls f until it returns anything but SQLITE_BUSY (5), which two
-// processes opening a new file at once can get while one turns it to WAL
-// without the busy handler being asked.
+// retryBusy calls f until it returns anything but SQLITE_BUSY (5), which two processes
+// opening a new file at once can get, without the busy handler, while one turns it to WAL.
 func retryBusy(ctx context.Context, f func() error) error {
 	err := f()
 	for try := 1; sqliteCode(err, 5) && try < 100; try++ {

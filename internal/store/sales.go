@@ -1,5 +1,4 @@
-// The storefront's sales: one row a sale under its key, so a later export
-// (a refund) changes the sale rather than adding one.
+// The storefront's sales: one row a sale under its key, so a later export (a refund) changes it.
 
 package store
 
@@ -23,8 +22,7 @@ type SalesResult struct {
 	Cents   int64
 }
 
-// KeepSales stores the sales each hands it (see sales.Read) in one
-// transaction, all or none: an error of each stores none of them.
+// KeepSales stores the sales each hands it (see sales.Read) in one transaction, all or none.
 func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record) error) error) (SalesResult, error) {
 	var res SalesResult
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -67,12 +65,10 @@ func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record)
 	return res, nil
 }
 
-// ErrSalesDenied is the error of Sales when the store's role may not read
-// the sales: a reader role granted before migration 5 made the table.
+// ErrSalesDenied is Sales' error when the role may not read sales: granted before migration 5 made them.
 var ErrSalesDenied = errors.New("this role may not read the table sales")
 
-// Sales returns the kept sales of the UTC days from to to, both included,
-// by day, channel and product.
+// Sales returns the kept sales of the UTC days from to to, both included, by day, channel and product.
 func (s *Store) Sales(ctx context.Context, from, to string) (out []tally.Sale, err error) {
 	defer func() {
 		if err != nil {

@@ -1,10 +1,8 @@
-// Package store keeps the counter's events, in a SQLite file (pure Go) or
-// in PostgreSQL when a database URL is given: one row an event, what the
-// contract sends and the server's UTC time to the second, no IP, no user
-// agent, no header. The report reads a roll-up that a trigger on events
-// keeps, so whoever inserts an event (an older release, psql) is counted
-// once. Both backends share the SQL but for placeholders, the trigger and
-// the migrations' lock.
+// Package store keeps the counter's events in a SQLite file (pure Go) or
+// PostgreSQL: one row an event, what the contract sends and the server's
+// UTC time to the second, no IP, no user agent, no header. The report reads
+// a roll-up that a trigger on events keeps, so an event inserted by anyone
+// (an older release, psql) is counted once.
 package store
 
 import (
@@ -80,9 +78,8 @@ func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 	}
 	err = s.upToDate(ctx)
 	if err != nil && o.ReadOnly && !s.postgres && sqliteCode(err, 8, 14) {
-		// A WAL file in a folder this user may not write: SQLite cannot
-		// make the -shm file readers share. Then no writer can be at work
-		// (it would need the -wal file), and the file is read as it is.
+		// A WAL file in a folder this user may not write: SQLite cannot make the
+		// -shm file, and no writer can be at work (it needs the -wal file): read it as it is.
 		s.db.Close()
 		if s.db, err = openSQLite(dsn, true, true); err != nil {
 			return nil, err
@@ -103,8 +100,7 @@ func openPostgres(dsn string, o Options) (*sql.DB, error) {
 		return nil, errors.New("the PostgreSQL address cannot be read: check its form (postgres://user:password@host:port/database or host=… dbname=… user=…)")
 	}
 	// No prepared statements: behind PgBouncer in transaction mode (Netlify
-	// Database, Neon) the next transaction may get another server
-	// connection, and the platform sets the URL.
+	// Database, Neon) the next transaction may get another server connection.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = cmp.Or(o.Timeout, 5*time.Second)
@@ -126,8 +122,7 @@ func sqliteCode(err error, codes ...int) bool {
 }
 
 func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
-	// The commands that keep a file register the driver, so the function
-	// and the build stay small.
+	// Only the commands that keep a file link the driver: the function stays small.
 	if !slices.Contains(sql.Drivers(), "sqlite") {
 		return nil, fmt.Errorf("%s: this program cannot open a SQLite file: give a PostgreSQL URL", path)
 	}
@@ -141,17 +136,16 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 	v := url.Values{}
 	v.Add("_pragma", "busy_timeout(5000)")
 	if readOnly {
-		// Read-only mode opens a file the user may not write, and
-		// query_only makes sure nothing here ever tries.
+		// mode=ro opens a file the user may not write; query_only makes sure nothing tries.
 		v.Set("mode", "ro")
 		v.Add("_pragma", "query_only(1)")
 		if immutable {
 			v.Set("immutable", "1")
 		}
 	} else {
-		// WAL lets the report read during a write; NORMAL syncs only at
-		// checkpoints; an immediate BEGIN takes the write lock up front, so
-		// two processes migrating at once wait rather than fail.
+		// WAL lets the report read during a write; NORMAL syncs only at checkpoints;
+		// an immediate BEGIN takes the write lock up front, so two migrating
+		// processes wait rather than fail.
 		v.Add("_pragma", "journal_mode(WAL)")
 		v.Add("_pragma", "synchronous(NORMAL)")
 		v.Add("_pragma", "cache_size(-32768)") // 32 MB: an import's keys land all over their index
@@ -161,24 +155,20 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	// One connection: SQLite serialises writes anyway, and a queue in the
-	// pool is cheaper than busy retries.
+	// One connection: SQLite serialises writes anyway; a pool's queue beats busy retries.
 	db.SetMaxOpenConns(1)
 	return db, nil
 }
 
-// keywordRE is the start of a libpq keyword/value connection string, as
-// pgx.ParseConfig reads one: "host=db dbname=x user=y".
+// keywordRE is the start of a libpq keyword/value string: "host=db dbname=x user=y".
 var keywordRE = regexp.MustCompile(`^\s*([a-z_]+)\s*=`)
 
-// libpqKeys are the keywords that make a string a connection string rather
-// than a file whose name holds "=".
+// libpqKeys make a string a connection string rather than a file whose name holds "=".
 var libpqKeys = []string{"host", "hostaddr", "port", "dbname", "user", "password", "passfile",
 	"sslmode", "sslrootcert", "sslcert", "sslkey", "connect_timeout", "application_name",
 	"options", "service", "servicefile", "target_session_attrs", "search_path"}
 
-// IsPostgres reports whether dsn is a postgres:// URL or a libpq
-// keyword/value string rather than a SQLite file.
+// IsPostgres reports whether dsn is a postgres:// URL or libpq keyword string, not a file.
 func IsPostgres(dsn string) bool {
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return true
@@ -188,9 +178,8 @@ func IsPostgres(dsn string) bool {
 }
 
 // Locate picks the store, and the variable that named it ("" for file):
-// DATABASE_URL, else NETLIFY_DB_URL, else SITE_EVENTS_DB, else file. A
-// database variable that holds no PostgreSQL address is an error: read as
-// a file, it would be an empty store and a report of zeros.
+// DATABASE_URL, else NETLIFY_DB_URL, else SITE_EVENTS_DB, else file. A database
+// variable that holds no PostgreSQL address is an error, not an empty file store.
 func Locate(getenv func(string) string, file string) (dsn, from string, err error) {
 	for _, k := range []string{"DATABASE_URL", "NETLIFY_DB_URL"} {
 		if v := strings.TrimSpace(getenv(k)); v != "" {
@@ -206,8 +195,7 @@ func Locate(getenv func(string) string, file string) (dsn, from string, err erro
 	return file, "", nil
 }
 
-// Describe names the store at dsn for messages: the file, or PostgreSQL's
-// host, port, database and user, never the password.
+// Describe names the store at dsn for messages, never with the password.
 func Describe(dsn string) string {
 	if !IsPostgres(dsn) {
 		return dsn

@@ -1,6 +1,5 @@
 // The one write path of the preview and the function: events from any
-// number of goroutines, kept in batches, each answered once kept; the
-// function's writer keeps them in a database, else in its log.
+// number of goroutines, kept in batches, each answered once kept.
 
 package store
 
@@ -16,18 +15,16 @@ import (
 	"errref/internal/event"
 )
 
-// Keeper keeps batches of events, all of a batch or none of it: a Store,
-// a Journal, or the function's log.
+// Keeper keeps batches of events, all or none of each: a Store, a Journal, or the log.
 type Keeper interface {
 	Keep(ctx context.Context, items []Item) (int, error)
 	String() string
 }
 
 // Writer keeps events from any number of goroutines in batches, one
-// transaction (or fsync) a batch, and answers each caller once its batch
-// is kept. A batch the store refuses goes to the fallback, not-stored
-// lines that -import reads; only if that fails too is the caller told, so
-// no event is acknowledged that nothing kept.
+// transaction (or fsync) a batch, and answers each caller once its batch is
+// kept. A batch the store refuses goes to the fallback, not-stored lines that
+// -import reads: no event is acknowledged that nothing kept.
 type Writer struct {
 	to, fallback Keeper // fallback may be nil
 	log          func(string)
@@ -46,9 +43,8 @@ type request struct {
 // MaxBatch is the most events one batch holds.
 const MaxBatch = 2000
 
-// NewWriter starts a writer that keeps events in to and, when to fails, in
-// fallback; log hears each failure, without the events. Each batch has
-// timeout to be kept (5 s when zero).
+// NewWriter starts a writer that keeps events in to, else in fallback; log hears each failure,
+// without the events. Each batch has timeout to be kept (5 s when zero).
 func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Writer {
 	w := &Writer{to: to, fallback: fallback, log: log, timeout: cmp.Or(timeout, 5*time.Second),
 		queue: make(chan request, 4*MaxBatch), done: make(chan struct{})}
@@ -56,9 +52,8 @@ func NewWriter(to, fallback Keeper, timeout time.Duration, log func(string)) *Wr
 	return w
 }
 
-// Receive keeps e, received at at, and returns once the store or the
-// fallback holds it, else why neither does. It waits at most four batch
-// timeouts to queue e (event.Handler's Sink takes no context).
+// Receive keeps e, received at at, and returns once the store or the fallback holds it, else
+// why neither does. It waits at most four batch timeouts to queue e (Sink takes no context).
 func (w *Writer) Receive(e event.Event, at time.Time) error {
 	r := request{item: Item{Event: e, At: at}, kept: make(chan error, 1)}
 	w.mu.RLock()
@@ -75,8 +70,7 @@ func (w *Writer) Receive(e event.Event, at time.Time) error {
 	}
 }
 
-// Close keeps what is queued and stops the writer; an event added after
-// it is refused.
+// Close keeps what is queued and stops the writer; an event added after it is refused.
 func (w *Writer) Close() {
 	w.mu.Lock()
 	if !w.closed {
@@ -128,14 +122,12 @@ func (w *Writer) keep(batch []request) error {
 	return nil
 }
 
-// logLines keeps events as not-stored JSON lines on w, the function's
-// log (Netlify keeps its stdout), which -import reads. Like lazy, it is
-// called by its writer's one goroutine.
+// logLines keeps events as not-stored JSON lines on w, the function's log
+// (Netlify keeps its stdout), which -import reads; only its writer's goroutine calls it.
 type logLines struct{ w io.Writer }
 
 func (l logLines) String() string { return "the log" }
 
-// Keep writes items in one write.
 func (l logLines) Keep(_ context.Context, items []Item) (int, error) {
 	if _, err := l.w.Write(jsonLines(items)); err != nil {
 		return 0, err
@@ -152,10 +144,9 @@ func jsonLines(items []Item) []byte {
 	return b
 }
 
-// FunctionWriter is the production receiver's Writer: each event goes to
-// the store at dsn, opened on first use (one pool a container), else to
-// log as a not-stored line; only if both fail is it refused (503). Errors
-// go to errs, without the event.
+// FunctionWriter is the production receiver's Writer: each event goes to the
+// store at dsn, opened on first use (one pool a container), else to log as a
+// not-stored line (503 if both fail). Errors go to errs, without the event.
 func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	say := func(s string) { fmt.Fprintln(errs, "store:", s) }
 	lines := logLines{log}
@@ -165,9 +156,8 @@ func FunctionWriter(dsn string, log, errs io.Writer) *Writer {
 	return NewWriter(&lazy{dsn: dsn}, lines, 2*time.Second, say)
 }
 
-// lazy is a store opened on its first batch, and again at most every 30 s
-// after a failed open: an outage at a cold start does not last the
-// container's life. Only its writer's goroutine calls it.
+// lazy is a store opened on its first batch, and again at most every 30 s after a failed open:
+// an outage at a cold start does not last the container's life. Only its writer calls it.
 type lazy struct {
 	dsn   string
 	st    *Store

@@ -1,6 +1,5 @@
-// Package tally holds the counts a store gives and a report adds up: how
-// many events of one kind a day holds, and the sales a day kept. The store
-// writes them and the report reads them; neither needs the other.
+// Package tally holds the counts a store gives and a report adds up: the events
+// of one kind a day holds, and the sales a day kept, so neither needs the other.
 package tally
 
 import (
@@ -19,9 +18,8 @@ type Count struct {
 	N                                                 int
 }
 
-// VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds
-// to two significant figures (95 s, 140 s, 1,200 s), so that a median and quartiles
-// read from the roll-up are within 10% of the raw figure while the roll-up stays small.
+// VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds to two
+// significant figures (95, 140, 1,200), so quartiles from a small roll-up are within 10%.
 func VisibleBucket(ms int64) int {
 	s, unit := int(ms/1000), 1
 	for s >= 100*unit && unit < 1000 {
@@ -30,8 +28,7 @@ func VisibleBucket(ms int64) int {
 	return s / unit * unit
 }
 
-// SortCounts puts counts in the order of their fields, compared as bytes:
-// the same in every backend, whatever the database's collation.
+// SortCounts orders counts by their fields as bytes, whatever the database's collation.
 func SortCounts(cs []Count) {
 	slices.SortFunc(cs, func(a, b Count) int {
 		return cmp.Or(
@@ -47,9 +44,8 @@ func SortCounts(cs []Count) {
 
 var rank = map[bool]int{true: 1} // false sorts first
 
-// Sale is what a day kept of the storefront's sales of one product
-// through one channel: how many, and their amount in cents after partial
-// refunds. Nothing in it tells one buyer from another.
+// Sale is how many sales of one product through one channel a day kept, and
+// their cents after partial refunds: nothing in it tells one buyer from another.
 type Sale struct {
 	Day     string `json:"day"`
 	Channel string `json:"channel"` // gumroad or site, the checkout event's words
