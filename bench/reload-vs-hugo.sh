@@ -6,7 +6,8 @@
 #   body    a line appended to the middle page, until that page shows it;
 #   title   a word added at the end of its title (which keeps its place),
 #           until the index and its neighbour before it show it;
-#   new     a page added to its section, until the index and the page show it;
+#   new     a page added to its section, until the index lists it and its
+#           URL answers 200;
 #   delete  a page of the next section deleted, until the index no longer lists it.
 # It prints both medians of each kind and every run, - for one not seen.
 #
@@ -44,11 +45,14 @@ up "http://127.0.0.1:$ours/$sec/p$mid/"
 up "http://127.0.0.1:$theirs/$sec/p$mid/"
 sleep 2
 
-# poller URL WANT TEXT polls URL every 5 ms for up to 20 s, and prints
+# poller URL WANT TEXT [-I] polls URL every 5 ms for up to 20 s, and prints
 # "ready" once a response does not meet WANT (1: it holds TEXT; 0: it
-# does not), then "met" once one does.
+# does not), then "met" once one does. With -I it asks for the headers
+# alone: a page not made yet answers with the server's 404 page, ours
+# listing every page, which 200 GETs a second would make the machine's
+# work rather than the server's.
 poller() {
-  curl -sS --fail-early --rate 200/s -w '\n<<end of response>>\n' "$1?poll=[1-4000]" 2>/dev/null |
+  curl -sS --fail-early --rate 200/s ${4:-} -w '\n<<end of response>>\n' "$1?poll=[1-4000]" 2>/dev/null |
     awk -v want="$2" -v text="$3" 'BEGIN { RS = "<<end of response>>" }
       (index($0, text) > 0) != want && !ready { print "ready"; fflush(); ready = 1 }
       (index($0, text) > 0) == want && ready { print "met"; fflush(); exit }'
@@ -73,7 +77,7 @@ edit() {
     new=$(page "$word")
     if [ "$site" = ours ]; then new=$(sed '/^date = /a counter = false' <<<"$new"); fi
     exec {fd}< <(poller "$url/" 1 "$word"); fds+=("$fd")
-    exec {fd}< <(poller "$url/$sec/new$i/" 1 "$word"); fds+=("$fd") ;;
+    exec {fd}< <(poller "$url/$sec/new$i/" 1 " 200" -I); fds+=("$fd") ;;
   delete) exec {fd}< <(poller "$url/" 0 "$(basename "$gone" .md)/"); fds+=("$fd") ;;
   esac
   for fd in "${fds[@]}"; do read -r -t 20 line <&"$fd" || { echo "$kind on $site: no poller ready" >&2; return 1; }; done

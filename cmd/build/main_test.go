@@ -385,6 +385,24 @@ func TestEmptyRootIsTheCurrentFolder(t *testing.T) {
 	}
 }
 
+// TestARunOutsideTheSiteSaysWhereToRun: run in a folder that is not a
+// site's root (a subfolder of it, say), the command names the folder and
+// the way out, and writes nothing.
+func TestARunOutsideTheSiteSaysWhereToRun(t *testing.T) {
+	bin := command(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	want := dir + " holds no content/ folder: run the command in the site's root"
+	if err == nil || !strings.Contains(string(out), want) {
+		t.Errorf("exit %v, output:\n%s\nwant a failure holding %q", err, out, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+		t.Errorf("the command wrote %s into the folder", entries[0].Name())
+	}
+}
+
 // TestBadArgumentsBuildNothing: an argument a quote tool cannot use fails
 // the command at once, before any build: no warning a build would print,
 // no word of a build or of an output folder it never meant to write, no

@@ -45,6 +45,7 @@ type Meta struct {
 	HistoryLine  int `toml:"-"` // the line that sets history, read only when it is set
 	MessagesLine int `toml:"-"` // the line that sets messages, likewise
 	AliasesLine  int `toml:"-"` // the line that sets aliases, read only when it is set
+	RelatedLine  int `toml:"-"` // the line that sets related, likewise
 }
 
 var (
@@ -109,7 +110,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
 	}
 	meta.URLLine, meta.AliasesLine, meta.HistoryLine = 1, keyLine(fm, "aliases"), keyLine(fm, "history")
-	meta.MessagesLine = keyLine(fm, "messages")
+	meta.MessagesLine, meta.RelatedLine = keyLine(fm, "messages"), keyLine(fm, "related")
 	if md.IsDefined("url") {
 		meta.URLLine = keyLine(fm, "url")
 		if !urlRE.MatchString(meta.URL) {

@@ -56,22 +56,25 @@ func Parse(s string) (Message, error) {
 	return m, nil
 }
 
-// Check reports the first literal part of m that is not a run of the
-// quotes' pieces (see covered). ": " is always a piece: Python and Node put
-// it between an exception's class and its message.
-func Check(m Message, quotes []string) error {
+// Check reports the first literal part of ms that is not a run of the
+// quotes' pieces (see covered), with the index of its message. ": " is
+// always a piece: Python and Node put it between an exception's class and
+// its message.
+func Check(ms []Message, quotes []string) (int, error) {
 	ps := map[string]bool{": ": true}
 	for _, q := range quotes {
 		for _, p := range pieces(q) {
 			ps[p] = true
 		}
 	}
-	for _, p := range m.Parts {
-		if !p.Var && !covered(p.Text, ps) {
-			return fmt.Errorf("%q is not made of the page's quotes: quote the source line that prints it (its string literals and names), or mark the reader's own part as {name}", p.Text)
+	for i, m := range ms {
+		for _, p := range m.Parts {
+			if !p.Var && !covered(p.Text, ps) {
+				return i, fmt.Errorf("%q is not made of the page's quotes: quote the source line that prints it (its string literals and names), or mark the reader's own part as {name}", p.Text)
+			}
 		}
 	}
-	return nil
+	return 0, nil
 }
 
 // covered reports whether s is a run of pieces: s[:i] the end of a piece

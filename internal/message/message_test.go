@@ -64,7 +64,7 @@ func TestCheck(t *testing.T) {
 			t.Errorf("Parse(%q): %v", c.msg, err)
 			continue
 		}
-		err = Check(m, c.quotes)
+		_, err = Check([]Message{m}, c.quotes)
 		switch {
 		case c.bad == "" && err != nil:
 			t.Errorf("Check(%q): %v, want it to hold", c.msg, err)

@@ -130,6 +130,10 @@ func TestBadInput(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/notes.MD", string(data))
 		}, "content/notes.MD: a page's file ends in .md, in lower case: rename it to notes.md"},
+		{"a page named .markdown", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/notes.markdown", string(data))
+		}, "content/notes.markdown: a page's file ends in .md, in lower case: rename it to notes.md"},
 		{"home page moved off /", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "+++\ntitle", "+++\nurl = \"/x/\"\ntitle")
 		}, "content/index.md: missing, and templates/ has no home.html to lay out the index of errors"},

@@ -77,8 +77,10 @@ func (s *Site) link() error {
 	cat.sections = slices.SortedFunc(maps.Values(bySection), func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
 	var latest time.Time // the index changes when an error page does
 	for _, sec := range cat.sections {
+		// As a reader scans a list: anyio.ClosedResourceError beside ConnectError, not after Z.
 		slices.SortFunc(sec.Pages, func(a, b *Page) int {
-			return cmp.Or(strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
+			return cmp.Or(strings.Compare(strings.ToLower(a.Meta.Title), strings.ToLower(b.Meta.Title)),
+				strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
 		})
 		for i, p := range sec.Pages {
 			p.library = cmp.Or(p.Meta.Library, sec.Library)
@@ -104,7 +106,7 @@ func (s *Site) link() error {
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
 			if !ok {
-				return fmt.Errorf("%s:1: related %q is no page of this site: name a page by its path, such as \"/mcp/mcperror/\"", p.File, u)
+				return fmt.Errorf("%s:%d: related %q is no page of this site: name a page by its path, such as \"/mcp/mcperror/\"", p.File, p.Meta.RelatedLine, u)
 			}
 			if !seen[r] {
 				seen[r] = true

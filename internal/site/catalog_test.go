@@ -3,6 +3,7 @@ package site
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,6 +109,52 @@ func TestEveryMarkdownFileIsPublishedOrRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.file, err, tc.want)
 		}
+	}
+}
+
+// TestASectionIsInTitleOrderWhateverTheCase: anyio.X stands between A and
+// C, as a reader scanning the list looks for it, and so do its neighbours.
+func TestASectionIsInTitleOrderWhateverTheCase(t *testing.T) {
+	root := homeSite(t)
+	for _, title := range []string{"Cz", "anyio", "Ab"} {
+		writeFile(t, root, "content/zz/"+strings.ToLower(title)+".md", errorPage(title, ""))
+	}
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range s.catalog.sections[0].Pages {
+		got = append(got, p.Meta.Title)
+	}
+	if want := []string{"Ab", "anyio", "Cz"}; !slices.Equal(got, want) {
+		t.Errorf("section zz in the order %q, want %q", got, want)
+	}
+}
+
+// TestAMessageTheQuotesDoNotMakeIsRefusedAtItsLine: every message a page
+// lists is made of its quotes; one that is not is named at its own line.
+func TestAMessageTheQuotesDoNotMakeIsRefusedAtItsLine(t *testing.T) {
+	root := homeSite(t)
+	page := errorPage("X", "messages = [\n  \"ValueError: bad {what}\",\n  \"ValueError: worse\",\n]\n") +
+		"\n```python cite=a/b@v1.0.0:x.py#1\nraise ValueError(f\"bad {what}\")\n```\n"
+	writeFile(t, root, "content/zz/x.md", page)
+	_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	want := `content/zz/x.md:7: message "ValueError: worse": "ValueError: worse" is not made of the page's quotes`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// TestARelatedPageThatIsNoneIsRefusedAtItsLine: the error names the
+// line that sets related, not the file's first.
+func TestARelatedPageThatIsNoneIsRefusedAtItsLine(t *testing.T) {
+	root := homeSite(t)
+	writeFile(t, root, "content/zz/x.md", errorPage("X", "tags = [\"net\"]\nrelated = [\"/zz/none/\"]\n"))
+	_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	want := `content/zz/x.md:6: related "/zz/none/" is no page of this site`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
 	}
 }
 

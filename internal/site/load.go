@@ -75,7 +75,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		}
 		ext := path.Ext(name)
 		switch {
-		case d.IsDir() || !strings.EqualFold(ext, ".md"):
+		case d.IsDir() || !strings.EqualFold(ext, ".md") && !strings.EqualFold(ext, ".markdown"):
 			return nil
 		case strings.EqualFold(name, "index.md") && name != "index.md":
 			// The names as the folder holds them: on a file system that

@@ -27,10 +27,8 @@ func (p *Page) checkMessages(cites []Citation) error {
 	for i, c := range cites {
 		quotes[i] = c.Quote
 	}
-	for i, m := range p.Messages {
-		if err := message.Check(m, quotes); err != nil {
-			return fmt.Errorf("%s:%d: message %q: %w", p.File, p.messageLine(p.Meta.Messages[i]), p.Meta.Messages[i], err)
-		}
+	if i, err := message.Check(p.Messages, quotes); err != nil {
+		return fmt.Errorf("%s:%d: message %q: %w", p.File, p.messageLine(p.Meta.Messages[i]), p.Meta.Messages[i], err)
 	}
 	return nil
 }

@@ -171,7 +171,8 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		return out, err
 	}
 	p.Body = template.HTML(body)
-	d.Sells = htmlcheck.Check(body).Checkouts > 0
+	// Most pages sell nothing: only a body that names the attribute is parsed.
+	d.Sells = bytes.Contains(body, []byte("data-checkout")) && htmlcheck.Check(body).Checkouts > 0
 	page, err := s.execute("base", p, d)
 	if err != nil {
 		return out, err
