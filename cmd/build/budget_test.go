@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"errref/internal/benchsite"
 )
 
 // TestPublishRefusesAPageOverTheBudget: a page that does not fit one round
@@ -17,10 +15,7 @@ import (
 // touched; the default build writes it and warns.
 func TestPublishRefusesAPageOverTheBudget(t *testing.T) {
 	bin := command(t)
-	root := t.TempDir()
-	if err := benchsite.Make(root, fixture, 1); err != nil {
-		t.Fatal(err)
-	}
+	root := newSite(t)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	var words []string
 	for range 6000 {

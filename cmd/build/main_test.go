@@ -42,6 +42,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// newSite makes a one-page site of the repository's templates in a new folder.
+func newSite(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	if err := benchsite.Make(root, fixture, 1); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
 // command builds the command once per test binary.
 func command(t testing.TB) string {
 	binOnce.Do(func() {
@@ -242,10 +252,7 @@ func TestSIGTERMStopsThePreview(t *testing.T) {
 		t.Skip("Windows has no SIGTERM to send")
 	}
 	bin := command(t)
-	root := t.TempDir()
-	if err := benchsite.Make(root, fixture, 1); err != nil {
-		t.Fatal(err)
-	}
+	root := newSite(t)
 	journal := filepath.Join(root, "events.jsonl")
 	cmd := exec.Command(bin, "-serve", "-root", root, "-out", filepath.Join(root, "public"), "-addr", "127.0.0.1:0", "-db", journal)
 	stdout, err := cmd.StdoutPipe()
@@ -316,10 +323,7 @@ func TestRepin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
-	if err := benchsite.Make(root, fixture, 1); err != nil {
-		t.Fatal(err)
-	}
+	root := newSite(t)
 	content := filepath.Join(root, "content")
 	if err := os.RemoveAll(content); err != nil {
 		t.Fatal(err)
@@ -371,10 +375,7 @@ func TestRepin(t *testing.T) {
 // runs in, as -root . does (os.DirFS alone would refuse it).
 func TestEmptyRootIsTheCurrentFolder(t *testing.T) {
 	bin := command(t)
-	root := t.TempDir()
-	if err := benchsite.Make(root, fixture, 1); err != nil {
-		t.Fatal(err)
-	}
+	root := newSite(t)
 	cmd := exec.Command(bin, "-quiet", "-root", "", "-out", "public")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -410,10 +411,7 @@ func TestARunOutsideTheSiteSaysWhereToRun(t *testing.T) {
 // last case, a good argument, builds and so warns.
 func TestBadArgumentsBuildNothing(t *testing.T) {
 	bin := command(t)
-	root := t.TempDir()
-	if err := benchsite.Make(root, fixture, 1); err != nil {
-		t.Fatal(err)
-	}
+	root := newSite(t)
 	page := "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\n+++\n\n<b>raw HTML, which the build warns of</b>\n"
 	if err := os.WriteFile(filepath.Join(root, "content", "warns.md"), []byte(page), 0o644); err != nil {
 		t.Fatal(err)

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"errref/internal/benchsite"
 )
 
 // TestServeThatCannotStartChangesNothing starts the preview where it
@@ -20,10 +18,7 @@ import (
 // builds and writes public/.
 func TestServeThatCannotStartChangesNothing(t *testing.T) {
 	bin := command(t)
-	root := t.TempDir()
-	if err := benchsite.Make(root, fixture, 1); err != nil {
-		t.Fatal(err)
-	}
+	root := newSite(t)
 	cmd := exec.Command(bin, "-quiet")
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
