@@ -66,7 +66,8 @@ func main() {
 	}
 	if fi, err := os.Stat(filepath.Join(f.root, site.ContentDir)); err != nil || !fi.IsDir() {
 		abs, _ := filepath.Abs(f.root)
-		fail(fmt.Errorf("%s holds no %s/ folder: run the command in the site's root, the folder that holds %s/ and site.toml, or name it with -root", abs, site.ContentDir, site.ContentDir))
+		fail(fmt.Errorf("%s holds no %s/ folder: run the command in the site's root, "+
+			"the folder that holds %s/ and site.toml, or name it with -root", abs, site.ContentDir, site.ContentDir))
 	}
 	switch {
 	case len(f.drifts) > 0 && (len(f.checks) > 0 || f.repin != "" || f.serve):
