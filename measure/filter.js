@@ -6,16 +6,21 @@
 // the text as typed, for a reader who types a word. The matches are copies of
 // the index's items, shown in #matches while the sections hide; the box is
 // in the page from the start, so nothing moves when this runs. Without
-// script, noscript.css hides the box and the whole index shows.
+// script, noscript.css hides the box and the page's entries show.
 (function () {
   var input = document.getElementById("filter");
   var matches = document.getElementById("matches");
   var none = document.getElementById("no-match");
-  if (!input || !matches || !none) {
+  if (!input || !matches || !none || !document.getElementById("short")) {
     return;
   }
   var sections = document.querySelectorAll("section.errors");
-  var items = document.querySelectorAll("section.errors > ul > li");
+  // The index may go on over several pages (data-parts); this one is
+  // data-part, or none on the not-found page, which lists no entry.
+  var box = document.getElementById("filter-box");
+  var parts = Number(box.getAttribute("data-parts")) || 0;
+  var here = Number(box.getAttribute("data-part")) || 0;
+  var pending = 0, failed = false;
 
   function plain(s) {
     return s.replace(/\s+/g, " ").toLowerCase();
@@ -66,13 +71,46 @@
   }
 
   var index = [];
-  for (var i = 0; i < items.length; i++) {
-    var codes = items[i].querySelectorAll("ul.messages code");
-    var lines = [];
-    for (var j = 0; j < codes.length; j++) {
-      lines.push(line(codes[j]));
+  function add(doc, part) {
+    var items = doc.querySelectorAll("section.errors > ul > li");
+    for (var i = 0; i < items.length; i++) {
+      var codes = items[i].querySelectorAll("ul.messages code");
+      var lines = [];
+      for (var j = 0; j < codes.length; j++) {
+        lines.push(line(codes[j]));
+      }
+      index.push({ item: items[i], order: part * 100000 + i, title: plain(items[i].querySelector("a").textContent), text: plain(items[i].textContent), lines: lines });
     }
-    index.push({ item: items[i], order: i, title: plain(items[i].querySelector("a").textContent), text: plain(items[i].textContent), lines: lines });
+  }
+  add(document, here);
+
+  // The index's other pages are read once, when the reader comes to the
+  // box; until each has come, no line is said to have no page, and one
+  // that fails to come says the search is short.
+  function more() {
+    for (var n = 1; n <= parts; n++) {
+      if (n !== here) {
+        get(n);
+      }
+    }
+    parts = 0;
+  }
+  function get(n) {
+    var req = new XMLHttpRequest();
+    req.open("GET", n === 1 ? "/" : "/page/" + n + "/");
+    req.responseType = "document";
+    req.onloadend = function () {
+      pending--;
+      if (req.status === 200 && req.response) {
+        add(req.response, n);
+      } else {
+        failed = true;
+        document.getElementById("short").hidden = false;
+      }
+      apply();
+    };
+    pending++;
+    req.send();
   }
 
   function apply() {
@@ -102,12 +140,19 @@
       matches.appendChild(found[k].entry.item.cloneNode(true));
     }
     matches.hidden = found.length === 0;
-    none.hidden = q === "" || found.length > 0;
+    none.hidden = q === "" || found.length > 0 || pending > 0 || failed;
     for (var s = 0; s < sections.length; s++) {
       sections[s].hidden = q !== "";
     }
   }
-  input.addEventListener("input", apply);
+  input.addEventListener("focus", more);
+  input.addEventListener("input", function () {
+    more();
+    apply();
+  });
   // Text typed before this ran, or restored by the back button.
+  if (input.value) {
+    more();
+  }
   apply();
 })();

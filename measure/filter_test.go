@@ -1,13 +1,20 @@
 package measure_test
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+
+	"errref/internal/site"
 )
 
 // shown is what the index shows: the links of the box's matches in order,
@@ -35,9 +42,6 @@ func (h *harness) index() index {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if len(got.Items) == 0 {
-		h.t.Fatal("the index lists no errors")
-	}
 	return got
 }
 
@@ -52,7 +56,17 @@ func (h *harness) paste(text string) index {
 	if _, err := chromedp.Call(h.ctx, input.InsertText, input.InsertTextParams{Text: text}); err != nil {
 		h.t.Fatal(err)
 	}
-	return h.index()
+	// The box answers once the index's other pages have come, if any: a
+	// match, the no-match line, or the line that says the search is short.
+	for range 250 {
+		got := h.index()
+		if len(got.Matches) > 0 || got.None || h.eval(`document.getElementById("short").offsetParent !== null`) == true {
+			return got
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.t.Fatalf("the box gave no answer to %q in 5 s", text)
+	return index{}
 }
 
 // TestPastedLineFindsItsPage pastes lines as readers do, the last line of
@@ -144,6 +158,9 @@ func TestTypedWordFiltersTheIndex(t *testing.T) {
 	h := newHarness(t, opts{})
 	h.open("/", "")
 	before := h.index()
+	if len(before.Items) == 0 {
+		t.Fatal("the index lists no errors")
+	}
 	if !before.Box {
 		t.Fatal("the box does not show with script on")
 	}
@@ -194,8 +211,8 @@ new PerformanceObserver(l => l.getEntries().forEach(e => { window.shifts += e.va
 }
 
 // TestWithoutScriptEveryErrorShowsAndNoBox: with script off, the box that
-// would do nothing is hidden and every error is listed with its lines, on
-// the index and on the not-found page.
+// would do nothing is hidden; the index lists every error with its lines,
+// and the not-found page, which lists none, links to the index.
 func TestWithoutScriptEveryErrorShowsAndNoBox(t *testing.T) {
 	for _, path := range []string{"/", "/404.html"} {
 		h := newHarness(t, opts{})
@@ -206,6 +223,12 @@ func TestWithoutScriptEveryErrorShowsAndNoBox(t *testing.T) {
 		got := h.index()
 		if got.Box || got.None {
 			t.Errorf("%s: the box (%v) or the no-match line (%v) shows with script off", path, got.Box, got.None)
+		}
+		if path == "/404.html" {
+			if h.eval(`[...document.querySelectorAll("main a[href='/']")].some(a => a.offsetParent !== null)`) != true {
+				t.Errorf("%s: no link to the index shows with script off", path)
+			}
+			continue
 		}
 		for _, it := range got.Items {
 			if it[1] != true {
@@ -259,5 +282,87 @@ func TestTypedWordFindsTheTitleFirst(t *testing.T) {
 	}
 	if got := h.paste(word); len(got.Matches) < 2 || got.Matches[0] != want {
 		t.Errorf("typing %q shows %v, want %s, whose title holds it, first", word, got.Matches, want)
+	}
+}
+
+// manySite is the repository's site with 300 more error pages, of words
+// drawn at random (seeded), enough for the index to go on over pages.
+func manySite(t *testing.T) map[string][]byte {
+	t.Helper()
+	root := t.TempDir()
+	for _, dir := range []string{"content", "templates", "static", "measure"} {
+		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(filepath.Join("..", dir))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	toml, err := os.ReadFile("../site.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "site.toml"), toml, 0o644)
+	r := rand.New(rand.NewPCG(3, 4))
+	words := func(k int) string {
+		w := make([]string, k)
+		for i := range w {
+			b := make([]byte, 3+r.IntN(8))
+			for j := range b {
+				b[j] = byte('a' + r.IntN(26))
+			}
+			w[i] = string(b)
+		}
+		return strings.Join(w, " ")
+	}
+	os.Mkdir(filepath.Join(root, "content", "zz"), 0o755)
+	for i := range 300 {
+		page := fmt.Sprintf("+++\ntitle = %q\ndescription = %q\ncounter = false\n+++\n\nWhy.\n", words(5), words(24)+".")
+		os.WriteFile(filepath.Join(root, "content", "zz", fmt.Sprintf("p%03d.md", i)), []byte(page), 0o644)
+	}
+	s, err := site.Build(site.Options{FS: os.DirFS(root), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Files
+}
+
+// TestTheBoxSearchesEveryPageOfTheIndex: where the index goes on over
+// several pages, the box on any of them, and on the not-found page, finds
+// a page listed on another; a page of the index that does not come says
+// the search is short rather than that no page explains the line.
+func TestTheBoxSearchesEveryPageOfTheIndex(t *testing.T) {
+	files := manySite(t)
+	last := ""
+	for n := 2; files[fmt.Sprintf("page/%d/index.html", n)] != nil; n++ {
+		last = fmt.Sprintf("/page/%d/", n)
+	}
+	if last == "" || files["page/3/index.html"] == nil {
+		t.Fatal("300 more pages leave the index on fewer than 3 pages")
+	}
+	line := "mcp.shared.exceptions.McpError: Timed out while waiting for response to ClientRequest. Waited 30.0 seconds."
+	for _, path := range []string{last, "/404.html"} {
+		h := newHarness(t, opts{site: files})
+		h.open(path, "")
+		if got := h.paste(line); len(got.Matches) == 0 || got.Matches[0] != counterPage {
+			t.Errorf("%s: the McpError line, listed on /, shows %v, want %s first", path, got.Matches, counterPage)
+		}
+		// A title on the last page of the index, from the not-found page.
+		title, err := chromedp.Run(h.ctx, chromedp.Evaluate[string](`document.querySelector("section.errors li a") ? document.querySelector("section.errors li a").textContent : ""`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if title == "" {
+			continue
+		}
+		h2 := newHarness(t, opts{site: files})
+		h2.open("/", "")
+		if got := h2.paste(title); len(got.Matches) == 0 {
+			t.Errorf("/: %q, a title on %s, shows no page", title, path)
+		}
+	}
+	h := newHarness(t, opts{site: files, missing: "page/2/index.html"})
+	h.open("/", "")
+	got := h.paste("zq-no-error-holds-this")
+	short := h.eval(`document.getElementById("short").offsetParent !== null`)
+	if got.None || short != true {
+		t.Errorf("with /page/2/ not come, a line no page holds shows the no-match line (%v) and the short search (%v); want only the short search", got.None, short)
 	}
 }

@@ -93,11 +93,16 @@ type opts struct {
 	fail      bool
 	preload   string // script run in every document before the page's own
 	slow      string // a file served only after a network's delay
+	site      map[string][]byte // the files to serve, if not the repository's site
+	missing   string            // a file answered 404
 }
 
 func newHarness(t *testing.T, o opts) *harness {
 	h := &harness{t: t, fail: o.fail, wd: o.webdriver, sending: map[network.RequestID]string{}, started: map[network.RequestID]bool{}, answered: map[string]bool{}}
-	fs := files(t)
+	fs := o.site
+	if fs == nil {
+		fs = files(t)
+	}
 	recv := &event.Handler{Sink: func(event.Event, time.Time) error { return nil }}
 	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == settlePath {
@@ -138,7 +143,7 @@ func newHarness(t *testing.T, o opts) *harness {
 			time.Sleep(300 * time.Millisecond)
 		}
 		data, ok := fs[name]
-		if !ok {
+		if !ok || name == o.missing {
 			http.NotFound(w, r)
 			return
 		}

@@ -19,6 +19,7 @@ type Section struct {
 	Library string // the library its pages explain, as the first page that says so names it
 	Page    *Page  // the folder's own page, content/NAME/index.md, or nil
 	Pages   []*Page
+	head    []byte // its heading on the index, with no entry
 }
 
 // Catalog is what templates see as .Site: the settings, and every page.
@@ -28,6 +29,8 @@ type Catalog struct {
 	settings.Settings // so that templates keep reading .Site.Publisher
 	pages             []*Page
 	sections          []*Section
+	part              *Part // the rendering page's part of the index, or nil
+	parts             int
 	listed            bool
 }
 
@@ -36,6 +39,12 @@ func (c *Catalog) Pages() []*Page { c.listed = true; return c.pages }
 
 // Sections are the error pages by folder.
 func (c *Catalog) Sections() []*Section { c.listed = true; return c.sections }
+
+// Part is the part of the index the page lists, or nil (see Site.paginate).
+func (c *Catalog) Part() *Part { c.listed = true; return c.part }
+
+// Parts is how many pages the index has, for the box to search them all.
+func (c *Catalog) Parts() int { c.listed = true; return c.parts }
 
 // A Link is what a page shows of a page it links to, its neighbours and
 // its related pages: no links of its own, so that what a page shows ends there.

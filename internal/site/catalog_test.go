@@ -30,7 +30,7 @@ func errorPage(title, extra string) string {
 func homeSite(t *testing.T) string {
 	root := fixtureSite(t)
 	os.Remove(filepath.Join(root, "content", "index.md"))
-	for _, name := range []string{"home.html", "partials/errors.html"} {
+	for _, name := range []string{"home.html", "partials/errors.html", "partials/section.html", "partials/entry.html"} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "templates", name))
 		if err != nil {
 			t.Fatal(err)

@@ -47,15 +47,19 @@ type rendered struct {
 	Listed             bool // its templates listed the catalog (.Site.Pages, .Site.Sections)
 }
 
-// render renders every page that o.Prev does not hold, within o.Timeout.
-func (s *Site) render(o Options) error {
-	// Set before any page runs: html/template may then run them in parallel.
+// useAssets gives templates the bundled files' served paths. Set before
+// any page runs: html/template may then run them in parallel.
+func (s *Site) useAssets() {
 	s.tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
 		if a, ok := s.assets[name]; ok {
 			return a, nil
 		}
 		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 	}})
+}
+
+// render renders every page that o.Prev does not hold, within o.Timeout.
+func (s *Site) render(o Options) error {
 	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && s.tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
@@ -143,6 +147,7 @@ func (d *Data) Uses(partial string) bool { return slices.Contains(d.partials, pa
 // renderPage renders p; any number of pages render at once.
 func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	cat := *s.catalog // the page's own, to note whether it lists the pages
+	cat.part = p.part
 	d := &Data{Site: &cat, Page: p, Home: p.Home, Counter: p.Meta.CounterOn(), Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}
 	if !p.Meta.NoIndex {
 		d.Canonical, d.JSONLD = s.structuredData(p)

@@ -95,6 +95,8 @@ type Page struct {
 	src        []byte      // its body, after the front matter
 	first      int
 	shows      [sha256.Size]byte // what it shows of the other pages (see Site.sum)
+	part       *Part             // the part of the index it lists, on a page of the index
+	entry      []byte            // its entry on the index (see Site.paginate)
 	out        rendered
 }
 
@@ -125,6 +127,7 @@ func Build(o Options) (*Site, error) {
 	if err := s.bundle(o.FS); err != nil {
 		return nil, err
 	}
+	s.useAssets()
 	s.sumInputs()
 	var last map[string]*Page // the pages of o.Prev by file
 	if o.Prev != nil {
@@ -137,6 +140,9 @@ func Build(o Options) (*Site, error) {
 		return nil, err
 	}
 	if err := s.link(); err != nil {
+		return nil, err
+	}
+	if err := s.paginate(o.Prev, last); err != nil {
 		return nil, err
 	}
 	s.reuse(o.Prev, last)
