@@ -235,6 +235,11 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "content/zz/offers.md:13: <setting:guide> names no guide") {
 		t.Errorf("-publish with the guide unnamed: %v", err)
 	}
+	// With settings unset too, one refusal names them all, the guide's line with them.
+	_, err = Build(Options{FS: os.DirFS(root), Getenv: noEnv, Publish: true})
+	if err == nil || !strings.Contains(err.Error(), "settings are unset") || !strings.Contains(err.Error(), "content/zz/offers.md:13: <setting:guide> names no guide") {
+		t.Errorf("-publish with settings and the guide unset names not both: %v", err)
+	}
 	edit(t, root, "content/zz/offers.md", "updated = ", "guide = \"Offers, the guide\"\nupdated = ")
 	s, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 // loadSettings reads site.toml into a new Site. An unset or placeholder
-// setting is a warning, or with publish an error.
+// setting is a warning, or with publish an error returned with the Site.
 func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, error) {
 	set, err := settings.Load(site, getenv)
 	if err != nil {
@@ -25,10 +25,10 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 	s := &Site{Files: map[string][]byte{}, Settings: set, publish: publish}
 	missing, stand := set.Missing(), set.Placeholders()
 	if publish && len(missing) > 0 {
-		return nil, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
+		return s, fmt.Errorf("%s: refusing to publish while these settings are unset: %s", settings.File, strings.Join(missing, "; "))
 	}
 	if publish && len(stand) > 0 {
-		return nil, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
+		return s, fmt.Errorf("%s: refusing to publish placeholder settings:\n%s", settings.File, strings.Join(stand, "\n"))
 	}
 	for _, m := range missing {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s is not set: the page shows a placeholder; -publish refuses to build", settings.File, m))

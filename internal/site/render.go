@@ -278,6 +278,17 @@ func (s *Site) checkGuide(p *Page, d *Data) ([]string, error) {
 	return []string{msg + ": the page shows a placeholder; -publish refuses to build"}, nil
 }
 
+// unnamedGuides refuses, for -publish, each page whose <setting:guide> has no guide to name.
+func (s *Site) unnamedGuides() error {
+	var errs []error
+	for _, p := range s.Pages {
+		if _, err := s.checkGuide(p, &Data{Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // runPartials runs the partials the body calls, each into its mark.
 func (s *Site) runPartials(p *Page, d *Data, body []byte) ([]byte, error) {
 	for i, name := range d.partials {

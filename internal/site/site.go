@@ -5,6 +5,7 @@ package site
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -117,10 +118,11 @@ func Build(o Options) (*Site, error) {
 		prepareHighlighting(o.FS)
 	}
 	// Pages come last: one is reused only if all the rest is the same.
-	s, err := loadSettings(o.FS, o.Getenv, o.Publish)
-	if err != nil {
-		return nil, err
+	s, refused := loadSettings(o.FS, o.Getenv, o.Publish)
+	if s == nil {
+		return nil, refused
 	}
+	var err error
 	if s.tmpl, err = loadTemplates(o.FS); err != nil {
 		return nil, err
 	}
@@ -136,8 +138,9 @@ func Build(o Options) (*Site, error) {
 			last[p.File] = p
 		}
 	}
-	if s.Pages, err = loadPages(o.FS, last, o.Changed, s.Settings); err != nil {
-		return nil, err
+	if s.Pages, err = loadPages(o.FS, last, o.Changed, s.Settings); err != nil || refused != nil {
+		// With the pages that name a guide none is set for: every setting in one round.
+		return nil, errors.Join(refused, err, s.unnamedGuides())
 	}
 	if err := s.link(); err != nil {
 		return nil, err
