@@ -38,14 +38,7 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 	if err != nil {
 		return err
 	}
-	files := [][]byte{empty.HTML}
-	for _, name := range s.loaded(empty.Loads) {
-		files = append(files, s.Files[name])
-	}
-	room := CriticalBudget
-	for _, z := range measureAll(files) {
-		room -= z.Gzip
-	}
+	room := CriticalBudget - s.critical(empty).Gzip
 	heads, err := s.entries(prev, last)
 	if err != nil {
 		return err
@@ -73,10 +66,12 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 			home.part = part
 			continue
 		}
-		p := &Page{File: fmt.Sprintf("%s (page %d)", homeFile, n+1), URL: partURL(n + 1), Out: partURL(n + 1)[1:] + "index.html", Home: true, Meta: home.Meta, part: part}
+		url := partURL(n + 1)
+		p := &Page{File: fmt.Sprintf("%s (page %d)", homeFile, n+1), URL: url, Out: url[1:] + "index.html", Home: true, Meta: home.Meta, part: part}
 		p.Meta.Title = fmt.Sprintf("%s, page %d of %d", home.Meta.Title, n+1, len(runs))
 		if j := slices.IndexFunc(s.Pages, func(o *Page) bool { return o.Out == p.Out }); j >= 0 {
-			return fmt.Errorf("%s:1: this page is published at %s, where the index of errors puts its page %d: set another url in its front matter", s.Pages[j].File, p.URL, n+1)
+			return fmt.Errorf("%s:1: this page is published at %s, where the index of errors puts its page %d: "+
+				"set another url in its front matter", s.Pages[j].File, url, n+1)
 		}
 		s.Pages = append(s.Pages, p)
 	}
@@ -115,7 +110,8 @@ func split(pages []*Page, heads map[string]*Section, room int) ([][]*Page, error
 			return runs, nil
 		}
 		if k == 1 {
-			return nil, fmt.Errorf("%s:1: its entry on the index of errors is %d B gzip, more than the %d B a page of the index has for entries: shorten its description or its messages", runs[over][0].File, size(runs[over]), room)
+			return nil, fmt.Errorf("%s:1: its entry on the index of errors is %d B gzip, more than the %d B a page of the index has "+
+				"for entries: shorten its description or its messages", runs[over][0].File, size(runs[over]), room)
 		}
 	}
 }
@@ -126,7 +122,7 @@ func (s *Site) entries(prev *Site, last map[string]*Page) (map[string]*Section, 
 	run := func(name string, data any) ([]byte, error) {
 		var b bytes.Buffer
 		if err := s.tmpl.set.ExecuteTemplate(&b, name, data); err != nil {
-			return nil, fmt.Errorf("%w (the index of errors lays out its sections with %s/partials/section.html, each page with entry.html)", s.tmpl.error(err), TemplateDir)
+			return nil, fmt.Errorf("%w (the index of errors lays out with %s/partials/%s.html)", s.tmpl.error(err), TemplateDir, name)
 		}
 		return b.Bytes(), nil
 	}
@@ -140,7 +136,8 @@ func (s *Site) entries(prev *Site, last map[string]*Page) (map[string]*Section, 
 		heads[sec.Name] = head
 		for _, p := range sec.Pages {
 			l := last[p.File]
-			if prev != nil && prev.inputs == s.inputs && l != nil && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.library == p.library {
+			same := prev != nil && prev.inputs == s.inputs && l != nil
+			if same && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.library == p.library {
 				p.entry = l.entry
 			} else if p.entry, err = run("entry", p); err != nil {
 				return nil, err

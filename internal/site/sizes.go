@@ -67,16 +67,22 @@ func (s *Site) Sizes() (Sizes, error) {
 			return r, fmt.Errorf("%s, rendered again with the base URL %s to be measured: %w", heavy.File, StandinBaseURL, err)
 		}
 	}
-	files := [][]byte{s.Files["measure.js"], page.HTML}
+	r.Measure = measureAll([][]byte{s.Files["measure.js"]})[0]
+	r.Critical = PageSize{URL: heavy.URL, File: heavy.File, Size: s.critical(page)}
+	return r, nil
+}
+
+// critical measures a page's critical path: its HTML and the build's files it loads.
+func (s *Site) critical(page rendered) Size {
+	files := [][]byte{page.HTML}
 	for _, name := range s.loaded(page.Loads) {
 		files = append(files, s.Files[name])
 	}
-	sizes := measureAll(files)
-	r.Measure, r.Critical = sizes[0], PageSize{URL: heavy.URL, File: heavy.File}
-	for _, z := range sizes[1:] {
-		r.Critical.Size = r.Critical.plus(z)
+	var z Size
+	for _, f := range measureAll(files) {
+		z = z.plus(f)
 	}
-	return r, nil
+	return z
 }
 
 // CheckBudget measures every page's critical path, as built, and refuses
