@@ -176,11 +176,10 @@ func (m *merged) Mutate(s *chroma.LexerState) error {
 	}
 	r := m.rules[f.rule]
 	gs := f.match.Groups()
-	groups := make([]string, len(gs))
+	s.Groups = make([]string, len(gs))
 	for i, g := range gs {
-		groups[i] = g.String()
+		s.Groups[i] = g.String()
 	}
-	s.Groups = groups
 	// Only Go code reads NamedGroups (ByGroupNames, Raku's lexer), and a
 	// lexer with Go code is never copied (lexers.go): a map a token
 	// would be a tenth of the build's time.
