@@ -63,12 +63,10 @@ type foundRule struct {
 	match *regexp2.Match
 }
 
-// engines numbers the merged rules' patterns: regexp2 keeps an engine by
-// its pattern.
+// engines numbers the merged rules' patterns: regexp2 keeps an engine by its pattern.
 var engines atomic.Int64
 
-// newMerged is the rule that stands for rs; first holds each rule's first
-// characters.
+// newMerged is the rule that stands for rs; first holds each rule's first characters.
 func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax.CharSet) *chroma.CompiledRule {
 	m := &merged{rules: rs, first: first, found: map[*rune]foundRule{}}
 	// Compiled as a pattern instead of by m.find, it would never match:
@@ -118,8 +116,7 @@ func (m *merged) candidates(c rune) []int {
 	return l
 }
 
-// find returns the first rule that matches text at pos, and its match:
-// the rule chroma would take.
+// find returns the first rule that matches text at pos, and its match: the rule chroma would take.
 func (m *merged) find(text []rune, pos int) (int, *regexp2.Match, error) {
 	if pos < len(text) && text[pos] < utf8.RuneSelf {
 		for _, i := range m.candidates(text[pos]) {
@@ -149,8 +146,7 @@ func at(r *chroma.CompiledRule, text []rune, pos int) (*regexp2.Match, error) {
 	return match, nil
 }
 
-// textKey tells the texts being lexed apart: each lexer state holds its
-// own copy of its text.
+// textKey tells the texts being lexed apart: each lexer state holds its own copy of its text.
 func textKey(text []rune) *rune {
 	if len(text) == 0 {
 		return nil
