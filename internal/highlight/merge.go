@@ -101,7 +101,6 @@ func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax
 	}
 }
 
-// candidates returns ascii[c], made if need be.
 func (m *merged) candidates(c rune) []int {
 	if l := m.ascii[c].Load(); l != nil {
 		return *l
