@@ -27,9 +27,6 @@ import (
 // noLimit is regexp2's "no limit": a match never looks at the clock.
 const noLimit = time.Duration(1<<63 - 1)
 
-// untimeState is the state holding the rule that lifts the limits.
-const untimeState = "errref-untimed"
-
 // untime is a copy's one rule, whose mutator chroma runs once after
 // compiling: it makes the states' rules from the lexer's, compiles them on
 // all cores (chroma would compile them one by one), in the frame (anchor,
@@ -114,8 +111,7 @@ var registry = sync.OnceValue(func() *chroma.LexerRegistry {
 	return reg
 })
 
-// untimed returns a copy of l whose matches have no time limit, its rules
-// merged.
+// untimed returns a copy of l whose matches have no time limit, its rules merged.
 func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
 		// Chroma hands out rules compiled: the copy compiles them again.
@@ -126,8 +122,8 @@ func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 		}
 		// chroma refuses a lexer without a root state; untime makes them all.
 		return chroma.Rules{
-			"root":      nil,
-			untimeState: {{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}},
+			"root":           nil,
+			"errref-untimed": {{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}},
 		}
 	})
 }

@@ -63,12 +63,10 @@ type foundRule struct {
 	match *regexp2.Match
 }
 
-// engines numbers the merged rules' patterns: regexp2 keeps an engine by
-// its pattern.
+// engines numbers the merged rules' patterns: regexp2 keeps an engine by its pattern.
 var engines atomic.Int64
 
-// newMerged is the rule that stands for rs; first holds each rule's first
-// characters.
+// newMerged is the rule that stands for rs; first holds each rule's first characters.
 func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax.CharSet) *chroma.CompiledRule {
 	m := &merged{rules: rs, first: first, found: map[*rune]foundRule{}}
 	// Compiled as a pattern instead of by m.find, it would never match:
@@ -103,7 +101,6 @@ func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax
 	}
 }
 
-// candidates returns ascii[c], made if need be.
 func (m *merged) candidates(c rune) []int {
 	if l := m.ascii[c].Load(); l != nil {
 		return *l
@@ -118,8 +115,7 @@ func (m *merged) candidates(c rune) []int {
 	return l
 }
 
-// find returns the first rule that matches text at pos, and its match:
-// the rule chroma would take.
+// find returns the first rule that matches text at pos, and its match: the rule chroma would take.
 func (m *merged) find(text []rune, pos int) (int, *regexp2.Match, error) {
 	if pos < len(text) && text[pos] < utf8.RuneSelf {
 		for _, i := range m.candidates(text[pos]) {
@@ -149,8 +145,7 @@ func at(r *chroma.CompiledRule, text []rune, pos int) (*regexp2.Match, error) {
 	return match, nil
 }
 
-// textKey tells the texts being lexed apart: each lexer state holds its
-// own copy of its text.
+// textKey tells the texts being lexed apart: each lexer state holds its own copy of its text.
 func textKey(text []rune) *rune {
 	if len(text) == 0 {
 		return nil
@@ -176,11 +171,10 @@ func (m *merged) Mutate(s *chroma.LexerState) error {
 	}
 	r := m.rules[f.rule]
 	gs := f.match.Groups()
-	groups := make([]string, len(gs))
+	s.Groups = make([]string, len(gs))
 	for i, g := range gs {
-		groups[i] = g.String()
+		s.Groups[i] = g.String()
 	}
-	s.Groups = groups
 	// Only Go code reads NamedGroups (ByGroupNames, Raku's lexer), and a
 	// lexer with Go code is never copied (lexers.go): a map a token
 	// would be a tenth of the build's time.

@@ -5,6 +5,7 @@ package message
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -40,17 +41,11 @@ func Parse(s string) (Message, error) {
 	if at < len(s) {
 		m.Parts = append(m.Parts, Part{Text: s[at:]})
 	}
-	own := 0 // the message's own text, outside its vars
-	for _, p := range m.Parts {
-		switch {
-		case p.Var:
-		case strings.ContainsAny(p.Text, "{}"):
-			return m, fmt.Errorf("message %q: a brace outside {name}: mark the reader's own part as {name}, a lower-case name", s)
-		default:
-			own += len(p.Text)
-		}
+	own := varRE.ReplaceAllString(s, "") // the message's own text, outside its vars
+	if strings.ContainsAny(own, "{}") {
+		return m, fmt.Errorf("message %q: a brace outside {name}: mark the reader's own part as {name}, a lower-case name", s)
 	}
-	if own < 8 {
+	if len(own) < 8 {
 		return m, fmt.Errorf("message %q: under 8 characters of its own text, it would match lines that are not this error", s)
 	}
 	return m, nil
@@ -121,8 +116,7 @@ func pieces(q string) []string {
 	}
 	code := 0 // start of the code since the last literal
 	for i := 0; i < len(q); i++ {
-		c := q[i]
-		if c != '"' && c != '\'' && c != '`' {
+		if strings.IndexByte("\"'`", q[i]) < 0 {
 			continue
 		}
 		out = append(out, nameRE.FindAllString(q[code:i], -1)...)
@@ -147,13 +141,7 @@ func pieces(q string) []string {
 
 // literalParts cuts a literal's text at its interpolations, dropping empty parts.
 func literalParts(s string) []string {
-	var out []string
-	for _, t := range interpolated.Split(s, -1) {
-		if t != "" {
-			out = append(out, t)
-		}
-	}
-	return out
+	return slices.DeleteFunc(interpolated.Split(s, -1), func(t string) bool { return t == "" })
 }
 
 var (

@@ -48,7 +48,7 @@ type Server struct {
 	last   *site.Site  // the last good build, as written to Out; nil before one
 	warned []string    // the warnings printed last (rebuild runs one at a time)
 
-	handler http.Handler // the routes, behind the host check
+	http.Handler // the routes, behind the host check
 
 	mu      sync.Mutex      // guards the three below, and the log's lines
 	failure string          // the last build's error, or ""
@@ -66,7 +66,7 @@ func New(o Options) (*Server, error) {
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}
-	s.handler = hostOnly(o.Addr, s.routes())
+	s.Handler = hostOnly(o.Addr, s.routes())
 	return s, nil
 }
 

@@ -76,9 +76,6 @@ func Serve(ctx context.Context, o Options) error {
 	return nil
 }
 
-// ServeHTTP answers through the routes, behind the host check.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
-
 // hostOnly answers only requests whose Host is the preview's address, or
 // localhost, 127.0.0.1 or [::1] with its port: a page using DNS rebinding
 // sends its own name, and may neither read the preview nor post events.

@@ -87,11 +87,9 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 // check checks c against the copy in given at the version c cites, else
 // says which version the first one holds.
 func check(given []Copy, c site.Citation) Result {
-	for _, s := range given {
-		if s.versionOf(c.Spec) == "" {
-			r, _ := s.tree().check(c)
-			return r
-		}
+	if i := slices.IndexFunc(given, func(s Copy) bool { return s.versionOf(c.Spec) == "" }); i >= 0 {
+		r, _ := given[i].tree().check(c)
+		return r
 	}
 	return Result{Citation: c, Kind: VersionMismatch, Why: fmt.Sprintf("%s cites %s, but %s: not checked", c.Lines(), c.Version, given[0].versionOf(c.Spec))}
 }

@@ -83,8 +83,7 @@ func (c *clone) commit(rev string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
-// tags maps each tag of the clone to the commit it names (an annotated
-// tag peeled).
+// tags maps each tag of the clone to the commit it names (an annotated tag peeled).
 func (c *clone) tags() (map[string]string, error) {
 	out, err := c.git("for-each-ref", "--format=%(refname:strip=2) %(objectname) %(*objectname)", "refs/tags/")
 	if err != nil {

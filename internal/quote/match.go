@@ -2,8 +2,7 @@ package quote
 
 import "strings"
 
-// parts folds white space in a quote and splits it where "..." or "…"
-// stands for elided text.
+// parts folds white space in a quote and splits it where "..." or "…" stands for elided text.
 func parts(q string) []string {
 	var ps []string
 	for _, p := range strings.Split(strings.ReplaceAll(q, "…", "..."), "...") {

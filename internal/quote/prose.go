@@ -11,8 +11,7 @@ import (
 	"errref/internal/site"
 )
 
-// A ProseLine is a line of a page that names a version outside the specs
-// of its citations.
+// A ProseLine is a line of a page that names a version outside the specs of its citations.
 type ProseLine struct {
 	File string `json:"file"` // content/index.md
 	Line int    `json:"line"`

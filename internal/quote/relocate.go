@@ -76,8 +76,7 @@ func relocate(c site.Citation, version string, old, cur []string) Result {
 	return mv
 }
 
-// tighten narrows the lines first..last, which hold the parts, to the
-// fewest that still do.
+// tighten narrows the lines first..last, which hold the parts, to the fewest that still do.
 func tighten(lines, parts []string, first, last int) (int, int) {
 	for first < last && holds(lines[first:last], parts) {
 		first++

@@ -57,7 +57,6 @@ func change(n, before int) string {
 	return sign + num(d) + " (" + sign + strconv.FormatFloat(float64(d)/float64(before)*100, 'f', 1, 64) + "%)"
 }
 
-// share is n of total as a percentage.
 func share(n, total int) string { return pct(rate(n, total)) }
 
 // seconds writes a bucketed time: "about 45 s", "about 2 min 30 s".

@@ -21,23 +21,22 @@ func HTML(w io.Writer, r Report) error {
 	}
 	sum := sha256.Sum256([]byte(css))
 	t := r.Total
-	width := func(n int) float64 {
-		if t.View == 0 {
-			return 0
-		}
-		// Sales come from another source than views and may outnumber them.
-		return min(float64(int(float64(n)/float64(t.View)*10000+0.5))/10, 1000)
-	}
 	steps := []step{
-		{Name: "views", N: t.View, Before: r.Previous.Total.View, Width: width(t.View), Class: "s0"},
-		{Name: "human candidates", N: t.HumanCandidate, Before: r.Previous.Total.HumanCandidate, Width: width(t.HumanCandidate), Class: "s1", Rate: pct(t.ToHumanCandidate), RateFor: "of views"},
-		{Name: "engaged", N: t.Engaged, Before: r.Previous.Total.Engaged, Width: width(t.Engaged), Class: "s2", Rate: pct(t.ToEngaged), RateFor: "of human candidates"},
+		{Name: "views", N: t.View, Before: r.Previous.Total.View, Class: "s0"},
+		{Name: "human candidates", N: t.HumanCandidate, Before: r.Previous.Total.HumanCandidate, Class: "s1", Rate: pct(t.ToHumanCandidate), RateFor: "of views"},
+		{Name: "engaged", N: t.Engaged, Before: r.Previous.Total.Engaged, Class: "s2", Rate: pct(t.ToEngaged), RateFor: "of human candidates"},
 	}
 	if r.SiteWide != nil && r.SiteWide.Sales != nil {
 		all := r.SiteWide.Sales.Channels[len(r.SiteWide.Sales.Channels)-1]
 		steps = append(steps,
-			step{Name: "buy-link clicks", N: all.BuyLinkClicks, Before: all.PreviousBuyLinkClicks, Width: width(all.BuyLinkClicks), Class: "s2", Rate: pct(r.SiteWide.BuyLinkClicksPerEngaged), RateFor: "of engaged"},
-			step{Name: "sales (" + Money(all.RevenueCents) + ")", N: all.Sales, Before: all.PreviousSales, Width: width(all.Sales), Class: "s2", Rate: pct(all.SalesPerBuyLinkClick), RateFor: "of buy-link clicks"})
+			step{Name: "buy-link clicks", N: all.BuyLinkClicks, Before: all.PreviousBuyLinkClicks, Class: "s2", Rate: pct(r.SiteWide.BuyLinkClicksPerEngaged), RateFor: "of engaged"},
+			step{Name: "sales (" + Money(all.RevenueCents) + ")", N: all.Sales, Before: all.PreviousSales, Class: "s2", Rate: pct(all.SalesPerBuyLinkClick), RateFor: "of buy-link clicks"})
+	}
+	for i, s := range steps {
+		if t.View > 0 {
+			// Sales come from another source than views and may outnumber them.
+			steps[i].Width = min(float64(int(float64(s.N)/float64(t.View)*10000+0.5))/10, 1000)
+		}
 	}
 	charts := []chart{{Name: "views", Class: "s0"}, {Name: "human candidates", Class: "s1"}, {Name: "engaged", Class: "s2"}}
 	for i := range charts {

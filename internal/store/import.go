@@ -194,10 +194,8 @@ func unwrap(line []byte) (map[string]json.RawMessage, bool) {
 	if json.Unmarshal(line, &rec) != nil {
 		return nil, false
 	}
-	if _, ok := rec["ts"]; ok {
-		if _, ok := rec["name"]; ok {
-			return rec, true
-		}
+	if rec["ts"] != nil && rec["name"] != nil {
+		return rec, true
 	}
 	var msg string
 	if json.Unmarshal(rec["message"], &msg) != nil {

@@ -102,9 +102,7 @@ func openPostgres(dsn string, o Options) (*sql.DB, error) {
 	// No prepared statements: behind PgBouncer in transaction mode (Netlify
 	// Database, Neon) the next transaction may get another server connection.
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
-	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = cmp.Or(o.Timeout, 5*time.Second)
-	}
+	cfg.ConnectTimeout = cmp.Or(cfg.ConnectTimeout, o.Timeout, 5*time.Second)
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(cmp.Or(o.MaxConns, 4))
 	db.SetMaxIdleConns(cmp.Or(o.MaxConns, 4))
