@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -123,3 +125,128 @@ func TestARebuildRepaginatesAsACold(t *testing.T) {
 }
 
 func must(urls []string, _ []*Page) []string { return urls }
+
+// searched are the URLs the box on the page at name can show: the entries
+// the page lists, and those of each page of the index it reads (data-parts).
+func searched(t *testing.T, s *Site, name string) map[string]bool {
+	t.Helper()
+	html := string(s.Files[name])
+	m := regexp.MustCompile(`data-parts="?(\d+)"?(?: data-part="?(\d+)"?)?`).FindStringSubmatch(html)
+	if m == nil {
+		t.Fatalf("%s has no box", name)
+	}
+	pages := []string{html}
+	parts, _ := strconv.Atoi(m[1])
+	here, _ := strconv.Atoi(m[2])
+	for n := 1; n <= parts; n++ {
+		if n != here {
+			pages = append(pages, string(s.Files[strings.TrimPrefix(partURL(n), "/")+"index.html"]))
+		}
+	}
+	urls := map[string]bool{}
+	for _, p := range pages {
+		for _, l := range regexp.MustCompile(`<li><a href="?([^" >]+)`).FindAllStringSubmatch(p, -1) {
+			urls[l[1]] = true
+		}
+	}
+	return urls
+}
+
+// TestAHomeOfTheWritersOwnSearchesTheCatalog: with content/index.md of its
+// own calling {{< errors >}}, the box on / and on the not-found page finds
+// every error page, as it did before the index went on over pages; it may
+// not say of every line that no page explains it.
+func TestAHomeOfTheWritersOwnSearchesTheCatalog(t *testing.T) {
+	root := bigCatalog(t, 12)
+	writeFile(t, root, "content/index.md", "+++\ntitle = \"Our errors\"\ndescription = \"Every error we explain.\"\ncounter = false\n+++\n\nPaste your line.\n\n{{< errors >}}\n")
+	writeFile(t, root, "content/404.md", "+++\ntitle = \"Not found\"\ndescription = \"No page here.\"\ncounter = false\nnoindex = true\n+++\n\nPaste it below.\n\n{{< errors >}}\n")
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: withURL})
+	if err != nil {
+		// Refusing is an answer too, if it names the page that cannot have the box.
+		if !strings.Contains(err.Error(), "content/index.md") {
+			t.Fatalf("refused without naming content/index.md: %v", err)
+		}
+		return
+	}
+	for _, name := range []string{"index.html", "404.html"} {
+		urls := searched(t, s, name)
+		var missing []string
+		for _, p := range s.catalog.pages {
+			if !urls[p.URL] {
+				missing = append(missing, p.URL)
+			}
+		}
+		if len(missing) > 0 {
+			t.Errorf("%s: the box finds %d of the %d error pages; missing %v", name, len(s.catalog.pages)-len(missing), len(s.catalog.pages), missing)
+		}
+	}
+}
+
+// longPage is an error page whose description is k words drawn at random
+// (seeded): prose that compresses as little as a writer's own does.
+func longPage(k int) string {
+	r := rand.New(rand.NewPCG(9, 9))
+	w := make([]string, k)
+	for i := range w {
+		b := make([]byte, 3+r.IntN(8))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		w[i] = string(b)
+	}
+	return fmt.Sprintf("+++\ntitle = \"Long\"\ndescription = %q\nupdated = 2026-12-01\ncounter = false\n+++\n\nWhy.\n", strings.Join(w, " ")+".")
+}
+
+// TestAnEntryTheBuildAcceptsFitsItsPageOfTheIndex: the longest description
+// the build takes (its entry fits the room at gzip's fastest level) makes a
+// page of the index that fits the budget at gzip -9, as -publish measures
+// it; else the build must refuse the page, naming it, rather than publish
+// refusing /page/N/ and pointing at the templates.
+func TestAnEntryTheBuildAcceptsFitsItsPageOfTheIndex(t *testing.T) {
+	root := bigCatalog(t, 30)
+	build := func(k int) (*Site, error) {
+		writeFile(t, root, "content/s1/long.md", longPage(k))
+		return Build(Options{FS: os.DirFS(root), Getenv: withURL})
+	}
+	lo, hi := 100, 8000 // accepted, refused
+	if _, err := build(hi); err == nil {
+		t.Fatalf("a description of %d words is accepted", hi)
+	}
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; func() bool { _, err := build(mid); return err == nil }() {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	for k := lo; k > lo-40; k -= 4 {
+		s, err := build(k)
+		if err != nil {
+			continue
+		}
+		if err := s.CheckBudget(); err != nil {
+			t.Errorf("a description of %d words, which the build accepts: %v", k, err)
+		}
+	}
+}
+
+// TestALongEntryLeavesTheOtherPagesOfTheIndexFull: one page with a long
+// description takes room on its page of the index only; the others stay
+// as full as they were, rather than every page of the index shrinking to
+// its length (runs of one length), so that the box need not read
+// hundreds of pages.
+func TestALongEntryLeavesTheOtherPagesOfTheIndexFull(t *testing.T) {
+	root := bigCatalog(t, 400)
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: withURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := len(must(parts(s)))
+	writeFile(t, root, "content/s1/long.md", longPage(1500))
+	if s, err = Build(Options{FS: os.DirFS(root), Getenv: withURL}); err != nil {
+		t.Fatal(err)
+	}
+	if after := len(must(parts(s))); after > before+2 {
+		t.Errorf("one page with a description of 1,500 words takes the index from %d pages to %d", before, after)
+	}
+}
