@@ -250,3 +250,50 @@ func TestALongEntryLeavesTheOtherPagesOfTheIndexFull(t *testing.T) {
 		t.Errorf("one page with a description of 1,500 words takes the index from %d pages to %d", before, after)
 	}
 }
+
+// TestTheSummaryMeasuresTheHeaviestPageBesideAPagedIndex: the summary's
+// "heaviest page" is the one whose critical path is heaviest. The pages of
+// the index are the largest HTML of a big catalog but compress tenfold,
+// while a page of prose is smaller and compresses threefold: picked by raw
+// size, the summary shows an index page's room and hides how near the
+// budget the prose is.
+func TestTheSummaryMeasuresTheHeaviestPageBesideAPagedIndex(t *testing.T) {
+	root := bigCatalog(t, 400)
+	r := rand.New(rand.NewPCG(5, 6))
+	var prose strings.Builder
+	for i := range 2900 {
+		b := make([]byte, 3+r.IntN(8))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		prose.Write(b)
+		prose.WriteString(map[bool]string{true: ".\n", false: " "}[i%12 == 11])
+	}
+	writeFile(t, root, "content/s0/prose.md", errorPage("Prose", "counter = false\n")+prose.String()+"\n")
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: withURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heaviest := PageSize{}
+	for _, p := range s.Pages {
+		files := [][]byte{s.Files[p.Out]}
+		for _, name := range s.loaded(p.out.Loads) {
+			files = append(files, s.Files[name])
+		}
+		z := PageSize{URL: p.URL, File: p.File}
+		for _, size := range measureAll(files) {
+			z.Size = z.plus(size)
+		}
+		if z.Gzip > heaviest.Gzip {
+			heaviest = z
+		}
+	}
+	got, err := s.Sizes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Pages of the index alike may differ by a few bytes: 1% is not the point.
+	if got.Critical.Gzip < heaviest.Gzip*99/100 {
+		t.Errorf("the summary measures %s, %d B raw, %d B gzip, as the heaviest page; %s is heavier: %d B raw, %d B gzip", got.Critical.URL, got.Critical.Raw, got.Critical.Gzip, heaviest.URL, heaviest.Raw, heaviest.Gzip)
+	}
+}
