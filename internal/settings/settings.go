@@ -46,8 +46,7 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
 	md, err := toml.DecodeFS(site, File, &s)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		var perr toml.ParseError
-		if errors.As(err, &perr) {
+		if perr, ok := errors.AsType[toml.ParseError](err); ok {
 			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, perr.Position.Line, perr.Message)
 		}
 		return s, fmt.Errorf("%s: %w", File, err)
