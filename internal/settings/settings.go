@@ -124,7 +124,7 @@ func (s Settings) Placeholders() []string {
 			p = append(p, fmt.Sprintf("%s %q is at a domain reserved for examples: set a real address", m.name, m.value))
 		}
 	}
-	if WalletRE.MatchString(s.Wallet) && strings.Count(strings.ToLower(s.Wallet[2:]), strings.ToLower(s.Wallet[2:3])) == 40 {
+	if WalletRE.MatchString(s.Wallet) && strings.EqualFold(s.Wallet[2:], strings.Repeat(s.Wallet[2:3], 40)) {
 		p = append(p, fmt.Sprintf("wallet_address %q repeats one digit: set the address the payments go to", s.Wallet))
 	}
 	return p
