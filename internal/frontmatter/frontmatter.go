@@ -73,7 +73,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	}
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	lines := bytes.SplitAfter(src, []byte("\n"))
-	if len(lines) == 0 || strings.TrimRight(string(lines[0]), "\r\n") != delim {
+	if strings.TrimRight(string(lines[0]), "\r\n") != delim {
 		return meta, nil, 0, fmt.Errorf("%s:1: no front matter: start the file with a line %q, the TOML keys, and another %q line", path, delim, delim)
 	}
 	end := 1 + slices.IndexFunc(lines[1:], func(l []byte) bool { return strings.TrimRight(string(l), "\r\n") == delim })
@@ -83,8 +83,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	fm := bytes.Join(lines[1:end], nil)
 	md, err := toml.Decode(string(fm), &meta)
 	if err != nil {
-		var perr toml.ParseError
-		if errors.As(err, &perr) {
+		if perr, ok := errors.AsType[toml.ParseError](err); ok {
 			msg := perr.Message
 			if strings.HasPrefix(msg, "parsing time ") {
 				msg += ": write a date without quotes, such as updated = 2026-12-05"

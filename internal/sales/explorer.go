@@ -110,9 +110,6 @@ func blockscout(cell func(string) string) (int64, time.Time, error) {
 	return units, at, nil
 }
 
-// walletRE is an address as settings.Load takes wallet_address.
-var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
-
 // tokensRE is an amount of tokens as Etherscan writes it: 19, 1,234.5.
 var tokensRE = regexp.MustCompile(`^[0-9]{1,3}(,[0-9]{3})*(\.[0-9]+)?$`)
 

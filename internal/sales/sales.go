@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"errref/internal/settings"
 )
 
 // Record is one sale as the store keeps it.
@@ -39,7 +41,7 @@ type Options struct {
 // holding the file whole. A row that cannot be read, or keep's error, ends
 // each with an error at its line. Any other file is refused, naming the header.
 func Read(name string, r io.Reader, o Options) (kind string, each func(keep func(Record) error) error, err error) {
-	if o.Wallet != "" && !walletRE.MatchString(o.Wallet) {
+	if o.Wallet != "" && !settings.WalletRE.MatchString(o.Wallet) {
 		return "", nil, fmt.Errorf("the wallet %q is not an address: want 0x and 40 hex digits, the address the USDC is paid to", o.Wallet)
 	}
 	br := bufio.NewReader(r)

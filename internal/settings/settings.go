@@ -39,15 +39,15 @@ type Settings struct {
 	Description string `toml:"description"`
 }
 
-var walletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+// WalletRE is an address on Base as wallet_address takes it: 0x and 40 hex digits.
+var WalletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
 // Load reads site.toml and the environment; Netlify's URL stands in for an unset base_url.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
 	md, err := toml.DecodeFS(site, File, &s)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		var perr toml.ParseError
-		if errors.As(err, &perr) {
+		if perr, ok := errors.AsType[toml.ParseError](err); ok {
 			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, perr.Position.Line, perr.Message)
 		}
 		return s, fmt.Errorf("%s: %w", File, err)
@@ -85,7 +85,7 @@ func (s Settings) validate() error {
 	if u, err := url.Parse(s.Storefront); s.Storefront != "" && (err != nil || u.Scheme != "https" || u.Host == "") {
 		bad("storefront_url %q must be an https URL", s.Storefront)
 	}
-	if s.Wallet != "" && !walletRE.MatchString(s.Wallet) {
+	if s.Wallet != "" && !WalletRE.MatchString(s.Wallet) {
 		bad("wallet_address %q must be 0x and 40 hex digits", s.Wallet)
 	}
 	if err := urlcheck.SameOriginPath(s.Endpoint); err != nil || strings.ContainsAny(s.Endpoint, "\"'?#<>") {
@@ -124,7 +124,7 @@ func (s Settings) Placeholders() []string {
 			p = append(p, fmt.Sprintf("%s %q is at a domain reserved for examples: set a real address", m.name, m.value))
 		}
 	}
-	if walletRE.MatchString(s.Wallet) && strings.Count(strings.ToLower(s.Wallet[2:]), strings.ToLower(s.Wallet[2:3])) == 40 {
+	if WalletRE.MatchString(s.Wallet) && strings.EqualFold(s.Wallet[2:], strings.Repeat(s.Wallet[2:3], 40)) {
 		p = append(p, fmt.Sprintf("wallet_address %q repeats one digit: set the address the payments go to", s.Wallet))
 	}
 	return p

@@ -14,7 +14,7 @@ type Count struct {
 	Source, Medium, Campaign, Term, Content, Outreach string
 	Checkout                                          string
 	Scrolled                                          bool
-	VisibleS                                          int // engaged events only: see VisibleBucket; 0 for every other event
+	VisibleS                                          int // engaged events only: see VisibleBucket; 0 for any other event
 	N                                                 int
 }
 

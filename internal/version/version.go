@@ -54,13 +54,9 @@ func Parse(tag string) (v Version, ok bool) {
 			return Version{}, false
 		}
 	}
-	switch strings.ToLower(m[2]) {
-	case "a", "alpha":
-		v.after[0], v.after[1] = 1, n[0]
-	case "b", "beta":
-		v.after[0], v.after[1] = 2, n[0]
-	case "c", "rc", "pre", "preview":
-		v.after[0], v.after[1] = 3, n[0]
+	kinds := map[string]int{"a": 1, "alpha": 1, "b": 2, "beta": 2, "c": 3, "rc": 3, "pre": 3, "preview": 3}
+	if k, ok := kinds[strings.ToLower(m[2])]; ok {
+		v.after[0], v.after[1] = k, n[0]
 	}
 	if m[4] != "" || m[6] != "" { // 1.0.post1, 1.0-1
 		v.after[2] = n[1]
