@@ -6,9 +6,11 @@
 #   body    a line appended to the middle page, until that page shows it;
 #   title   a word added at the end of its title (which keeps its place),
 #           until the index and its neighbour before it show it;
-#   new     a page added to its section, until the index lists it and its
+#   new     a page added to its section after the middle page, until the index lists it and its
 #           URL answers 200;
 #   delete  a page of the next section deleted, until the index no longer lists it.
+# "The index" is, for ours, the page of the index that lists the page
+# (/ or /page/N/: see index below), for Hugo /, which lists every page.
 # It prints both medians of each kind and every run, - for one not seen.
 #
 # The pollers start before the save, each one curl on one connection, and
@@ -58,11 +60,28 @@ poller() {
       (index($0, text) > 0) == want && ready { print "met"; fflush(); exit }'
 }
 
+# index SITE PAGE is the URL of the page of SITE's index that lists PAGE
+# (s1/p0500): ours goes on over /page/N/ when the catalog outgrows one
+# round trip (docs/build.md); Hugo's lists every page on /.
+index() {
+  local url="http://127.0.0.1:${port[$1]}" f
+  if [ "$1" = ours ]; then
+    for f in "$work/ours/public/index.html" "$work/ours/public"/page/*/index.html; do
+      if grep -q "href=/$2/" "$f"; then
+        f=${f#"$work/ours/public"}
+        echo "$url${f%index.html}"
+        return
+      fi
+    done
+  fi
+  echo "$url/"
+}
+
 # edit KIND SITE I makes the I-th edit of KIND to SITE (ours or hugo) and
 # prints the milliseconds until its server shows it.
 edit() {
   local kind=$1 site=$2 i=$3 word="edit$RANDOM$RANDOM" url="http://127.0.0.1:${port[$2]}"
-  local md="$work/$site/content/$sec/p$mid.md" page new gone fd fds=() t0 t1 line
+  local md="$work/$site/content/$sec/p$mid.md" page new gone gone_path fd fds=() t0 t1 line
   gone=$(printf %04d $(( 10#$mid + 1 + 20 * i ))) # in the next section
   gone="$work/$site/content/s$(( 10#$gone % 20 ))/p$gone.md"
   case $kind in
@@ -71,14 +90,17 @@ edit() {
     page=$(<"$md")
     [[ $page =~ title\ =\ \"[^\"]*\" ]]
     page=${page/"${BASH_REMATCH[0]}"/"${BASH_REMATCH[0]%\"} $word\""}
-    exec {fd}< <(poller "$url/" 1 "$word"); fds+=("$fd")
+    exec {fd}< <(poller "$(index "$site" "$sec/p$mid")" 1 "$word"); fds+=("$fd")
     exec {fd}< <(poller "$url/$sec/p$before/" 1 "$word"); fds+=("$fd") ;;
   new)
-    new=$(page "$word")
+    # Titled to come right after the page edited above, on its page of the index.
+    new=$(page "${mid}x$word")
     if [ "$site" = ours ]; then new=$(sed '/^date = /a counter = false' <<<"$new"); fi
-    exec {fd}< <(poller "$url/" 1 "$word"); fds+=("$fd")
+    exec {fd}< <(poller "$(index "$site" "$sec/p$mid")" 1 "$word"); fds+=("$fd")
     exec {fd}< <(poller "$url/$sec/new$i/" 1 " 200" -I); fds+=("$fd") ;;
-  delete) exec {fd}< <(poller "$url/" 0 "$(basename "$gone" .md)/"); fds+=("$fd") ;;
+  delete)
+    gone_path=$(basename "$(dirname "$gone")")/$(basename "$gone" .md)
+    exec {fd}< <(poller "$(index "$site" "$gone_path")" 0 "$(basename "$gone" .md)/"); fds+=("$fd") ;;
   esac
   for fd in "${fds[@]}"; do read -r -t 20 line <&"$fd" || { echo "$kind on $site: no poller ready" >&2; return 1; }; done
   t0=${EPOCHREALTIME/./}

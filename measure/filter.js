@@ -14,7 +14,8 @@
   if (!input || !matches || !none || !document.getElementById("short")) {
     return;
   }
-  var sections = document.querySelectorAll("section.errors");
+  // What a search hides: the sections, and the links to the index's other pages.
+  var sections = document.querySelectorAll("section.errors, nav.parts");
   // The index may go on over several pages (data-parts); this one is
   // data-part, or none on the not-found page, which lists no entry.
   var box = document.getElementById("filter-box");

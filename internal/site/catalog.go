@@ -19,7 +19,7 @@ type Section struct {
 	Library string // the library its pages explain, as the first page that says so names it
 	Page    *Page  // the folder's own page, content/NAME/index.md, or nil
 	Pages   []*Page
-	head    []byte // its heading on the index, with no entry
+	weight  int // its heading's on the index, gzip (see Site.entries)
 }
 
 // Catalog is what templates see as .Site: the settings, and every page.
@@ -41,7 +41,13 @@ func (c *Catalog) Pages() []*Page { c.listed = true; return c.pages }
 func (c *Catalog) Sections() []*Section { c.listed = true; return c.sections }
 
 // Part is the part of the index the page lists, or nil (see Site.paginate).
-func (c *Catalog) Part() *Part { c.listed = true; return c.part }
+func (c *Catalog) Part() *Part {
+	c.listed = true
+	if c.part != nil {
+		c.part.read = true // see Site.paginate
+	}
+	return c.part
+}
 
 // Parts is how many pages the index has, for the box to search them all.
 func (c *Catalog) Parts() int { c.listed = true; return c.parts }

@@ -2,18 +2,19 @@ package site
 
 import (
 	"bytes"
-	"compress/flate"
 	"fmt"
+	"regexp"
 	"slices"
 )
 
-// A Part is one page of the generated index of errors. A catalog that fits
-// one round trip is listed whole on /; a larger one goes on over /page/2/
-// and after, so that no new error page makes the index too heavy.
+// A Part is one page of the index of errors. A catalog that fits one round
+// trip is listed whole on /; a larger one goes on over /page/2/ and after,
+// so that no new error page makes the index too heavy.
 type Part struct {
 	N, Of      int
 	Prev, Next string     // the neighbouring parts' URLs, or empty
 	Sections   []*Section // the part's pages, by section
+	read       bool       // a template read it
 }
 
 func partURL(n int) string {
@@ -23,13 +24,20 @@ func partURL(n int) string {
 	return fmt.Sprintf("/page/%d/", n)
 }
 
-// paginate cuts the catalog into parts of the index that fit the room the
-// index's page leaves with no entry, and adds a page for each part after
-// the first. last holds prev's pages by file, whose entries are kept.
+var partRE = regexp.MustCompile(`^/page/[0-9]+/$`)
+
+// paginate measures the room the index's page leaves with no entry, and
+// cuts the catalog into parts (see cut). last holds prev's pages by file:
+// a page unchanged since keeps its entry and its weight.
 func (s *Site) paginate(prev *Site, last map[string]*Page) error {
-	i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.Home })
-	if i < 0 || len(s.catalog.pages) == 0 || s.tmpl.set.Lookup("home") == nil {
-		return nil // a home of the writer's own lists what it lists; render reports a missing home.html
+	for _, p := range s.Pages {
+		if partRE.MatchString(p.URL) {
+			return fmt.Errorf("%s:%d: %s is where the index of errors goes on once the catalog outgrows one page: set another url", p.File, p.Meta.URLLine, p.URL)
+		}
+	}
+	i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })
+	if i < 0 || len(s.catalog.pages) == 0 || s.Pages[i].Home && s.tmpl.set.Lookup("home") == nil {
+		return nil // nothing to list; render reports a missing home.html
 	}
 	home := s.Pages[i]
 	// The page with no entry, as a middle part, with both its links.
@@ -38,14 +46,43 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 	if err != nil {
 		return err
 	}
-	room := CriticalBudget - s.critical(empty).Gzip
-	heads, err := s.entries(prev, last)
-	if err != nil {
+	if !home.part.read { // a home of the writer's own that lists no part of the index
+		home.part, s.catalog.parts = nil, 0
+		return nil
+	}
+	if s.room = CriticalBudget - empty.Critical.Gzip; s.room <= 0 {
+		return fmt.Errorf("%s: the index's page with no entry is %d B gzip with its CSS and scripts, over the budget of %d B: "+
+			"cut its templates (home.html, partials/errors.html) or the stylesheets", home.File, CriticalBudget-s.room, CriticalBudget)
+	}
+	if err := s.entries(prev, last); err != nil {
 		return err
 	}
-	runs, err := split(s.catalog.pages, heads, room)
-	if err != nil {
-		return err
+	return s.cut(home)
+}
+
+// cut fills each part with the next pages while their entries' weights fit
+// s.room, and makes a page of the index for each part after the first.
+// The weights only guess what an entry adds to its page; fit checks the pages.
+func (s *Site) cut(home *Page) error {
+	var runs [][]*Page
+	used := s.room + 1 // no run yet
+	for i, p := range s.catalog.pages {
+		w := p.weight
+		if i == 0 || s.catalog.pages[i-1].Section != p.Section || used+w > s.room {
+			w += s.heads[p.Section].weight // a run's first page of a section brings its heading
+		}
+		if w > s.room {
+			return fmt.Errorf("%s:1: its entry on the index of errors is about %d B gzip, more than the %d B a page of the index has "+
+				"for entries: shorten its description or its messages", p.File, w, s.room)
+		}
+		if used+w > s.room {
+			runs, used = append(runs, nil), 0
+		}
+		runs[len(runs)-1] = append(runs[len(runs)-1], p)
+		used += w
+	}
+	if len(runs) > 1 && s.tmpl.set.Lookup("home") == nil {
+		return fmt.Errorf("%s/home.html: missing: the index of errors goes on over /page/2/, which it lays out", TemplateDir)
 	}
 	for n, run := range runs {
 		part := &Part{N: n + 1, Of: len(runs)}
@@ -57,7 +94,7 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 		}
 		for i, p := range run {
 			if i == 0 || run[i-1].Section != p.Section {
-				part.Sections = append(part.Sections, &Section{Name: p.Section, Library: heads[p.Section].Library})
+				part.Sections = append(part.Sections, &Section{Name: p.Section, Library: s.heads[p.Section].Library})
 			}
 			sec := part.Sections[len(part.Sections)-1]
 			sec.Pages = append(sec.Pages, p)
@@ -69,56 +106,42 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 		url := partURL(n + 1)
 		p := &Page{File: fmt.Sprintf("%s (page %d)", homeFile, n+1), URL: url, Out: url[1:] + "index.html", Home: true, Meta: home.Meta, part: part}
 		p.Meta.Title = fmt.Sprintf("%s, page %d of %d", home.Meta.Title, n+1, len(runs))
-		if j := slices.IndexFunc(s.Pages, func(o *Page) bool { return o.Out == p.Out }); j >= 0 {
-			return fmt.Errorf("%s:1: this page is published at %s, where the index of errors puts its page %d: "+
-				"set another url in its front matter", s.Pages[j].File, url, n+1)
-		}
 		s.Pages = append(s.Pages, p)
 	}
 	s.catalog.parts = len(runs)
 	return nil
 }
 
-// split cuts pages into runs of one length, the last shorter, each of which
-// fits room as the index lays it out: headings and entries, compressed at
-// the fastest level, which makes more bytes of them than the page's
-// compression. The length is guessed from the whole catalog's size, then
-// lowered until every run fits.
-func split(pages []*Page, heads map[string]*Section, room int) ([][]*Page, error) {
-	var n counter
-	zw, _ := flate.NewWriter(&n, flate.BestSpeed)
-	size := func(run []*Page) int {
-		n = 0
-		zw.Reset(&n)
-		for i, p := range run {
-			if i == 0 || run[i-1].Section != p.Section {
-				zw.Write(heads[p.Section].head)
+// fit checks each page of the index rendered by this build against the
+// budget, and while one is over, cuts the catalog again with that much less
+// room and renders the pages of the index again.
+func (s *Site) fit(o Options) error {
+	for {
+		over := 0
+		for _, p := range s.Pages {
+			if p.part != nil {
+				over = max(over, p.out.Critical.Gzip-CriticalBudget)
 			}
-			zw.Write(p.entry)
 		}
-		zw.Close()
-		return int(n)
-	}
-	k := len(pages)
-	if all := size(pages); all > room {
-		k = max(1, len(pages)*room/all)
-	}
-	for ; ; k = min(k-1, k*9/10) {
-		runs := slices.Collect(slices.Chunk(pages, k))
-		over := slices.IndexFunc(runs, func(run []*Page) bool { return size(run) > room })
-		if over < 0 {
-			return runs, nil
+		if over <= 0 {
+			return nil
 		}
-		if k == 1 {
-			return nil, fmt.Errorf("%s:1: its entry on the index of errors is %d B gzip, more than the %d B a page of the index has "+
-				"for entries: shorten its description or its messages", runs[over][0].File, size(runs[over]), room)
+		home := s.Pages[slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })]
+		s.Pages = slices.DeleteFunc(s.Pages, func(p *Page) bool { return p.part != nil && p != home })
+		home.out, s.room = rendered{}, s.room-over-s.room/100 // a margin, so that few rounds are needed
+		if err := s.cut(home); err != nil {
+			return err
+		}
+		if err := s.render(o); err != nil {
+			return err
 		}
 	}
 }
 
-// entries lays out each error page's entry and each section's heading, by
-// section name, as the index does; a page unchanged since prev keeps its entry.
-func (s *Site) entries(prev *Site, last map[string]*Page) (map[string]*Section, error) {
+// entries lays out each error page's entry and each section's heading as
+// the index does, and weighs each: its size compressed alone, less what
+// compression adds to any file.
+func (s *Site) entries(prev *Site, last map[string]*Page) error {
 	run := func(name string, data any) ([]byte, error) {
 		var b bytes.Buffer
 		if err := s.tmpl.set.ExecuteTemplate(&b, name, data); err != nil {
@@ -126,23 +149,32 @@ func (s *Site) entries(prev *Site, last map[string]*Page) (map[string]*Section, 
 		}
 		return b.Bytes(), nil
 	}
-	heads := map[string]*Section{}
+	frame := measureAll([][]byte{nil})[0].Gzip
+	s.heads = map[string]*Section{}
+	var todo []*Page
+	var frags [][]byte
 	for _, sec := range s.catalog.sections {
-		var err error
 		head := &Section{Name: sec.Name, Library: sec.Library}
-		if head.head, err = run("section", head); err != nil {
-			return nil, err
+		b, err := run("section", head)
+		if err != nil {
+			return err
 		}
-		heads[sec.Name] = head
+		head.weight = measureAll([][]byte{b})[0].Gzip - frame
+		s.heads[sec.Name] = head
 		for _, p := range sec.Pages {
 			l := last[p.File]
 			same := prev != nil && prev.inputs == s.inputs && l != nil
 			if same && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.library == p.library {
-				p.entry = l.entry
-			} else if p.entry, err = run("entry", p); err != nil {
-				return nil, err
+				p.weight = l.weight
+			} else if b, err = run("entry", p); err != nil {
+				return err
+			} else {
+				todo, frags = append(todo, p), append(frags, b)
 			}
 		}
 	}
-	return heads, nil
+	for i, z := range measureAll(frags) {
+		todo[i].weight = z.Gzip - frame
+	}
+	return nil
 }

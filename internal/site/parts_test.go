@@ -72,6 +72,7 @@ func TestTheIndexGoesOnOverPagesThatFit(t *testing.T) {
 			t.Errorf("%d pages: %v", n, err)
 		}
 		urls, listed := parts(s)
+		t.Logf("%d error pages: %d pages of the index, %d B each for entries", n, len(urls), s.room)
 		if !slices.Equal(listed, s.catalog.pages) {
 			t.Errorf("%d pages: the index lists %d pages, want the catalog's %d in its order", n, len(listed), len(s.catalog.pages))
 		}

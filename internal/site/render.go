@@ -45,6 +45,7 @@ type rendered struct {
 	Cites              []Citation
 	Warnings           []string
 	Listed             bool // its templates listed the catalog (.Site.Pages, .Site.Sections)
+	Critical           Size // on a page of the index, its critical path (see Site.fit)
 }
 
 // useAssets gives templates the bundled files' served paths. Set before
@@ -195,6 +196,9 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		return out, err
 	}
 	out.Listed = cat.listed
+	if p.part != nil {
+		out.Critical = s.critical(out)
+	}
 	return out, nil
 }
 

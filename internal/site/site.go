@@ -65,6 +65,8 @@ type Site struct {
 	inputs     [sha256.Size]byte // what every page depends on besides its own file and Page.shows
 	catalogSum [sha256.Size]byte // what a page that lists the catalog shows of it
 	catalog    *Catalog
+	room       int                 // what a page of the index has for entries, gzip (see Site.paginate)
+	heads      map[string]*Section // the sections' headings on the index, by name
 }
 
 // A Citation is a quote of library source on a page, which internal/quote checks.
@@ -97,7 +99,7 @@ type Page struct {
 	first      int
 	shows      [sha256.Size]byte // what it shows of the other pages (see Site.sum)
 	part       *Part             // the part of the index it lists, on a page of the index
-	entry      []byte            // its entry on the index (see Site.paginate)
+	weight     int               // its entry's on the index, gzip (see Site.entries)
 	out        rendered
 }
 
@@ -150,6 +152,9 @@ func Build(o Options) (*Site, error) {
 	}
 	s.reuse(o.Prev, last)
 	if err := s.render(o); err != nil {
+		return nil, err
+	}
+	if err := s.fit(o); err != nil {
 		return nil, err
 	}
 	if err := s.index(); err != nil {

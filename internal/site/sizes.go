@@ -39,8 +39,9 @@ func (z PageSize) Over() string {
 // Sizes is the build's size summary.
 type Sizes struct {
 	Raw int // every file, uncompressed
-	// Critical is the critical path of the page with the largest HTML: gzip
-	// follows the raw size closely enough on pages of the same templates.
+	// Critical is the heavier critical path of the page with the largest
+	// HTML (gzip follows the raw size closely enough on pages of the same
+	// templates) and of the index's pages, which compress far more.
 	Critical PageSize
 	Standin  bool // the page was measured with StandinBaseURL, the build having no base URL
 	Measure  Size // measure.js
@@ -54,8 +55,9 @@ func (s *Site) Sizes() (Sizes, error) {
 	for _, data := range s.Files {
 		r.Raw += len(data)
 	}
-	// A build has a page at least: the index.
-	heavy := slices.MaxFunc(s.Pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
+	// A build has a page at least that is not one of the index's (see Site.fit).
+	pages := slices.DeleteFunc(slices.Clone(s.Pages), func(p *Page) bool { return p.part != nil })
+	heavy := slices.MaxFunc(pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
 	page := heavy.out
 	if r.Standin {
 		alt := &Site{Files: s.Files, Pages: s.Pages, Settings: s.Settings, publish: s.publish, tmpl: s.tmpl, assets: s.assets, catalog: s.catalog}
@@ -69,6 +71,11 @@ func (s *Site) Sizes() (Sizes, error) {
 	}
 	r.Measure = measureAll([][]byte{s.Files["measure.js"]})[0]
 	r.Critical = PageSize{URL: heavy.URL, File: heavy.File, Size: s.critical(page)}
+	for _, p := range s.Pages {
+		if p.part != nil && p.out.Critical.Gzip > r.Critical.Gzip {
+			r.Critical, r.Standin = PageSize{URL: p.URL, File: p.File, Size: p.out.Critical}, false
+		}
+	}
 	return r, nil
 }
 
