@@ -91,8 +91,8 @@ type harness struct {
 type opts struct {
 	webdriver bool
 	fail      bool
-	preload   string // script run in every document before the page's own
-	slow      string // a file served only after a network's delay
+	preload   string            // script run in every document before the page's own
+	slow      string            // a file served only after a network's delay
 	site      map[string][]byte // the files to serve, if not the repository's site
 	missing   string            // a file answered 404
 }
