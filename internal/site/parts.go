@@ -32,7 +32,8 @@ var partRE = regexp.MustCompile(`^/page/[0-9]+/$`)
 func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 	for _, p := range s.Pages {
 		if partRE.MatchString(p.URL) {
-			return fmt.Errorf("%s:%d: %s is where the index of errors goes on once the catalog outgrows one page: set another url", p.File, p.Meta.URLLine, p.URL)
+			return fmt.Errorf("%s:%d: %s is where the index of errors goes on once the catalog outgrows one page: "+
+				"set another url", p.File, p.Meta.URLLine, p.URL)
 		}
 	}
 	i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })
@@ -52,7 +53,8 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 	}
 	if s.room = CriticalBudget - empty.Critical.Gzip; s.room <= 0 {
 		return fmt.Errorf("%s: the index's page with no entry is %d B gzip with its CSS and scripts, over the budget of %d B: "+
-			"cut its templates (home.html, partials/errors.html) or the stylesheets", home.File, CriticalBudget-s.room, CriticalBudget)
+			"cut its templates (home.html, partials/errors.html) or the stylesheets",
+			home.File, CriticalBudget-s.room, CriticalBudget)
 	}
 	if err := s.entries(prev, last); err != nil {
 		return err
@@ -72,8 +74,8 @@ func (s *Site) cut(home *Page) error {
 			w += s.heads[p.Section].weight // a run's first page of a section brings its heading
 		}
 		if w > s.room {
-			return fmt.Errorf("%s:1: its entry on the index of errors is about %d B gzip, more than the %d B a page of the index has "+
-				"for entries: shorten its description or its messages", p.File, w, s.room)
+			return fmt.Errorf("%s:1: its entry on the index of errors is about %d B gzip, more than the %d B "+
+				"a page of the index has for entries: shorten its description or its messages", p.File, w, s.room)
 		}
 		if used+w > s.room {
 			runs, used = append(runs, nil), 0
@@ -104,7 +106,8 @@ func (s *Site) cut(home *Page) error {
 			continue
 		}
 		url := partURL(n + 1)
-		p := &Page{File: fmt.Sprintf("%s (page %d)", homeFile, n+1), URL: url, Out: url[1:] + "index.html", Home: true, Meta: home.Meta, part: part}
+		p := &Page{File: fmt.Sprintf("%s (page %d)", homeFile, n+1), URL: url, Out: url[1:] + "index.html",
+			Home: true, Meta: home.Meta, part: part}
 		p.Meta.Title = fmt.Sprintf("%s, page %d of %d", home.Meta.Title, n+1, len(runs))
 		s.Pages = append(s.Pages, p)
 	}
@@ -145,7 +148,8 @@ func (s *Site) entries(prev *Site, last map[string]*Page) error {
 	run := func(name string, data any) ([]byte, error) {
 		var b bytes.Buffer
 		if err := s.tmpl.set.ExecuteTemplate(&b, name, data); err != nil {
-			return nil, fmt.Errorf("%w (the index of errors lays out with %s/partials/%s.html)", s.tmpl.error(err), TemplateDir, name)
+			return nil, fmt.Errorf("%w (the index of errors lays out with %s/partials/%s.html)",
+				s.tmpl.error(err), TemplateDir, name)
 		}
 		return b.Bytes(), nil
 	}
