@@ -142,8 +142,7 @@ func (s *Site) fit(o Options) error {
 }
 
 // entries lays out each error page's entry and each section's heading as
-// the index does, and weighs each: its size compressed alone, less what
-// compression adds to any file.
+// the index does, and weighs each: its size compressed alone, less gzip's framing.
 func (s *Site) entries(prev *Site, last map[string]*Page) error {
 	run := func(name string, data any) ([]byte, error) {
 		var b bytes.Buffer
@@ -153,18 +152,17 @@ func (s *Site) entries(prev *Site, last map[string]*Page) error {
 		}
 		return b.Bytes(), nil
 	}
-	frame := measureAll([][]byte{nil})[0].Gzip
 	s.heads = map[string]*Section{}
-	var todo []*Page
-	var frags [][]byte
+	weights := []*int{new(int)} // measured together: a gzip writer is 600 KB of tables
+	frags := [][]byte{nil}      // the first, empty, is gzip's framing, which each weight leaves out
 	for _, sec := range s.catalog.sections {
 		head := &Section{Name: sec.Name, Library: sec.Library}
 		b, err := run("section", head)
 		if err != nil {
 			return err
 		}
-		head.weight = measureAll([][]byte{b})[0].Gzip - frame
 		s.heads[sec.Name] = head
+		weights, frags = append(weights, &head.weight), append(frags, b)
 		for _, p := range sec.Pages {
 			l := last[p.File]
 			same := prev != nil && prev.inputs == s.inputs && l != nil
@@ -173,12 +171,13 @@ func (s *Site) entries(prev *Site, last map[string]*Page) error {
 			} else if b, err = run("entry", p); err != nil {
 				return err
 			} else {
-				todo, frags = append(todo, p), append(frags, b)
+				weights, frags = append(weights, &p.weight), append(frags, b)
 			}
 		}
 	}
-	for i, z := range measureAll(frags) {
-		todo[i].weight = z.Gzip - frame
+	sizes := measureAll(frags)
+	for i, z := range sizes {
+		*weights[i] = z.Gzip - sizes[0].Gzip
 	}
 	return nil
 }
