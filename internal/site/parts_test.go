@@ -11,29 +11,29 @@ import (
 	"testing"
 )
 
+// words are k words of 3 to 10 letters drawn from r: text that compresses
+// as a writer's prose does, not as one line repeated.
+func words(r *rand.Rand, k int) []string {
+	w := make([]string, k)
+	for i := range w {
+		b := make([]byte, 3+r.IntN(8))
+		for j := range b {
+			b[j] = byte('a' + r.IntN(26))
+		}
+		w[i] = string(b)
+	}
+	return w
+}
+
 // bigCatalog adds n error pages to homeSite's fixture, in three sections,
-// with titles and descriptions of words drawn at random (seeded): text
-// that compresses as a real catalog's does, not as one line repeated.
+// with titles and descriptions of words drawn at random (seeded).
 func bigCatalog(t *testing.T, n int) string {
 	t.Helper()
 	root := homeSite(t)
 	r := rand.New(rand.NewPCG(1, 2))
-	word := func() string {
-		b := make([]byte, 3+r.IntN(8))
-		for i := range b {
-			b[i] = byte('a' + r.IntN(26))
-		}
-		return string(b)
-	}
-	words := func(k int) string {
-		w := make([]string, k)
-		for i := range w {
-			w[i] = word()
-		}
-		return strings.Join(w, " ")
-	}
 	for i := range n {
-		page := fmt.Sprintf("+++\ntitle = %q\ndescription = %q\nupdated = 2026-12-01\ncounter = false\n+++\n\nWhy.\n", words(5), words(24)+".")
+		title, desc := strings.Join(words(r, 5), " "), strings.Join(words(r, 24), " ")+"."
+		page := fmt.Sprintf("+++\ntitle = %q\ndescription = %q\nupdated = 2026-12-01\ncounter = false\n+++\n\nWhy.\n", title, desc)
 		writeFile(t, root, fmt.Sprintf("content/s%d/p%03d.md", i%3, i), page)
 	}
 	return root
@@ -186,16 +186,8 @@ func TestAHomeOfTheWritersOwnSearchesTheCatalog(t *testing.T) {
 // longPage is an error page whose description is k words drawn at random
 // (seeded): prose that compresses as little as a writer's own does.
 func longPage(k int) string {
-	r := rand.New(rand.NewPCG(9, 9))
-	w := make([]string, k)
-	for i := range w {
-		b := make([]byte, 3+r.IntN(8))
-		for j := range b {
-			b[j] = byte('a' + r.IntN(26))
-		}
-		w[i] = string(b)
-	}
-	return fmt.Sprintf("+++\ntitle = \"Long\"\ndescription = %q\nupdated = 2026-12-01\ncounter = false\n+++\n\nWhy.\n", strings.Join(w, " ")+".")
+	desc := strings.Join(words(rand.New(rand.NewPCG(9, 9)), k), " ") + "."
+	return fmt.Sprintf("+++\ntitle = \"Long\"\ndescription = %q\nupdated = 2026-12-01\ncounter = false\n+++\n\nWhy.\n", desc)
 }
 
 // TestAnEntryTheBuildAcceptsFitsItsPageOfTheIndex: the longest description
@@ -260,15 +252,9 @@ func TestALongEntryLeavesTheOtherPagesOfTheIndexFull(t *testing.T) {
 // budget the prose is.
 func TestTheSummaryMeasuresTheHeaviestPageBesideAPagedIndex(t *testing.T) {
 	root := bigCatalog(t, 400)
-	r := rand.New(rand.NewPCG(5, 6))
 	var prose strings.Builder
-	for i := range 2900 {
-		b := make([]byte, 3+r.IntN(8))
-		for j := range b {
-			b[j] = byte('a' + r.IntN(26))
-		}
-		prose.Write(b)
-		prose.WriteString(map[bool]string{true: ".\n", false: " "}[i%12 == 11])
+	for i, w := range words(rand.New(rand.NewPCG(5, 6)), 2900) {
+		prose.WriteString(w + map[bool]string{true: ".\n", false: " "}[i%12 == 11])
 	}
 	writeFile(t, root, "content/s0/prose.md", errorPage("Prose", "counter = false\n")+prose.String()+"\n")
 	s, err := Build(Options{FS: os.DirFS(root), Getenv: withURL})
