@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 )
@@ -51,6 +52,10 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 		home.part, s.catalog.parts = nil, 0
 		return nil
 	}
+	s.breaks = map[string]bool{}
+	if prev != nil && prev.inputs == s.inputs && prev.catalogSum == s.catalogSum {
+		s.breaks = prev.breaks // the last build's cut, which its pages of the index, reused, show
+	}
 	if s.room = CriticalBudget - empty.Critical.Gzip; s.room <= 0 {
 		return fmt.Errorf("%s: the index's page with no entry is %d B gzip with its CSS and scripts, over the budget of %d B: "+
 			"cut its templates (home.html, partials/errors.html) or the stylesheets",
@@ -70,14 +75,14 @@ func (s *Site) cut(home *Page) error {
 	used := s.room + 1 // no run yet
 	for i, p := range s.catalog.pages {
 		w := p.weight
-		if i == 0 || s.catalog.pages[i-1].Section != p.Section || used+w > s.room {
+		if i == 0 || s.catalog.pages[i-1].Section != p.Section || used+w > s.room || s.breaks[p.File] {
 			w += s.heads[p.Section].weight // a run's first page of a section brings its heading
 		}
 		if w > s.room {
 			return fmt.Errorf("%s:1: its entry on the index of errors is about %d B gzip, more than the %d B "+
 				"a page of the index has for entries: shorten its description or its messages", p.File, w, s.room)
 		}
-		if used+w > s.room {
+		if used+w > s.room || s.breaks[p.File] {
 			runs, used = append(runs, nil), 0
 		}
 		runs[len(runs)-1] = append(runs[len(runs)-1], p)
@@ -115,24 +120,44 @@ func (s *Site) cut(home *Page) error {
 	return nil
 }
 
-// fit checks each page of the index rendered by this build against the
-// budget, and while one is over, cuts the catalog again with that much less
-// room and renders the pages of the index again.
-func (s *Site) fit(o Options) error {
+// fit checks each page of the index against the budget. One that is over
+// (its entries pushed the end of the page out of gzip's reach, say) is
+// cut short: a break before its last pages, weighing what it is over, and
+// the index and every page that lists the catalog are rendered again.
+func (s *Site) fit(o Options, last map[string]*Page) error {
 	for {
-		over := 0
-		for _, p := range s.Pages {
-			if p.part != nil {
-				over = max(over, p.out.Critical.Gzip-CriticalBudget)
-			}
-		}
-		if over <= 0 {
+		i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.part != nil && p.out.Critical.Gzip > CriticalBudget })
+		if i < 0 {
 			return nil
 		}
-		home := s.Pages[slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })]
-		s.Pages = slices.DeleteFunc(s.Pages, func(p *Page) bool { return p.part != nil && p != home })
-		home.out, s.room = rendered{}, s.room-over-s.room/100 // a margin, so that few rounds are needed
-		if err := s.cut(home); err != nil {
+		over := s.Pages[i]
+		var run []*Page
+		for _, sec := range over.part.Sections {
+			run = append(run, sec.Pages...)
+		}
+		if len(run) == 1 {
+			return fmt.Errorf("%s:1: its entry alone makes %s %d B gzip with its CSS and scripts, over the budget of %d B: "+
+				"shorten its description or its messages", run[0].File, over.URL, over.out.Critical.Gzip, CriticalBudget)
+		}
+		cut, w := len(run)-1, run[len(run)-1].weight
+		for cut > 1 && w < over.out.Critical.Gzip-CriticalBudget {
+			cut--
+			w += run[cut].weight
+		}
+		s.breaks = maps.Clone(s.breaks) // the last build's, which its pages show, stays as it was
+		s.breaks[run[cut].File] = true
+		for _, p := range s.Pages {
+			if p.part == nil && !p.out.Listed {
+				continue
+			}
+			if l := last[p.File]; len(p.out.HTML) > 0 && (l == nil || len(l.out.HTML) == 0 || &l.out.HTML[0] != &p.out.HTML[0]) {
+				s.Rendered-- // rendered by this build, and again below: counted once
+			}
+			p.out = rendered{}
+		}
+		root := s.Pages[slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })]
+		s.Pages = slices.DeleteFunc(s.Pages, func(p *Page) bool { return p.part != nil && p != root })
+		if err := s.cut(root); err != nil {
 			return err
 		}
 		if err := s.render(o); err != nil {
@@ -142,7 +167,10 @@ func (s *Site) fit(o Options) error {
 }
 
 // entries lays out each error page's entry and each section's heading as
-// the index does, and weighs each: its size compressed alone, less gzip's framing.
+// the index does, and weighs each: a heading by its size compressed alone,
+// an entry by what it adds, compressed, to the entry before it (or the
+// heading), as entries alike add little. A page and the one before it
+// unchanged since prev keep their weight.
 func (s *Site) entries(prev *Site, last map[string]*Page) error {
 	run := func(name string, data any) ([]byte, error) {
 		var b bytes.Buffer
@@ -153,31 +181,39 @@ func (s *Site) entries(prev *Site, last map[string]*Page) error {
 		return b.Bytes(), nil
 	}
 	s.heads = map[string]*Section{}
-	weights := []*int{new(int)} // measured together: a gzip writer is 600 KB of tables
-	frags := [][]byte{nil}      // the first, empty, is gzip's framing, which each weight leaves out
+	// Measured together, a gzip writer being 600 KB of tables: the size of
+	// frags[i] less that of frags[i-1] goes to weights[i] where it is set.
+	weights := []*int{nil, nil}
+	frags := [][]byte{nil, nil}
 	for _, sec := range s.catalog.sections {
 		head := &Section{Name: sec.Name, Library: sec.Library}
-		b, err := run("section", head)
+		before, err := run("section", head)
 		if err != nil {
 			return err
 		}
 		s.heads[sec.Name] = head
-		weights, frags = append(weights, &head.weight), append(frags, b)
+		weights, frags = append(weights, nil, &head.weight), append(frags, nil, before)
 		for _, p := range sec.Pages {
 			l := last[p.File]
 			same := prev != nil && prev.inputs == s.inputs && l != nil
 			if same && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.library == p.library {
-				p.weight = l.weight
-			} else if b, err = run("entry", p); err != nil {
+				p.entry = l.entry
+			} else if p.entry, err = run("entry", p); err != nil {
 				return err
-			} else {
-				weights, frags = append(weights, &p.weight), append(frags, b)
 			}
+			if same && bytes.Equal(l.entry, p.entry) && bytes.Equal(l.after, before) {
+				p.weight = l.weight
+			} else {
+				weights, frags = append(weights, nil, &p.weight), append(frags, before, slices.Concat(before, p.entry))
+			}
+			p.after, before = before, p.entry
 		}
 	}
 	sizes := measureAll(frags)
-	for i, z := range sizes {
-		*weights[i] = z.Gzip - sizes[0].Gzip
+	for i, w := range weights {
+		if w != nil {
+			*w = sizes[i].Gzip - sizes[i-1].Gzip
+		}
 	}
 	return nil
 }

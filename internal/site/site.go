@@ -67,6 +67,7 @@ type Site struct {
 	catalog    *Catalog
 	room       int                 // what a page of the index has for entries, gzip (see Site.paginate)
 	heads      map[string]*Section // the sections' headings on the index, by name
+	breaks     map[string]bool     // files that start a page of the index, as fit found (see Site.fit)
 }
 
 // A Citation is a quote of library source on a page, which internal/quote checks.
@@ -100,6 +101,8 @@ type Page struct {
 	shows      [sha256.Size]byte // what it shows of the other pages (see Site.sum)
 	part       *Part             // the part of the index it lists, on a page of the index
 	weight     int               // its entry's on the index, gzip (see Site.entries)
+	entry      []byte            // its entry, as the index lays it out
+	after      []byte            // the entry or heading before it, which its weight was measured after
 	out        rendered
 }
 
@@ -154,7 +157,7 @@ func Build(o Options) (*Site, error) {
 	if err := s.render(o); err != nil {
 		return nil, err
 	}
-	if err := s.fit(o); err != nil {
+	if err := s.fit(o, last); err != nil {
 		return nil, err
 	}
 	if err := s.index(); err != nil {
