@@ -33,14 +33,7 @@ func TestTheNotFoundPageSearchesTheCatalogWhenNoHomeListsIt(t *testing.T) {
 				}
 				return
 			}
-			urls := searched(t, s, "404.html")
-			var missing []string
-			for _, p := range s.catalog.pages {
-				if !urls[p.URL] {
-					missing = append(missing, p.URL)
-				}
-			}
-			if len(missing) > 0 {
+			if missing := missed(t, s, "404.html"); len(missing) > 0 {
 				t.Errorf("the not-found page's box finds %d of the %d error pages; missing %v", len(s.catalog.pages)-len(missing), len(s.catalog.pages), missing)
 			}
 		})

@@ -129,6 +129,19 @@ func must(urls []string, _ []*Page) []string { return urls }
 
 // searched are the URLs the box on the page at name can show: the entries
 // the page lists, and those of each page of the index it reads (data-parts).
+// missed are the error pages the box on the page at name cannot show.
+func missed(t *testing.T, s *Site, name string) []string {
+	t.Helper()
+	urls := searched(t, s, name)
+	var missing []string
+	for _, p := range s.catalog.pages {
+		if !urls[p.URL] {
+			missing = append(missing, p.URL)
+		}
+	}
+	return missing
+}
+
 func searched(t *testing.T, s *Site, name string) map[string]bool {
 	t.Helper()
 	html := string(s.Files[name])
@@ -170,14 +183,7 @@ func TestAHomeOfTheWritersOwnSearchesTheCatalog(t *testing.T) {
 		return
 	}
 	for _, name := range []string{"index.html", "404.html"} {
-		urls := searched(t, s, name)
-		var missing []string
-		for _, p := range s.catalog.pages {
-			if !urls[p.URL] {
-				missing = append(missing, p.URL)
-			}
-		}
-		if len(missing) > 0 {
+		if missing := missed(t, s, name); len(missing) > 0 {
 			t.Errorf("%s: the box finds %d of the %d error pages; missing %v", name, len(s.catalog.pages)-len(missing), len(s.catalog.pages), missing)
 		}
 	}

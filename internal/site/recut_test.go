@@ -94,14 +94,7 @@ func TestTheNotFoundPageSearchesEveryPageOfAnIndexCutAgain(t *testing.T) {
 	root := recutSite(t, 400, 1200)
 	writeFile(t, root, "content/404.md", "+++\ntitle = \"Not found\"\ndescription = \"No page here.\"\ncounter = false\nnoindex = true\n+++\n\nPaste it below.\n\n{{< errors >}}\n")
 	s := recut(t, root)
-	urls := searched(t, s, "404.html")
-	var missing []string
-	for _, p := range s.catalog.pages {
-		if !urls[p.URL] {
-			missing = append(missing, p.URL)
-		}
-	}
-	if len(missing) > 0 {
+	if missing := missed(t, s, "404.html"); len(missing) > 0 {
 		said := regexp.MustCompile(`data-parts="?\d+"?`).Find(s.Files["404.html"])
 		t.Errorf("the not-found page's box searches %d of the %d error pages (it says %s; the index has %d pages); missing %v",
 			len(s.catalog.pages)-len(missing), len(s.catalog.pages), said, len(must(parts(s))), missing)
