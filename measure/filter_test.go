@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -338,11 +339,40 @@ func TestTheBoxSearchesEveryPageOfTheIndex(t *testing.T) {
 		t.Fatal("300 more pages leave the index on fewer than 3 pages")
 	}
 	line := "mcp.shared.exceptions.McpError: Timed out while waiting for response to ClientRequest. Waited 30.0 seconds."
+	// What the box asks for (docs/counter.md): the index's pages, as a link
+	// would, once the reader comes to it, and nothing else.
+	index := regexp.MustCompile(`^/(page/[0-9]+/)?$`)
+	asked := func(h *harness, from int) []string {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		var got []string
+		for _, p := range h.paths[from:] {
+			if !strings.HasSuffix(p, ".css") && !strings.HasSuffix(p, ".js") && !strings.HasSuffix(p, ".svg") {
+				got = append(got, p)
+			}
+		}
+		return got
+	}
 	for _, path := range []string{last, "/404.html"} {
 		h := newHarness(t, opts{site: files})
 		h.open(path, "")
+		h.frames()
+		if got := asked(h, 0); !slices.Equal(got, []string{path}) {
+			t.Errorf("%s: before the reader comes to the box the page asks for %v, want only itself", path, got)
+		}
+		h.mu.Lock()
+		loaded := len(h.paths)
+		h.mu.Unlock()
 		if got := h.paste(line); len(got.Matches) == 0 || got.Matches[0] != counterPage {
 			t.Errorf("%s: the McpError line, listed on /, shows %v, want %s first", path, got.Matches, counterPage)
+		}
+		for _, p := range asked(h, loaded) {
+			if !index.MatchString(p) {
+				t.Errorf("%s: the box asks for %s, which is no page of the index", path, p)
+			}
+		}
+		if len(h.posts) > 0 {
+			t.Errorf("%s: the box sent %d events", path, len(h.posts))
 		}
 		// A title on the last page of the index, from the not-found page.
 		title, err := chromedp.Run(h.ctx, chromedp.Evaluate[string](`document.querySelector("section.errors li a") ? document.querySelector("section.errors li a").textContent : ""`))

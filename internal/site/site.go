@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -68,6 +69,8 @@ type Site struct {
 	room       int                 // what a page of the index has for entries, gzip (see Site.paginate)
 	heads      map[string]*Section // the sections' headings on the index, by name
 	breaks     map[string]bool     // files that start a page of the index, as fit found (see Site.fit)
+	sizeOnce   sync.Once
+	sized      map[string]Size // the bundled stylesheets and scripts (see Site.loadedSize)
 }
 
 // A Citation is a quote of library source on a page, which internal/quote checks.

@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"compress/gzip"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
@@ -81,13 +83,28 @@ func (s *Site) Sizes() (Sizes, error) {
 
 // critical measures a page's critical path: its HTML and the build's files it loads.
 func (s *Site) critical(page rendered) Size {
-	files := [][]byte{page.HTML}
-	for _, name := range s.loaded(page.Loads) {
-		files = append(files, s.Files[name])
-	}
+	return measureAll([][]byte{page.HTML})[0].plus(s.loadedSize(page.Loads))
+}
+
+// loadedSize is the size of the stylesheets and scripts in loads, each
+// measured once a build: every page of the index loads the same ones.
+func (s *Site) loadedSize(loads []string) Size {
+	s.sizeOnce.Do(func() {
+		var names []string
+		var files [][]byte
+		for name, data := range s.Files {
+			if path.Ext(name) == ".css" || path.Ext(name) == ".js" {
+				names, files = append(names, name), append(files, data)
+			}
+		}
+		s.sized = map[string]Size{}
+		for i, z := range measureAll(files) {
+			s.sized[names[i]] = z
+		}
+	})
 	var z Size
-	for _, f := range measureAll(files) {
-		z = z.plus(f)
+	for _, name := range s.loaded(loads) {
+		z = z.plus(s.sized[name])
 	}
 	return z
 }
@@ -100,16 +117,9 @@ func (s *Site) CheckBudget() error {
 		pages[i] = s.Files[p.Out]
 	}
 	sizes := measureAll(pages)
-	loaded := map[string]Size{} // each stylesheet and script, measured once
 	var over []string
 	for i, p := range s.Pages {
-		z := PageSize{URL: p.URL, File: p.File, Size: sizes[i]}
-		for _, name := range s.loaded(p.out.Loads) {
-			if _, ok := loaded[name]; !ok {
-				loaded[name] = measureAll([][]byte{s.Files[name]})[0]
-			}
-			z.Size = z.plus(loaded[name])
-		}
+		z := PageSize{URL: p.URL, File: p.File, Size: sizes[i].plus(s.loadedSize(p.out.Loads))}
 		if !z.Fits() {
 			over = append(over, z.Over())
 		}
@@ -135,9 +145,11 @@ func (s *Site) loaded(loads []string) []string {
 // measureAll measures each of files with gzip -9.
 func measureAll(files [][]byte) []Size {
 	sizes := make([]Size, len(files))
-	// One writer, reset for each file: a new one is 600 KB of tables,
-	// which would cost about as much as compressing a small file.
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	// Writers are reset, not made: a new one is 600 KB of tables, which
+	// would cost about as much as compressing a small file, and a build
+	// measures in several places (the index's pages, as each renders).
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
 	for i, data := range files {
 		var n counter
 		zw.Reset(&n)
@@ -147,6 +159,11 @@ func measureAll(files [][]byte) []Size {
 	}
 	return sizes
 }
+
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	return zw
+}}
 
 // counter counts the bytes written to it.
 type counter int
