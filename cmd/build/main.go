@@ -49,7 +49,7 @@ func main() {
 	flag.BoolVar(&f.publish, "publish", false, "refuse to build while a setting a published site needs is unset, or a page is over the size budget")
 	flag.BoolVar(&f.serve, "serve", false, "serve a live preview that rebuilds on save")
 	flag.BoolVar(&f.quiet, "quiet", false, "print only warnings and errors, and skip the size summary")
-	flag.DurationVar(&f.timeout, "timeout", site.DefaultTimeout, "the longest the pages may take to render")
+	flag.DurationVar(&f.timeout, "timeout", site.DefaultTimeout, "the longest the build waits for the next page to render")
 	flag.StringVar(&f.addr, "addr", "127.0.0.1:8080", "the preview's address")
 	flag.StringVar(&f.db, "db", "", "where the preview keeps events: a journal of JSON lines or a PostgreSQL URL (default: DATABASE_URL, NETLIFY_DB_URL, else events.jsonl in -root, which go run ./cmd/report takes into events.db; -db=none keeps none)")
 	flag.Func("check-sources", "check the citations of REPO[@VERSION]=DIR against the source in DIR (repeatable)", appendTo(&f.checks))

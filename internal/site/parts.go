@@ -30,7 +30,7 @@ var partRE = regexp.MustCompile(`^/page/[0-9]+/$`)
 // paginate measures the room the index's page leaves with no entry, and
 // cuts the catalog into parts (see cut). last holds prev's pages by file:
 // a page unchanged since keeps its entry and its weight.
-func (s *Site) paginate(prev *Site, last map[string]*Page) error {
+func (s *Site) paginate(o Options, last map[string]*Page) error {
 	for _, p := range s.Pages {
 		if partRE.MatchString(p.URL) {
 			return fmt.Errorf("%s:%d: %s is where the index of errors goes on once the catalog outgrows one page: "+
@@ -44,16 +44,17 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 	home := s.Pages[i]
 	// The page with no entry, as a middle part, with both its links.
 	home.part, s.catalog.parts = &Part{N: 10, Of: 11, Prev: partURL(9), Next: partURL(11)}, 11
-	empty, err := s.renderPage(home)
-	if err != nil {
+	if err := s.renderEach(o, []*Page{home}); err != nil {
 		return err
 	}
+	empty := home.out
+	home.out = rendered{}
 	if !home.part.read { // a home of the writer's own that lists no part of the index
 		home.part, s.catalog.parts = nil, 0
 		return nil
 	}
 	s.breaks = map[string]bool{}
-	if prev != nil && prev.inputs == s.inputs && prev.catalogSum == s.catalogSum {
+	if prev := o.Prev; prev != nil && prev.inputs == s.inputs && prev.catalogSum == s.catalogSum {
 		s.breaks = prev.breaks // the last build's cut, which its pages of the index, reused, show
 	}
 	if s.room = CriticalBudget - empty.Critical.Gzip; s.room <= 0 {
@@ -61,7 +62,7 @@ func (s *Site) paginate(prev *Site, last map[string]*Page) error {
 			"cut its templates (home.html, partials/errors.html) or the stylesheets",
 			home.File, CriticalBudget-s.room, CriticalBudget)
 	}
-	if err := s.entries(prev, last); err != nil {
+	if err := s.entries(o.Prev, last); err != nil {
 		return err
 	}
 	return s.cut(home)

@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,39 +58,51 @@ func (s *Site) useAssets() {
 	}})
 }
 
-// render renders every page that o.Prev does not hold, within o.Timeout.
+// render renders every page that o.Prev does not hold.
 func (s *Site) render(o Options) error {
 	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && s.tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
-	errs := make([]error, len(s.Pages))
-	var wg sync.WaitGroup
+	var todo []*Page
+	for _, p := range s.Pages {
+		if p.out.HTML == nil { // else reused from Prev
+			todo = append(todo, p)
+		}
+	}
+	s.Rendered += len(todo)
+	return s.renderEach(o, todo)
+}
+
+// renderEach renders pages side by side, each within o.Timeout of the one
+// before it: on a loaded machine a large site takes long, but a page never
+// ends only when its template does not.
+func (s *Site) renderEach(o Options, pages []*Page) error {
+	errs := make([]error, len(pages))
+	finished := make(chan struct{}, len(pages))
 	// As many renders at a time as cores: more would only hold more half-rendered pages.
 	busy := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, p := range s.Pages {
-		if p.out.HTML != nil {
-			continue // reused from Prev
-		}
-		s.Rendered++
-		wg.Go(func() {
+	for i, p := range pages {
+		go func() {
 			busy <- struct{}{}
-			defer func() { <-busy }()
+			defer func() { <-busy; finished <- struct{}{} }()
 			out, err := s.renderPage(p)
 			if errs[i] = err; err == nil {
 				p.out = out
 			}
-		})
+		}()
 	}
 	// A template cannot be stopped once it runs: on time out the build
 	// reports, and the render is left to stopWriter or the process's end.
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
 	timeout := cmp.Or(o.Timeout, DefaultTimeout)
-	select {
-	case <-finished:
-	case <-time.After(timeout):
-		s.stop.Store(true)
-		return s.tmpl.tooSlow(timeout)
+	timer := time.NewTimer(timeout)
+	for range pages {
+		select {
+		case <-finished:
+			timer.Reset(timeout)
+		case <-timer.C:
+			s.stop.Store(true)
+			return s.tmpl.tooSlow(timeout)
+		}
 	}
 	return joinOnce(errs)
 }

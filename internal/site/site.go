@@ -39,7 +39,7 @@ type Options struct {
 	FS      fs.FS
 	Publish bool // refuse to build while a setting a published site needs is unset
 	Getenv  func(string) string
-	Timeout time.Duration // bounds the rendering, to report a template that never ends; DefaultTimeout when zero
+	Timeout time.Duration // bounds the wait for each page, to report a template that never ends; DefaultTimeout when zero
 	// Prev is the last good build, or nil: an unchanged page is taken from it.
 	Prev *Site
 	// Changed names the files (content/x.md) saved since Prev: read again
@@ -47,7 +47,7 @@ type Options struct {
 	Changed map[string]bool
 }
 
-// DefaultTimeout is the time every page together may take to render.
+// DefaultTimeout is the longest the build waits for the next page to render.
 const DefaultTimeout = 10 * time.Second
 
 // Site is a finished build.
@@ -153,7 +153,7 @@ func Build(o Options) (*Site, error) {
 	if err := s.link(); err != nil {
 		return nil, err
 	}
-	if err := s.paginate(o.Prev, last); err != nil {
+	if err := s.paginate(o, last); err != nil {
 		return nil, err
 	}
 	s.reuse(o.Prev, last)
