@@ -55,16 +55,11 @@ func Drift(o DriftOptions) (int, error) {
 		}
 		return Failed, err
 	}
-	code := Held
-	for _, r := range repos {
-		if slices.ContainsFunc(r.groups, (*group).drifted) || r.historyBroken() {
-			code = Drifted
-		}
-	}
+	line, code := answer(repos, o.Pre)
 	if o.JSON {
-		return code, writeJSON(o.Out, report(repos, code, o.Pre))
+		return code, writeJSON(o.Out, report(repos, code, line, o.Pre))
 	}
-	return code, writeText(o.Out, repos, code, o.Pre)
+	return code, writeText(o.Out, repos, line, o.Pre)
 }
 
 // checkClones opens each clone, builds the site, and looks for each quote.

@@ -49,8 +49,9 @@ func (g *group) describe(pre bool) string {
 	}
 }
 
-// answer is the report's last line: "python-sdk v1.29.0 is the newest 1.x release; 61 citations hold".
-func answer(repos []*repo, code int, pre bool) string {
+// answer is the report's last line: "python-sdk v1.29.0 is the newest 1.x release; 61 citations hold",
+// and the exit code it states: Held or Drifted.
+func answer(repos []*repo, pre bool) (string, int) {
 	var parts, kinds []string
 	total, behind, bad := 0, 0, map[string]int{}
 	hist, histBad := 0, 0
@@ -83,7 +84,7 @@ func answer(repos []*repo, code int, pre bool) string {
 	if len(parts) > 1 {
 		line = strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 	}
-	if code == Held {
+	if len(bad) == 0 && histBad == 0 {
 		line += "; " + count(total, "citation") + verb(total, " holds", " hold")
 		switch {
 		case behind == 0:
@@ -97,7 +98,7 @@ func answer(repos []*repo, code int, pre bool) string {
 		if hist > 0 {
 			line += fmt.Sprintf(", and %d kept as history %s at the release %s", hist, verb(hist, "holds", "hold"), verb(hist, "it quotes", "they quote"))
 		}
-		return line
+		return line, Held
 	}
 	n := histBad
 	for _, k := range outcomes {
@@ -113,7 +114,7 @@ func answer(repos []*repo, code int, pre bool) string {
 	if histBad > 0 {
 		kinds = append(kinds, fmt.Sprintf("%d kept as history not ok at the release %s", histBad, verb(histBad, "it quotes", "they quote")))
 	}
-	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", "))
+	return line + fmt.Sprintf("; %d of %s%s there (%s)", n, count(total+hist, "citation"), verb(n, " does not hold", " do not hold"), strings.Join(kinds, ", ")), Drifted
 }
 
 // summary is a group's line after its citations, as -repin ends its report.
@@ -123,7 +124,7 @@ func summary(r *repo, g *group, pre bool) string {
 
 // writeText prints, for each group behind or drifted, what became of each
 // citation, the prose naming an older version and the counts; then the answer.
-func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
+func writeText(w io.Writer, repos []*repo, answer string, pre bool) error {
 	var b bytes.Buffer
 	for _, r := range repos {
 		for _, g := range r.groups {
@@ -144,7 +145,7 @@ func writeText(w io.Writer, repos []*repo, code int, pre bool) error {
 			fmt.Fprintf(&b, "%s: the quotes kept as history (front matter history) must hold at the release they quote\n", r.name)
 		}
 	}
-	fmt.Fprintln(&b, answer(repos, code, pre))
+	fmt.Fprintln(&b, answer)
 	_, err := w.Write(b.Bytes())
 	return err
 }
@@ -189,8 +190,8 @@ type (
 	}
 )
 
-func report(repos []*repo, code int, pre bool) jsonReport {
-	rep := jsonReport{Exit: code, Answer: answer(repos, code, pre)}
+func report(repos []*repo, code int, answer string, pre bool) jsonReport {
+	rep := jsonReport{Exit: code, Answer: answer}
 	for _, r := range repos {
 		jr := jsonRepo{Repo: r.name, Dir: r.clone.dir, History: citationsJSON(r.history)}
 		for _, g := range r.groups {
