@@ -30,10 +30,8 @@ type Record struct {
 
 // Options are what an export does not say itself.
 type Options struct {
-	// Wallet is the address USDC is paid to on Base (site.toml's wallet_address).
-	Wallet string
-	// Product names what a transfer paid for: a chain transfer names none.
-	Product string
+	Wallet  string // the address USDC is paid to on Base (site.toml's wallet_address)
+	Product string // what a transfer paid for: a chain transfer names none
 }
 
 // Read recognises an export by its header and returns its kind, and each,

@@ -111,8 +111,7 @@ func (j *Journal) reopen() error {
 	return nil
 }
 
-// wholeLines is where f's whole lines before end end: just after the last
-// line break, or 0.
+// wholeLines is where f's whole lines before end end: just after the last line break, or 0.
 func wholeLines(f io.ReaderAt, end int64) (int64, error) {
 	buf := make([]byte, 4096)
 	for end > 0 {

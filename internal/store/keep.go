@@ -75,6 +75,8 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		return 0, err
 	}
 	defer tx.Rollback()
+	values := "(?" + strings.Repeat(", ?", len(Columns)-1) + ")"
+	insert := `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES ` + values
 	for chunk := range slices.Chunk(items, rowsPerStatement) {
 		if chunk, err = s.newLines(ctx, tx, chunk); err != nil {
 			return 0, err
@@ -86,8 +88,7 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		for _, it := range chunk {
 			args = append(args, row(it.Event, it.At)...)
 		}
-		values := "(?" + strings.Repeat(", ?", len(Columns)-1) + ")"
-		query := `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES ` + values + strings.Repeat(", "+values, len(chunk)-1)
+		query := insert + strings.Repeat(", "+values, len(chunk)-1)
 		if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
 			return 0, err
 		}
