@@ -36,8 +36,7 @@ func lockDir(dir string) (*lock, error) {
 	return &lock{f}, nil
 }
 
-// tryLock locks dir, unless a running build holds it or flock cannot
-// tell.
+// tryLock locks dir, unless a running build holds it or flock cannot tell.
 func tryLock(dir string) (*lock, bool) {
 	f, err := os.Open(dir)
 	if err != nil {
@@ -54,9 +53,7 @@ func tryLock(dir string) (*lock, bool) {
 func (l *lock) beforeMove() {}
 
 func (l *lock) release() {
-	if l != nil {
-		l.f.Close()
-	}
+	l.f.Close()
 }
 
 // keepSpare: see spare.go. The lock moves with a renamed folder, so a

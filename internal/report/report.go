@@ -497,17 +497,14 @@ const maxDays = 36_500
 func ParseSince(s string) (time.Duration, error) {
 	if d, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(d)
-		if err != nil || n < 1 {
-			return 0, fmt.Errorf("-since %q: write a number of days such as 30d", s)
-		}
-		if n > maxDays {
+		if err == nil && n > maxDays {
 			return 0, fmt.Errorf("-since %s: at most %dd (a century); for an older period give -from", s, maxDays)
 		}
-		return time.Duration(n) * 24 * time.Hour, nil
+		if err == nil && n >= 1 {
+			return time.Duration(n) * 24 * time.Hour, nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil {
+		return d, nil
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("-since %q: write a number of days such as 30d", s)
-	}
-	return d, nil
+	return 0, fmt.Errorf("-since %q: write a number of days such as 30d", s)
 }
