@@ -62,7 +62,6 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 	}
 	for state, rs := range rules {
 		for _, r := range rs {
-			r.Regexp.MatchTimeout = noLimit
 			if v, ok := r.Type.(chroma.ValidatingEmitter); ok {
 				if err := v.ValidateEmitter(r); err != nil {
 					return fmt.Errorf("%s: %s: %w", state, r.Pattern, err)
@@ -132,8 +131,8 @@ func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 // to compile, which stands for each of the lexer's patterns.
 const framePlaceholder = "(?#errref: a pattern of chroma's goes here; see internal/highlight/lexers.go)"
 
-// compile compiles each rule without a regexp, its pattern in frame, side
-// by side, and returns the characters each can begin with (nil: unknown).
+// compile compiles every rule (none has a regexp yet) in frame, with no time
+// limit, side by side, and returns the characters each can begin with (nil: unknown).
 func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
 	var todo []*chroma.CompiledRule
 	first := map[*chroma.CompiledRule]*syntax.CharSet{}
@@ -150,13 +149,12 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, r := range todo {
 		g.Go(func() (err error) {
-			if r.Regexp == nil {
-				r.Regexp, err = regexp2.Compile(strings.Replace(frame, framePlaceholder, r.Pattern, 1))
-				if err != nil {
-					// As chroma's compile would have failed.
-					return fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
-				}
+			r.Regexp, err = regexp2.Compile(strings.Replace(frame, framePlaceholder, r.Pattern, 1))
+			if err != nil {
+				// As chroma's compile would have failed.
+				return fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
 			}
+			r.Regexp.MatchTimeout = noLimit
 			sets[i], err = firstSet(r.Regexp.String())
 			return err
 		})
@@ -170,8 +168,7 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 	return first, nil
 }
 
-// checked caches find's answer per language name.
-var checked sync.Map // lang -> func() (*chroma.RegexLexer, error)
+var checked sync.Map // lang -> find's answer, once: func() (*chroma.RegexLexer, error)
 
 // lexer returns the untimed lexer for lang, or why there is none.
 func lexer(lang string) (*chroma.RegexLexer, error) {

@@ -160,8 +160,7 @@ type taken struct{}
 // Mutate finds the rule that matched, gives the state the groups that
 // rule's match has, and runs the rule's mutator.
 func (m *merged) Mutate(s *chroma.LexerState) error {
-	n := utf8.RuneCountInString(s.Groups[0])
-	pos := s.Pos - n
+	pos := s.Pos - utf8.RuneCountInString(s.Groups[0])
 	m.mu.Lock()
 	f, ok := m.found[textKey(s.Text)]
 	delete(m.found, textKey(s.Text))

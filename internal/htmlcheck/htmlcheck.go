@@ -81,7 +81,7 @@ func (p *checker) add(needle, format string, args ...any) {
 // Check scans one HTML document.
 func Check(doc []byte) Findings {
 	p := &checker{Findings: Findings{IDs: map[string]bool{}}}
-	var open *element   // the element whose start tag is being read
+	var open *element   // the element whose start tag is being read (the lexer gives attributes only in one)
 	var button *element // the click control whose text is being read
 	l := phtml.NewLexer(parse.NewInputBytes(doc))
 	for tt, data := l.Next(); tt != phtml.ErrorToken; tt, data = l.Next() {
@@ -92,13 +92,8 @@ func Check(doc []byte) Findings {
 				p.noscript++
 			}
 		case phtml.AttributeToken:
-			if open != nil {
-				open.attrs[strings.ToLower(string(l.AttrKey()))] = attrVal(l.AttrVal())
-			}
+			open.attrs[strings.ToLower(string(l.AttrKey()))] = attrVal(l.AttrVal())
 		case phtml.StartTagCloseToken, phtml.StartTagVoidToken:
-			if open == nil {
-				continue
-			}
 			p.element(open)
 			if _, ok := open.attrs["data-measure-click"]; ok && open.name == "button" {
 				button = open

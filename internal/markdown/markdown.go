@@ -92,7 +92,7 @@ var md = goldmark.New(
 func Render(src []byte, firstLine int, s Options) (Result, error) {
 	var b bytes.Buffer
 	r := &pageRenderer{BufWriter: bufio.NewWriter(&b), src: src, first: firstLine, set: s,
-		ids: map[string]int{}, code: map[*ast.FencedCodeBlock]func(io.Writer) error{}}
+		Result: Result{IDs: map[string]int{}}, code: map[*ast.FencedCodeBlock]func(io.Writer) error{}}
 	doc := md.Parser().Parse(text.NewReader(src))
 	if err := r.inspect(doc); err != nil {
 		return Result{}, err
@@ -100,28 +100,27 @@ func Render(src []byte, firstLine int, s Options) (Result, error) {
 	if err := md.Renderer().Render(r, src, doc); err != nil {
 		return Result{}, err
 	}
-	return Result{HTML: b.Bytes(), Citations: r.cites, Warnings: r.warnings, IDs: r.ids}, nil
+	r.HTML = b.Bytes()
+	return r.Result, nil
 }
 
 // pageRenderer is one page's rendering: the writer its HTML goes to and
-// what the node functions learn on the way.
+// what the node functions learn on the way, its Result.
 type pageRenderer struct {
 	util.BufWriter
-	src      []byte
-	first    int
-	set      Options
-	cites    []Citation
-	warnings []*LineError
-	codes    int
-	ids      map[string]int                                 // id -> line of the file that makes it
-	code     map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by inspect
+	Result
+	src   []byte
+	first int
+	set   Options
+	codes int
+	code  map[*ast.FencedCodeBlock]func(io.Writer) error // highlighting begun by inspect
 }
 
 // madeID records the line that makes id. A heading's line wins over a code
 // block's: the author chose the heading's text, not the block's number.
 func (r *pageRenderer) madeID(id string, n ast.Node) {
-	if _, ok := r.ids[id]; !ok || n.Kind() == ast.KindHeading {
-		r.ids[id] = r.line(n)
+	if _, ok := r.IDs[id]; !ok || n.Kind() == ast.KindHeading {
+		r.IDs[id] = r.line(n)
 	}
 }
 
@@ -161,7 +160,7 @@ func (r *pageRenderer) cited(n ast.Node, spec cite.Spec, quote, raw string, at i
 		c.Span = [2]int{at, at + len(raw)}
 		c.Line = r.first + bytes.Count(r.src[:at], []byte("\n"))
 	}
-	r.cites = append(r.cites, c)
+	r.Citations = append(r.Citations, c)
 }
 
 // linkSpecAt is where a cite: link's spec is written, after its code span
@@ -190,7 +189,7 @@ func (r *pageRenderer) fail(n ast.Node, format string, args ...any) (ast.WalkSta
 }
 
 func (r *pageRenderer) warn(n ast.Node, format string, args ...any) {
-	r.warnings = append(r.warnings, &LineError{Line: r.line(n), Err: fmt.Errorf(format, args...)})
+	r.Warnings = append(r.Warnings, &LineError{Line: r.line(n), Err: fmt.Errorf(format, args...)})
 }
 
 // inspect refuses what a page must not contain before anything is written,
