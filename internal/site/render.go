@@ -48,15 +48,12 @@ type rendered struct {
 	Critical           Size // on a page of the index, its critical path (see Site.fit)
 }
 
-// useAssets gives templates the bundled files' served paths. Set before
-// any page runs: html/template may then run them in parallel.
-func (s *Site) useAssets() {
-	s.tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
-		if a, ok := s.assets[name]; ok {
-			return a, nil
-		}
-		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
-	}})
+// asset is the served path of a file of static/, for templates; bundle sets s.assets before any page renders.
+func (s *Site) asset(name string) (string, error) {
+	if a, ok := s.assets[name]; ok {
+		return a, nil
+	}
+	return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 }
 
 // render renders every page that o.Prev does not hold, within o.Timeout.
