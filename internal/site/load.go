@@ -149,18 +149,15 @@ func loadPage(site fs.FS, name string, old *Page, changed bool) (*Page, error) {
 	} else if src, err = fs.ReadFile(site, rel); err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	var meta frontmatter.Meta
-	var body []byte
-	var first int
+	p := &Page{File: rel, raw: src, stat: fi}
 	if old != nil && bytes.Equal(old.raw, src) {
 		// The same bytes parse the same. The page is a new one all the
 		// same: this build links and renders it, and changes nothing of old's.
-		meta, body, first = old.Meta, old.src, old.first
-	} else if meta, body, first, err = frontmatter.Parse(rel, src); err != nil {
+		p.Meta, p.src, p.first = old.Meta, old.src, old.first
+	} else if p.Meta, p.src, p.first, err = frontmatter.Parse(rel, src); err != nil {
 		return nil, err
 	}
-	p := &Page{File: rel, Meta: meta, raw: src, stat: fi, src: body, first: first}
-	p.URL = frontmatter.PageURL(strings.TrimSuffix(name, ".md"), meta.URL)
+	p.URL = frontmatter.PageURL(strings.TrimSuffix(name, ".md"), p.Meta.URL)
 	p.Out = strings.TrimPrefix(p.URL, "/") + "index.html"
 	if p.URL == "/404.html" {
 		p.Out = "404.html"
