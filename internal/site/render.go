@@ -166,7 +166,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	}
 	d.Checked = checkedAgainst(out.Cites)
 	d.ids = res.IDs
-	if out.Warnings, err = s.checkGuide(p, d); err != nil {
+	if out.Warnings, err = s.checkGuide(p, d.Guide); err != nil {
 		return out, err
 	}
 	body, err := s.runPartials(p, d, res.HTML)
@@ -267,9 +267,9 @@ func citations(p *Page, body []markdown.Citation) []Citation {
 }
 
 // checkGuide warns of, or with publish refuses, a <setting:guide> when the page names no guide.
-func (s *Site) checkGuide(p *Page, d *Data) ([]string, error) {
+func (s *Site) checkGuide(p *Page, guide string) ([]string, error) {
 	n := lineOf(p.src, "<setting:guide>")
-	if n == 0 || d.Guide != "" {
+	if n == 0 || guide != "" {
 		return nil, nil
 	}
 	msg := fmt.Sprintf("%s:%d: <setting:guide> names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, p.first+n-1, settings.File)
@@ -281,11 +281,9 @@ func (s *Site) checkGuide(p *Page, d *Data) ([]string, error) {
 
 // unnamedGuides refuses, for -publish, each page whose <setting:guide> has no guide to name.
 func (s *Site) unnamedGuides() error {
-	var errs []error
-	for _, p := range s.Pages {
-		if _, err := s.checkGuide(p, &Data{Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}); err != nil {
-			errs = append(errs, err)
-		}
+	errs := make([]error, len(s.Pages)) // errors.Join drops the nils
+	for i, p := range s.Pages {
+		_, errs[i] = s.checkGuide(p, cmp.Or(p.Meta.Guide, s.Settings.Guide))
 	}
 	return errors.Join(errs...)
 }
