@@ -47,15 +47,12 @@ type rendered struct {
 	Critical           Size // on a page of the index, its critical path (see Site.fit)
 }
 
-// useAssets gives templates the bundled files' served paths. Set before
-// any page runs: html/template may then run them in parallel.
-func (s *Site) useAssets() {
-	s.tmpl.set.Funcs(template.FuncMap{"asset": func(name string) (string, error) {
-		if a, ok := s.assets[name]; ok {
-			return a, nil
-		}
-		return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
-	}})
+// asset is the served path of a file of static/, for templates; bundle sets s.assets before any page renders.
+func (s *Site) asset(name string) (string, error) {
+	if a, ok := s.assets[name]; ok {
+		return a, nil
+	}
+	return "", fmt.Errorf("asset %q is not in %s/", name, StaticDir)
 }
 
 // render renders every page that o.Prev does not hold.
@@ -180,7 +177,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	}
 	d.Checked = checkedAgainst(out.Cites)
 	d.ids = res.IDs
-	if out.Warnings, err = s.checkGuide(p, d); err != nil {
+	if out.Warnings, err = s.checkGuide(p, d.Guide); err != nil {
 		return out, err
 	}
 	body, err := s.runPartials(p, d, res.HTML)
@@ -281,9 +278,9 @@ func citations(p *Page, body []markdown.Citation) []Citation {
 }
 
 // checkGuide warns of, or with publish refuses, a <setting:guide> when the page names no guide.
-func (s *Site) checkGuide(p *Page, d *Data) ([]string, error) {
+func (s *Site) checkGuide(p *Page, guide string) ([]string, error) {
 	n := lineOf(p.src, "<setting:guide>")
-	if n == 0 || d.Guide != "" {
+	if n == 0 || guide != "" {
 		return nil, nil
 	}
 	msg := fmt.Sprintf("%s:%d: <setting:guide> names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, p.first+n-1, settings.File)
@@ -295,11 +292,9 @@ func (s *Site) checkGuide(p *Page, d *Data) ([]string, error) {
 
 // unnamedGuides refuses, for -publish, each page whose <setting:guide> has no guide to name.
 func (s *Site) unnamedGuides() error {
-	var errs []error
-	for _, p := range s.Pages {
-		if _, err := s.checkGuide(p, &Data{Guide: cmp.Or(p.Meta.Guide, s.Settings.Guide)}); err != nil {
-			errs = append(errs, err)
-		}
+	errs := make([]error, len(s.Pages)) // errors.Join drops the nils
+	for i, p := range s.Pages {
+		_, errs[i] = s.checkGuide(p, cmp.Or(p.Meta.Guide, s.Settings.Guide))
 	}
 	return errors.Join(errs...)
 }

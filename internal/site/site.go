@@ -131,13 +131,12 @@ func Build(o Options) (*Site, error) {
 		return nil, refused
 	}
 	var err error
-	if s.tmpl, err = loadTemplates(o.FS); err != nil {
+	if s.tmpl, err = loadTemplates(o.FS, s.asset); err != nil {
 		return nil, err
 	}
 	if err := s.bundle(o.FS); err != nil {
 		return nil, err
 	}
-	s.useAssets()
 	s.sumInputs()
 	var last map[string]*Page // the pages of o.Prev by file
 	if o.Prev != nil {

@@ -9,7 +9,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"text/template/parse"
 	"time"
@@ -26,10 +25,9 @@ type templates struct {
 
 // loadTemplates parses templates/*.html and templates/partials/*.html, each
 // named by its file's name without .html, as templates and pages call it.
-func loadTemplates(site fs.FS) (*templates, error) {
+func loadTemplates(site fs.FS, asset func(string) (string, error)) (*templates, error) {
 	t := template.New("").Funcs(template.FuncMap{
-		// Declared so that templates parse; render sets the real one.
-		"asset": func(string) (string, error) { return "", nil },
+		"asset": asset,
 		// wbr marks where a code-like title may wrap: after a dot, never inside a name.
 		"wbr": func(s string) template.HTML { return template.HTML(linebreak.HTML(s)) },
 	})
@@ -130,6 +128,6 @@ func (tm *templates) tooSlow(limit time.Duration) error {
 	if len(lines) == 0 {
 		return fmt.Errorf("%s/: the pages took longer than %v to render (-timeout sets the limit)", TemplateDir, limit)
 	}
-	sort.Strings(lines)
+	slices.Sort(lines)
 	return errors.New(strings.Join(lines, "\n"))
 }
