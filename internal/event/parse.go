@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// nameRE and hostRE leave the length to isName and isHost: a counted repeat
+// nameRE and hostRE leave the length to IsName and isHost: a counted repeat
 // ({1,253}) compiles to as many copies of its class, in every command's start.
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
@@ -177,7 +177,7 @@ func (e *Event) check(seen []string) error {
 			return errors.New("checkout must be gumroad or site")
 		}
 		return allowed("name", "checkout")
-	case isName(e.Name):
+	case IsName(e.Name):
 		// Any other name is a click's: a misspelt reading event lands here.
 		if i := slices.IndexFunc(seen, func(k string) bool { return k != "name" }); i >= 0 {
 			return fmt.Errorf("unknown event %q with %q: the events are view, human-candidate, engaged and checkout, and any other name is a click's, which carries only its name", e.Name, seen[i])
@@ -187,8 +187,10 @@ func (e *Event) check(seen []string) error {
 	return errors.New("name must be view, human-candidate, engaged, checkout, or a click name of lowercase letters, digits and -")
 }
 
-// isName and isHost count bytes, which are characters in their ASCII classes.
-func isName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
+// IsName reports whether s is a click name the receiver takes; the build
+// checks each page's against it. IsName and isHost count bytes, which are
+// characters in their ASCII classes.
+func IsName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
 func isHost(s string) bool { return len(s) <= 253 && hostRE.MatchString(s) }
 
 // safe is a key fit to quote in an error: its first 40 bytes, ? for each control character.

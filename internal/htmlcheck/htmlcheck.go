@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"html"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -31,7 +30,6 @@ const (
 var (
 	// Reserved names are the counter's own events; a click control may not use them.
 	Reserved = []string{event.View, event.HumanCandidate, event.Engaged, event.Checkout}
-	nameRE   = regexp.MustCompile(`^[a-z0-9-]+$`)
 	// urlAttrs are the attributes whose value a browser follows or loads.
 	urlAttrs = []string{"href", "src", "action", "formaction", "xlink:href", "poster", "data", "cite", "background"}
 )
@@ -220,8 +218,8 @@ func (p *checker) element(e *element) {
 		switch {
 		case e.name != "button" || a["type"] != "button":
 			add(name, "data-measure-click=%q belongs on a <button type=\"button\">", name)
-		case !nameRE.MatchString(name):
-			add(name, "the click name %q must be lowercase letters, digits and -", name)
+		case !event.IsName(name):
+			add(name, "the click name %q must be at most 64 lowercase letters, digits and -", name)
 		case slices.Contains(Reserved, name):
 			add(name, "the click name %q is reserved for the counter's own events (%s)", name, strings.Join(Reserved, ", "))
 		}

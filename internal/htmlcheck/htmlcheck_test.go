@@ -135,7 +135,17 @@ func TestCheck(t *testing.T) {
 		{
 			name: "a malformed click name",
 			doc:  `<button type="button" data-measure-click="Copy_Sketch">x (records a click)</button>`,
-			want: []want{{`the click name "Copy_Sketch" must be lowercase letters, digits and -`, "Copy_Sketch", ""}},
+			want: []want{{`the click name "Copy_Sketch" must be at most 64 lowercase letters, digits and -`, "Copy_Sketch", ""}},
+		},
+		{
+			// The receiver (event.Parse) refuses a name over 64: its clicks would never count.
+			name: "a click name of 65 characters",
+			doc:  `<button type="button" data-measure-click="` + strings.Repeat("a", 65) + `">x (records a click)</button>`,
+			want: []want{{`must be at most 64 lowercase letters, digits and -`, strings.Repeat("a", 65), ""}},
+		},
+		{
+			name: "a click name of 64 characters",
+			doc:  `<button type="button" data-measure-click="` + strings.Repeat("a", 64) + `">x (records a click)</button>`,
 		},
 		{
 			name: "a click name on a link",
