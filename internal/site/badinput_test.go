@@ -161,6 +161,11 @@ func TestBadInput(t *testing.T) {
 			write(t, r, "static/Robots.txt", "x")
 		}, `static/Robots.txt: writes public/Robots.txt, and the build's robots.txt writes public/robots.txt`},
 
+		{"a url and the index's script that differ only in case", func(t *testing.T, r string) {
+			edit(t, r, "content/404.md", "noindex = true", "noindex = true\nurl = \"/Filter.js/\"")
+			write(t, r, "measure/filter.js", "console.log(1)")
+		}, `measure/filter.js: writes public/filter.js, and content/404.md:6 writes public/Filter.js/index.html`},
+
 		// static/.
 		{"a script in static", func(t *testing.T, r string) {
 			write(t, r, "static/x.js", "1")

@@ -348,10 +348,14 @@ func TestAliasesRedirect(t *testing.T) {
 		{`["/pay/"]`, "", `content/zz/sample.md:5: alias "/pay/" is public/pay/index.html, which the build writes`, true},
 		{`["/old/"]`, `["/old/"]`, `alias "/old/" is claimed by content/zz/other.md:5 too`, true},
 		{`["old"]`, "", `content/zz/sample.md:5: alias "old" must be a path`, true},
+		// A writer's own _redirects is never replaced without a word.
+		{`["/old/"]`, "static", `static/_redirects: the build writes _redirects itself, from the pages' aliases (content/zz/sample.md:5)`, true},
 	} {
 		root := homeSite(t)
 		writeFile(t, root, "content/zz/sample.md", errorPage("Sample", "aliases = "+tc.aliases+"\n"))
-		if tc.other != "" {
+		if tc.other == "static" {
+			writeFile(t, root, "static/_redirects", "/from /to 302\n")
+		} else if tc.other != "" {
 			writeFile(t, root, "content/zz/other.md", errorPage("Other", "aliases = "+tc.other+"\n"))
 		}
 		s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})

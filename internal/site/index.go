@@ -15,6 +15,7 @@ import (
 func (s *Site) index() error {
 	from := map[string]string{ // what writes each file, for errors to name
 		"measure.js":  MeasureDir + "/measure.js",
+		"filter.js":   MeasureDir + "/filter.js",
 		"sitemap.xml": "the build's sitemap",
 		"robots.txt":  "the build's robots.txt",
 		"_redirects":  "the build's _redirects",

@@ -94,6 +94,10 @@ func (s *Site) writeRedirects() error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
+	if _, ok := s.Files["_redirects"]; ok && len(lines) > 0 {
+		return fmt.Errorf("%s/_redirects: the build writes _redirects itself, from the pages' aliases (%s): "+
+			"keep the redirects in one place, the file or the aliases", StaticDir, claimed[strings.Fields(lines[0])[0]])
+	}
 	if len(lines) > 0 {
 		s.Files["_redirects"] = []byte("# Made by the build from the pages' aliases.\n" + strings.Join(lines, "\n") + "\n")
 	}
