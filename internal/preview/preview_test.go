@@ -186,6 +186,29 @@ func TestSameSizeEditAtTheSameTimeIsShown(t *testing.T) {
 	}
 }
 
+// TestAnEditorsTempFileBuildsNothing: an editor's swap or backup file,
+// which the build skips, starts no build of its own; the save it comes
+// before is the one the next reload shows. (A build for the temp file
+// reloaded the page before the save was read, and a test reading the
+// terminal on that reload saw nothing of the save.)
+func TestAnEditorsTempFileBuildsNothing(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	for _, name := range []string{"404.md.swp~", ".#404.md", "#404.md#"} {
+		if err := os.WriteFile(filepath.Join(root, "content", name), []byte("draft"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // past the watcher's wait for quiet
+	save(t, filepath.Join(root, "content", "404.md"), page404+"Saved after the temp files.\n")
+	if e := next(t, events); e != "reload: \n" {
+		t.Fatalf("event = %q, want reload", e)
+	}
+	if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, "Saved after the temp files.") {
+		t.Error("the first reload after the temp files does not show the save: they started a build of their own")
+	}
+}
+
 func TestEditReloadsBreakShowsErrorRepairRecovers(t *testing.T) {
 	root, srv, log := start(t)
 	code, body, h := get(t, srv.URL+"/")

@@ -71,6 +71,9 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				if rel = filepath.ToSlash(rel); err != nil || !source(rel) {
 					continue // public/ and its swaps (.public.new-*) live in the root
 				}
+				if site.Ignored(filepath.Base(rel)) {
+					continue // an editor's temp file: the rename that follows builds
+				}
 				if ev.Has(fsnotify.Create) {
 					add(ev.Name) // a new folder; add passes over a file
 				}

@@ -32,7 +32,7 @@ func (s *Site) bundle(site fs.FS) error {
 			return fmt.Errorf("%s/: %w", StaticDir, err)
 		}
 		rel := strings.TrimPrefix(name, StaticDir+"/")
-		if e.IsDir() || ignored(e.Name()) {
+		if e.IsDir() || Ignored(e.Name()) {
 			return nil // a folder is walked; an editor's or the system's file is never published
 		}
 		if !e.Type().IsRegular() {

@@ -67,7 +67,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 			return fmt.Errorf("%s: %w", rel, err)
 		}
 		name := d.Name()
-		if rel != ContentDir && ignored(name) {
+		if rel != ContentDir && Ignored(name) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -170,10 +170,11 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 // homeFile names the generated home page in errors and in the Prev map.
 const homeFile = TemplateDir + "/home.html"
 
-// ignored reports whether a file in content/ or static/ is not the
+// Ignored reports whether a file in content/ or static/ is not the
 // author's: hidden (.DS_Store), an editor's lock or backup (.#index.md,
-// #index.md#, index.md~), or Windows Explorer's (Thumbs.db, desktop.ini).
-func ignored(name string) bool {
+// #index.md#, index.md~), or Windows Explorer's (Thumbs.db, desktop.ini):
+// the build skips it, and the preview does not build again when it changes.
+func Ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
 }
