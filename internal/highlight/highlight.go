@@ -50,16 +50,6 @@ func Supported(lang string) error {
 	return err
 }
 
-// Prepare compiles the lexer for lang in the background, while the build
-// reads its templates and pages; errors are reported when a block uses it.
-func Prepare(lang string) {
-	go func() {
-		if l, err := lexer(lang); err == nil {
-			l.Rules() // compiles them, once
-		}
-	}()
-}
-
 // Start highlights text in the background, so that a page's blocks run side
 // by side, and returns the function that writes it. A lang Supported refuses,
 // or "", is written as plain text; a block over Limit is an error.

@@ -11,7 +11,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"errref/internal/frontmatter"
-	"errref/internal/highlight"
 	"errref/internal/settings"
 )
 
@@ -37,21 +36,6 @@ func loadSettings(site fs.FS, getenv func(string) string, publish bool) (*Site, 
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s; -publish refuses to build", settings.File, p))
 	}
 	return s, nil
-}
-
-// prepareHighlighting starts compiling the lexers the first pages' code
-// blocks name, while templates and pages are read: a hint only.
-func prepareHighlighting(site fs.FS) {
-	names, _ := fs.Glob(site, ContentDir+"/*.md")
-	for _, name := range names[:min(len(names), 8)] {
-		src, _ := fs.ReadFile(site, name) // loadPages reports a file it cannot read
-		for line := range bytes.Lines(src) {
-			info, ok := bytes.CutPrefix(bytes.TrimLeft(line, " "), []byte("```"))
-			if f := bytes.Fields(bytes.TrimLeft(info, "`")); ok && len(f) > 0 {
-				highlight.Prepare(string(f[0])) // compiles each language once
-			}
-		}
-	}
 }
 
 // loadPages reads content/**/*.md, each published or refused by name;

@@ -121,10 +121,6 @@ func Build(o Options) (*Site, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	if o.Prev == nil {
-		// A rebuild (the preview's) has its lexers compiled already.
-		prepareHighlighting(o.FS)
-	}
 	// Pages come last: one is reused only if all the rest is the same.
 	s, refused := loadSettings(o.FS, o.Getenv, o.Publish)
 	if s == nil {
