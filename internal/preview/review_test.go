@@ -3,6 +3,7 @@ package preview
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,5 +32,35 @@ func TestAHiddenFolderMadeInStaticIsWatched(t *testing.T) {
 		case <-deadline:
 			t.Fatal("static/.well-known/security.txt, saved in a folder made while the preview ran, is not in public/ 5 s later: the watcher never watched the new folder")
 		}
+	}
+}
+
+// TestAnEditorsLockInTemplatesGoneRebuilds: Emacs keeps a lock beside a
+// file with unsaved changes, a link named .#FILE to "user@host.pid:boot"
+// that points nowhere. templates/.#page.html ends in .html, so the build
+// reads it and fails; once Emacs saves and takes the lock away, the
+// preview must build again and show the site, not the stale failure.
+func TestAnEditorsLockInTemplatesGoneRebuilds(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	lock := filepath.Join(root, "templates", ".#page.html")
+	if err := os.Symlink("user@host.4242:1700000000", lock); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	time.Sleep(200 * time.Millisecond) // past the watcher's wait for quiet
+	save(t, filepath.Join(root, "content", "404.md"), page404+"Saved while the lock is there.\n")
+	if e := next(t, events); !strings.HasPrefix(e, "failed: ") {
+		t.Fatalf("event = %q, want the build's failure on the lock it read", e)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-events:
+		if e != "reload: \n" {
+			t.Fatalf("event = %q after the lock went, want reload", e)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("5 s after the lock went the preview still shows the failure it caused: its removal built nothing")
 	}
 }

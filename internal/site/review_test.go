@@ -68,3 +68,17 @@ func TestACaseClashWithRedirectsNamesTheFileFirst(t *testing.T) {
 		t.Fatalf("err = %v\nwant it to begin %q", err, want)
 	}
 }
+
+// TestAnEditorsLockInTemplatesIsSkipped: Emacs's lock beside a template
+// with unsaved changes, .#page.html, a link that points nowhere, is not
+// the author's (see Ignored) and must not fail the build; the preview,
+// which skips its events, would otherwise keep the failure it causes.
+func TestAnEditorsLockInTemplatesIsSkipped(t *testing.T) {
+	root := fixtureSite(t)
+	if err := os.Symlink("user@host.4242:1700000000", root+"/templates/.#page.html"); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if _, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv}); err != nil {
+		t.Fatal(err)
+	}
+}
