@@ -809,3 +809,51 @@ func TestDeletedPageTakesItsFolder(t *testing.T) {
 		t.Errorf("public/zz is still there (%v)", err)
 	}
 }
+
+// TestAHiddenFolderMadeInStaticIsWatched: the build publishes static/'s
+// hidden folders (static/.well-known/security.txt is served at
+// /.well-known/security.txt), so a folder made there while the preview runs
+// must be watched like any other: the files saved in it are built.
+func TestAHiddenFolderMadeInStaticIsWatched(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	dir := filepath.Join(root, "static", ".well-known")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // past the watcher's wait for quiet
+	save(t, filepath.Join(dir, "security.txt"), "Contact: mailto:security@example.com\n")
+	out := filepath.Join(root, "public", ".well-known", "security.txt")
+	deadline := time.After(5 * time.Second)
+	for {
+		if _, err := os.Stat(out); err == nil {
+			return
+		}
+		select {
+		case <-events:
+		case <-deadline:
+			t.Fatal("static/.well-known/security.txt, saved in a folder made while the preview ran, is not in public/ 5 s later: the watcher never watched the new folder")
+		}
+	}
+}
+
+// TestAnEditorsLockInTemplatesBreaksNothing: Emacs keeps a lock beside a
+// file with unsaved changes, a link named .#FILE to "user@host.pid:boot"
+// that points nowhere. templates/.#page.html ends in .html; the build
+// skips it (site.Ignored), as the watcher skips its events, so a save
+// while it is there shows, and its removal needs no build.
+func TestAnEditorsLockInTemplatesBreaksNothing(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	lock := filepath.Join(root, "templates", ".#page.html")
+	if err := os.Symlink("user@host.4242:1700000000", lock); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	save(t, filepath.Join(root, "content", "404.md"), page404+"Saved while the lock is there.\n")
+	if e := next(t, events); e != "reload: \n" {
+		t.Fatalf("event = %q, want reload: the lock broke the build", e)
+	}
+	if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, "Saved while the lock is there.") {
+		t.Error("the save made while the lock is there is not served")
+	}
+}

@@ -71,11 +71,15 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				if rel = filepath.ToSlash(rel); err != nil || !source(rel) {
 					continue // public/ and its swaps (.public.new-*) live in the root
 				}
-				if site.Ignored(filepath.Base(rel)) {
-					continue // an editor's temp file: the rename that follows builds
-				}
+				dir := false
 				if ev.Has(fsnotify.Create) {
-					add(ev.Name) // a new folder; add passes over a file
+					if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+						dir = true
+						add(ev.Name) // a new folder, a hidden one too: static/.well-known/ is published
+					}
+				}
+				if !dir && site.Ignored(filepath.Base(rel)) {
+					continue // an editor's temp or lock file, which the build skips: the save's rename builds
 				}
 				s.mu.Lock()
 				s.changed[rel] = true

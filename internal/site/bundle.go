@@ -15,8 +15,11 @@ import (
 	"errref/internal/htmlcheck"
 )
 
-// Generated names that static/ may not also hold.
-var generated = map[string]bool{"measure.js": true, "sitemap.xml": true, "robots.txt": true, "404.html": true, "index.html": true}
+// generated names the files the build writes itself, which static/ may not
+// also hold, but for _redirects: the writer's own, refused only beside
+// pages' aliases (writeRedirects).
+var generated = map[string]bool{"measure.js": true, "filter.js": true, "sitemap.xml": true, "robots.txt": true,
+	"404.html": true, "index.html": true, "_redirects": true}
 
 // bundle copies static/, each name to its served path in s.assets: CSS
 // minified under a hashed name (style.css with chroma's), the rest as it
@@ -38,7 +41,7 @@ func (s *Site) bundle(site fs.FS) error {
 		if !e.Type().IsRegular() {
 			return fmt.Errorf("%s/%s: not a regular file: static/ holds plain files, never links", StaticDir, rel)
 		}
-		if generated[rel] {
+		if generated[rel] && rel != "_redirects" {
 			return fmt.Errorf("%s/%s: the build writes this file itself: remove it from %s/", StaticDir, rel, StaticDir)
 		}
 		data, err := fs.ReadFile(site, name)

@@ -30,7 +30,7 @@ func checkCase(files map[string][]byte, from map[string]string) error {
 			}
 			told[[2]string{f.file, name}] = true
 			a, b, pa, pb := name, f.file, p, f.spelling
-			if generated[a] {
+			if generated[a] && from[a] != StaticDir+"/"+a {
 				// The writer's file first: it is the one to rename.
 				a, b, pa, pb = b, a, pb, pa
 			}

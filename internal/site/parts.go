@@ -2,10 +2,12 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
+	"time"
 )
 
 // A Part is one page of the index of errors. A catalog that fits one round
@@ -62,7 +64,7 @@ func (s *Site) paginate(o Options, last map[string]*Page) error {
 			"cut its templates (home.html, partials/errors.html) or the stylesheets",
 			home.File, CriticalBudget-s.room, CriticalBudget)
 	}
-	if err := s.entries(o.Prev, last); err != nil {
+	if err := s.entries(o, last); err != nil {
 		return err
 	}
 	return s.cut(home)
@@ -172,12 +174,21 @@ func (s *Site) fit(o Options, last map[string]*Page) error {
 // an entry by what it adds, compressed, to the entry before it (or the
 // heading), as entries alike add little. A page and the one before it
 // unchanged since prev keep their weight.
-func (s *Site) entries(prev *Site, last map[string]*Page) error {
+func (s *Site) entries(o Options, last map[string]*Page) error {
+	prev, timeout := o.Prev, cmp.Or(o.Timeout, DefaultTimeout)
 	run := func(name string, data any) ([]byte, error) {
 		var b bytes.Buffer
-		if err := s.tmpl.set.ExecuteTemplate(&b, name, data); err != nil {
-			return nil, fmt.Errorf("%w (the index of errors lays out with %s/partials/%s.html)",
-				s.tmpl.error(err), TemplateDir, name)
+		done := make(chan error, 1)
+		go func() { done <- s.tmpl.set.ExecuteTemplate(stopWriter{&b, &s.stop}, name, data) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				return nil, fmt.Errorf("%w (the index of errors lays out with %s/partials/%s.html)",
+					s.tmpl.error(err), TemplateDir, name)
+			}
+		case <-time.After(timeout): // as a page's render (renderEach)
+			s.stop.Store(true)
+			return nil, s.tmpl.tooSlow(timeout)
 		}
 		return b.Bytes(), nil
 	}

@@ -463,3 +463,33 @@ func TestAnyFS(t *testing.T) {
 		}
 	})
 }
+
+// TestARunawayPartialOfTheIndexStops: -timeout reports a template that
+// never ends in each template, the partials that lay out the index of
+// errors too: entries runs entry.html and section.html to weigh each entry
+// before any page renders. (A failure here leaves the runaway template
+// running until the test binary ends.)
+func TestARunawayPartialOfTheIndexStops(t *testing.T) {
+	for _, tc := range []struct{ file, old string }{
+		{"templates/partials/entry.html", `<li><a href="{{.URL}}">`},
+		{"templates/partials/section.html", `<ul class="errors">`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			root := benchSite(t, 3)
+			edit(t, root, tc.file, tc.old, "{{range 100000000000}}.{{end}}"+tc.old)
+			done := make(chan error, 1)
+			go func() {
+				_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Timeout: 300 * time.Millisecond})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), "took longer than 300ms") {
+					t.Fatalf("err = %v, want the time out", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the build with -timeout 300ms has not ended 10 s later: a {{range}} in %s runs for ever", tc.file)
+			}
+		})
+	}
+}

@@ -35,6 +35,9 @@ func loadTemplates(site fs.FS, asset func(string) (string, error)) (*templates, 
 	for _, pattern := range []string{"*.html", "partials/*.html"} {
 		names, _ := fs.Glob(site, TemplateDir+"/"+pattern) // sorted, as fs.ReadDir is
 		for _, name := range names {
+			if Ignored(path.Base(name)) {
+				continue // an editor's lock or backup (.#page.html), as in content/
+			}
 			src, err := fs.ReadFile(site, name)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
