@@ -3,6 +3,7 @@ package errref_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -40,6 +41,15 @@ More.
 // buildWithPage builds this site with one more page, in a copy of its folders.
 func buildWithPage(t *testing.T, name, page string) *site.Site {
 	t.Helper()
+	s, err := tryWithPage(t, name, page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func tryWithPage(t *testing.T, name, page string) (*site.Site, error) {
+	t.Helper()
 	root := t.TempDir()
 	for _, dir := range []string{"content", "templates", "static", "measure"} {
 		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(dir)); err != nil {
@@ -61,11 +71,7 @@ func buildWithPage(t *testing.T, name, page string) *site.Site {
 			t.Fatal(err)
 		}
 	}
-	s, err := site.Build(site.Options{FS: os.DirFS(root), Getenv: func(k string) string { return publishEnv[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return site.Build(site.Options{FS: os.DirFS(root), Getenv: func(k string) string { return publishEnv[k] }})
 }
 
 // TestATitleWithAParameterWrapsWhole: the build accepts the page, and then
@@ -104,5 +110,28 @@ func TestATitleWithAParameterWrapsWhole(t *testing.T) {
 		if tops[q+1] > tops[q] {
 			t.Errorf("at %d px the title's line ends after %q, inside \"?tls=require\"", width, title[:q+1])
 		}
+	}
+}
+
+// TestASectionPageWithTheBoxIsToldWhatToDo: a writer gives a section a
+// page of its own with the index's box, as docs/writing.md offers
+// ({{< errors >}}, "the box that searches the index of errors"). The page
+// has the counter by default, so the build refuses it; the refusal named
+// `templates/base.html:30 (rendering content/quiver/index.md)` and stated
+// the rule, not what to do. It must name the writer's file and the fix:
+// counter = false, as the not-found page has.
+func TestASectionPageWithTheBoxIsToldWhatToDo(t *testing.T) {
+	page := "+++\ntitle = \"Quiver errors\"\ndescription = \"The errors quiver raises.\"\n+++\n\nEvery error quiver raises.\n\n{{< errors >}}\n\n{{< marker >}}\n"
+	_, err := tryWithPage(t, filepath.Join("content", "mcp", "index.md"), page)
+	if err == nil {
+		t.Fatal("a page with the counter and the box was built")
+	}
+	for _, want := range []string{"content/mcp/index.md:", "counter = false"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if strings.HasPrefix(err.Error(), "templates/") {
+		t.Errorf("error %q starts with a template the writer did not touch", err)
 	}
 }
