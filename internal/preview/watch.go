@@ -62,6 +62,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		defer w.Close()
 		defer close(builds)
 		var timer <-chan time.Time
+		folders := false // a folder was made or moved in since the last build
 		for {
 			select {
 			case <-ctx.Done():
@@ -74,7 +75,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				dir := false
 				if ev.Has(fsnotify.Create) {
 					if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
-						dir = true
+						dir, folders = true, true
 						add(ev.Name) // a new folder, a hidden one too: static/.well-known/ is published
 					}
 				}
@@ -92,6 +93,15 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				s.logf("watch: %v", err)
 			case <-timer:
 				timer = nil
+				if folders {
+					// Again, once the burst is over: a folder renamed keeps its
+					// watch, which fsnotify drops on the move (IN_MOVE_SELF)
+					// after the new name may have taken it.
+					for _, d := range site.SourceDirs() {
+						add(filepath.Join(s.o.Root, d))
+					}
+					folders = false
+				}
 				select {
 				case builds <- struct{}{}:
 				default: // one is waiting already
