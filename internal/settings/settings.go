@@ -55,44 +55,57 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, und[0].String())
 	}
-	for name, p := range map[string]*string{"SITE_BASE_URL": &s.BaseURL, "SITE_CONTACT": &s.Contact,
-		"SITE_STOREFRONT_URL": &s.Storefront, "SITE_WALLET_ADDRESS": &s.Wallet,
-		"SITE_PAYMENT_CONTACT": &s.PaymentContact, "SITE_GUIDE": &s.Guide} {
-		if v := strings.TrimSpace(getenv(name)); v != "" {
-			*p = v
+	from := map[string]string{} // a setting's name -> the variable that set it, for errors to name
+	for _, e := range []struct {
+		env, name string
+		p         *string
+	}{{"SITE_BASE_URL", "base_url", &s.BaseURL}, {"SITE_CONTACT", "contact", &s.Contact},
+		{"SITE_STOREFRONT_URL", "storefront_url", &s.Storefront}, {"SITE_WALLET_ADDRESS", "wallet_address", &s.Wallet},
+		{"SITE_PAYMENT_CONTACT", "payment_contact", &s.PaymentContact}, {"SITE_GUIDE", "guide", &s.Guide}} {
+		if v := strings.TrimSpace(getenv(e.env)); v != "" {
+			*e.p, from[e.name] = v, e.env
 		}
 	}
-	s.BaseURL = strings.TrimRight(cmp.Or(s.BaseURL, getenv("URL")), "/")
-	return s, s.validate()
+	if s.BaseURL == "" && getenv("URL") != "" {
+		s.BaseURL, from["base_url"] = getenv("URL"), "URL"
+	}
+	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
+	return s, s.validate(from)
 }
 
-func (s Settings) validate() error {
+// validate names each bad value at where it was set: site.toml, or the
+// variable in from.
+func (s Settings) validate(from map[string]string) error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(File+": "+format, args...)) }
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s %q "+format, append([]any{cmp.Or(from[name], File), name}, args...)...))
+	}
 	for _, u := range []struct{ name, value string }{{"base_url", s.BaseURL}, {"storefront_url", s.Storefront}} {
 		if u.value != "" && urlcheck.Normalize(u.value) != u.value {
-			bad("%s %q holds a space or a control character", u.name, u.value)
+			bad(u.name, "holds a space or a control character", u.value)
 		}
 	}
-	if u, err := url.Parse(s.BaseURL); s.BaseURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.RawQuery != "" || u.Fragment != "") {
-		bad("base_url %q must be an absolute http(s) URL such as https://example.org", s.BaseURL)
+	if u, err := url.Parse(s.BaseURL); s.BaseURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
+		u.Path != "" || u.RawQuery != "" || u.Fragment != "") {
+		// Pages link their files from the root (/style.css): a site under /docs/ would link what it does not serve.
+		bad("base_url", "must be the site's root, an absolute http(s) URL with no path, such as https://example.org", s.BaseURL)
 	}
 	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
 		if a, err := mail.ParseAddress(m.value); m.value != "" && (err != nil || a.Address != m.value) {
-			bad("%s %q must be a bare e-mail address such as name@example.org", m.name, m.value)
+			bad(m.name, "must be a bare e-mail address such as name@example.org", m.value)
 		}
 	}
 	if u, err := url.Parse(s.Storefront); s.Storefront != "" && (err != nil || u.Scheme != "https" || u.Host == "") {
-		bad("storefront_url %q must be an https URL", s.Storefront)
+		bad("storefront_url", "must be an https URL", s.Storefront)
 	}
 	if s.Wallet != "" && !WalletRE.MatchString(s.Wallet) {
-		bad("wallet_address %q must be 0x and 40 hex digits", s.Wallet)
+		bad("wallet_address", "must be 0x and 40 hex digits", s.Wallet)
 	}
 	if err := urlcheck.SameOriginPath(s.Endpoint); err != nil || strings.ContainsAny(s.Endpoint, "\"'?#<>") {
-		bad("endpoint %q must be a same-origin path such as /api/event", s.Endpoint)
+		bad("endpoint", "must be a same-origin path such as /api/event", s.Endpoint)
 	}
 	if s.Language == "" || strings.ContainsAny(s.Language, "\"<> ") {
-		bad("language %q must be a language tag such as en", s.Language)
+		bad("language", "must be a language tag such as en", s.Language)
 	}
 	return errors.Join(errs...)
 }

@@ -51,7 +51,7 @@ func TestPlaceholders(t *testing.T) {
 // refused in every build, with the setting's name.
 func TestStorefrontMustBeHTTPS(t *testing.T) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Storefront: "http://lilulab.gumroad.com/l/guide"}
-	if err := s.validate(); err == nil || !strings.Contains(err.Error(), "storefront_url") {
+	if err := s.validate(nil); err == nil || !strings.Contains(err.Error(), "storefront_url") {
 		t.Errorf("validate() = %v, want a storefront_url error", err)
 	}
 }
