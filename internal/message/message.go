@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Message is a line as a reader sees it: literal text, with the parts
@@ -65,7 +66,8 @@ func Check(ms []Message, quotes []string) (int, error) {
 	for i, m := range ms {
 		for _, p := range m.Parts {
 			if !p.Var && !covered(p.Text, ps) {
-				return i, fmt.Errorf("%q is not made of the page's quotes: quote the source line that prints it (its string literals and names), or mark the reader's own part as {name}", p.Text)
+				return i, fmt.Errorf("%q is not made of the page's quotes: no quote holds %q: quote the source line that prints it "+
+					"(its string literals and names), or mark the reader's own part as {name}", p.Text, gap(p.Text, ps))
 			}
 		}
 	}
@@ -101,6 +103,24 @@ func covered(s string, pieces map[string]bool) bool {
 		}
 	}
 	return reach[len(s)]
+}
+
+// gap is the shortest part of s, s[a:b], that leaves s[:a] and s[b:] each
+// made of pieces: what the writer must quote, mark or drop.
+func gap(s string, pieces map[string]bool) string {
+	best := s
+	for a := 0; a < len(s); a++ {
+		if !utf8.RuneStart(s[a]) || a > 0 && !covered(s[:a], pieces) {
+			continue
+		}
+		for b := a + 1; b <= len(s) && b-a < len(best); b++ {
+			if b == len(s) || utf8.RuneStart(s[b]) && covered(s[b:], pieces) {
+				best = s[a:b]
+				break
+			}
+		}
+	}
+	return best
 }
 
 // nameRE is a name in code, dotted or not: McpError, keyValidator._parse.

@@ -111,3 +111,21 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// TestGapNamesWhatNoQuoteHolds: a refusal names the shortest part of the
+// run that leaves the rest made of the quotes, not the whole run.
+func TestGapNamesWhatNoQuoteHolds(t *testing.T) {
+	ps := map[string]bool{": ": true}
+	for _, p := range pieces(`raise PoolClosed("pool is closed")`) {
+		ps[p] = true
+	}
+	for _, c := range []struct{ run, want string }{
+		{"quiver.PoolClosed: pool is closed", "quiver."},
+		{"PoolClosed: pool is closed, retry", ", retry"},
+		{"PoolClosed: the pool is closed now", "the pool is closed now"}, // one part, from the first gap to the last
+	} {
+		if got := gap(c.run, ps); got != c.want {
+			t.Errorf("gap(%q) = %q, want %q", c.run, got, c.want)
+		}
+	}
+}
