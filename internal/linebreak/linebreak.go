@@ -15,15 +15,16 @@ const Short = 16
 
 // HTML escapes s and, in each word longer than Short, puts <wbr> where
 // breakAfter allows, so that __init__, _receive and a run of punctuation
-// (...) stay whole. A quote and the bracket it opens ("{) go in a span the
-// stylesheet keeps on one line.
+// (...) stay whole. A quote and the bracket it opens ("{), and a query's ?
+// and the name after it (?tls=require), go in a span the stylesheet keeps
+// on one line.
 func HTML(s string) string {
 	words := strings.Split(s, " ")
 	for w, word := range words {
 		var b strings.Builder
 		for i := 0; i < len(word); i++ {
 			if opensWith(word, i) {
-				// Chromium would break "{error_type} after its quote.
+				// Chromium would break "{error_type} after its quote, ?tls after its ?.
 				b.WriteString(`<span class=nobr>` + html.EscapeString(word[i:i+2]) + `</span>`)
 				i++
 				continue
@@ -57,9 +58,10 @@ func breakAfter(s string, i int) bool {
 	return false
 }
 
-// opensWith reports whether s[i] is a quote that the bracket after it opens.
+// opensWith reports whether s[i] is a quote that the bracket after it
+// opens, or a ? that a name follows.
 func opensWith(s string, i int) bool {
-	return i+1 < len(s) && (s[i] == '"' || s[i] == '\'') && strings.IndexByte("{([", s[i+1]) >= 0
+	return i+1 < len(s) && ((s[i] == '"' || s[i] == '\'') && strings.IndexByte("{([", s[i+1]) >= 0 || s[i] == '?' && word(s[i+1]))
 }
 
 func alnum(c byte) bool {

@@ -22,6 +22,7 @@ func TestHTML(t *testing.T) {
 		// A quote stays with the bracket it opens, which Chromium would part.
 		{`"{error_type} '{0.url}'\n"`, `<span class=nobr>&#34;{</span>error_type} <span class=nobr>&#39;{</span>0.url}&#39;\n&#34;`},
 		{`f"{self._read_timeout_seconds}"`, `f<span class=nobr>&#34;{</span>self.<wbr>_read_<wbr>timeout_<wbr>seconds}&#34;`},
+		{"add ?tls=require", "add <span class=nobr>?t</span>ls=require"},
 		{"", ""},
 	} {
 		if got := HTML(tc.in); got != tc.want {
