@@ -337,7 +337,12 @@ func (s *Site) check(p *Page, d *Data, page []byte) (htmlcheck.Findings, error) 
 	found := htmlcheck.Check(page)
 	if found.Filter && d.Counter {
 		// A page with the counter keeps it as its only script, as its notice says.
-		return found, fmt.Errorf("%s: loads %s, which a page with the counter may not: the counter is its only script (the index of errors and the not-found page have none)", locate(p, s.tmpl.src, htmlcheck.FilterSrc), htmlcheck.FilterSrc)
+		at, fix := locate(p, s.tmpl.src, htmlcheck.FilterSrc), "the counter is its only script (the index of errors and the not-found page have none)"
+		if n := lineOf(p.src, "{{< errors >}}"); n > 0 {
+			at, fix = fmt.Sprintf("%s:%d", p.File, p.first+n-1), "its {{< errors >}} box needs it, and the counter is a page's only script: "+
+				"set counter = false in its front matter, as the not-found page does, or take the box out"
+		}
+		return found, fmt.Errorf("%s: loads %s, which a page with the counter may not: %s", at, htmlcheck.FilterSrc, fix)
 	}
 	if found.Checkouts > 0 && !d.Sells {
 		return found, fmt.Errorf("%s: a template makes a buy link (data-checkout) outside the page's body, where the notice cannot see it: put buy links in the page or a partial it calls", locate(p, s.tmpl.src, "data-checkout"))
