@@ -3,6 +3,7 @@ package site
 import (
 	"cmp"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -116,12 +117,14 @@ func (s *Site) link() error {
 			p.Meta.Updated = latest // before a related link copies it
 		}
 	}
+	var errs []error // every page's, in one round
 	for _, p := range cat.pages {
 		seen := map[*Page]bool{p: true} // the page, and those its related key names
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
 			if !ok {
-				return fmt.Errorf("%s:%d: related %q is no page of this site: name a page by its path, such as \"/mcp/mcperror/\"", p.File, p.Meta.RelatedLine, u)
+				errs = append(errs, fmt.Errorf("%s:%d: related %q is no page of this site: name a page by its path, such as \"/mcp/mcperror/\"", p.File, p.Meta.RelatedLine, u))
+				continue
 			}
 			if !seen[r] {
 				seen[r] = true
@@ -133,6 +136,9 @@ func (s *Site) link() error {
 				p.Related = append(p.Related, linkTo(o))
 			}
 		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	s.catalog = cat
 	s.sum()

@@ -147,14 +147,18 @@ func TestAMessageTheQuotesDoNotMakeIsRefusedAtItsLine(t *testing.T) {
 }
 
 // TestARelatedPageThatIsNoneIsRefusedAtItsLine: the error names the
-// line that sets related, not the file's first.
+// line that sets related, not the file's first, and every page's in one
+// build, not one a build.
 func TestARelatedPageThatIsNoneIsRefusedAtItsLine(t *testing.T) {
 	root := homeSite(t)
 	writeFile(t, root, "content/zz/x.md", errorPage("X", "tags = [\"net\"]\nrelated = [\"/zz/none/\"]\n"))
+	writeFile(t, root, "content/zz/y.md", errorPage("Y", "related = [\"/zz/gone/\"]\n"))
 	_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
-	want := `content/zz/x.md:6: related "/zz/none/" is no page of this site`
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("error %v, want %q", err, want)
+	for _, want := range []string{`content/zz/x.md:6: related "/zz/none/" is no page of this site`,
+		`content/zz/y.md:5: related "/zz/gone/" is no page of this site`} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
 	}
 }
 
