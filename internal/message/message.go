@@ -66,8 +66,9 @@ func Check(ms []Message, quotes []string) (int, error) {
 	for i, m := range ms {
 		for _, p := range m.Parts {
 			if !p.Var && !covered(p.Text, ps) {
-				return i, fmt.Errorf("%q is not made of the page's quotes: no quote holds %q: quote the source line that prints it "+
-					"(its string literals and names), or mark the reader's own part as {name}", p.Text, gap(p.Text, ps))
+				return i, fmt.Errorf("%q is not made of the page's quotes: no quote holds %q: "+
+					"quote the source line that prints it (its string literals and names), or mark the reader's own part as {name}",
+					p.Text, gap(p.Text, ps))
 			}
 		}
 	}

@@ -85,10 +85,12 @@ func (s Settings) validate(from map[string]string) error {
 			bad(u.name, "holds a space or a control character", u.value)
 		}
 	}
-	if u, err := url.Parse(s.BaseURL); s.BaseURL != "" && (err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
+	u, err := url.Parse(s.BaseURL)
+	if s.BaseURL != "" && (err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" ||
 		u.Path != "" || u.RawQuery != "" || u.Fragment != "") {
 		// Pages link their files from the root (/style.css): a site under /docs/ would link what it does not serve.
-		bad("base_url", "must be the site's root, an absolute http(s) URL with no path, such as https://example.org", s.BaseURL)
+		bad("base_url", "must be the site's root, an absolute http(s) URL with no path, such as https://example.org",
+			s.BaseURL)
 	}
 	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
 		if a, err := mail.ParseAddress(m.value); m.value != "" && (err != nil || a.Address != m.value) {

@@ -123,7 +123,8 @@ func (s *Site) link() error {
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
 			if !ok {
-				errs = append(errs, fmt.Errorf("%s:%d: related %q is no page of this site: name a page by its path, such as \"/mcp/mcperror/\"", p.File, p.Meta.RelatedLine, u))
+				errs = append(errs, fmt.Errorf("%s:%d: related %q is no page of this site: "+
+					"name a page by its path, such as \"/mcp/mcperror/\"", p.File, p.Meta.RelatedLine, u))
 				continue
 			}
 			if !seen[r] {

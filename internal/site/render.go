@@ -337,9 +337,11 @@ func (s *Site) check(p *Page, d *Data, page []byte) (htmlcheck.Findings, error) 
 	found := htmlcheck.Check(page)
 	if found.Filter && d.Counter {
 		// A page with the counter keeps it as its only script, as its notice says.
-		at, fix := locate(p, s.tmpl.src, htmlcheck.FilterSrc), "the counter is its only script (the index of errors and the not-found page have none)"
+		at := locate(p, s.tmpl.src, htmlcheck.FilterSrc)
+		fix := "the counter is its only script (the index of errors and the not-found page have none)"
 		if n := lineOf(p.src, "{{< errors >}}"); n > 0 {
-			at, fix = fmt.Sprintf("%s:%d", p.File, p.first+n-1), "its {{< errors >}} box needs it, and the counter is a page's only script: "+
+			at = fmt.Sprintf("%s:%d", p.File, p.first+n-1)
+			fix = "its {{< errors >}} box needs it, and the counter is a page's only script: " +
 				"set counter = false in its front matter, as the not-found page does, or take the box out"
 		}
 		return found, fmt.Errorf("%s: loads %s, which a page with the counter may not: %s", at, htmlcheck.FilterSrc, fix)
