@@ -104,6 +104,12 @@ func TestBadInput(t *testing.T) {
 		{"template that fails while running", func(t *testing.T, r string) {
 			edit(t, r, "templates/base.html", "{{.Site.Publisher}}</a>", "{{.Site.Publisher.Nope}}</a>")
 		}, "templates/base.html:12: executing \"base\" at <.Site.Publisher.Nope>: can't evaluate field Nope in type string (rendering content/404.md, content/index.md, content/pay.md)"},
+		{"template that fails on every page of a catalog", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/a.md", strings.Replace(string(data), "+++\n", "+++\nurl = \"/a/\"\n", 1))
+			write(t, r, "content/b.md", strings.Replace(string(data), "+++\n", "+++\nurl = \"/b/\"\n", 1))
+			edit(t, r, "templates/base.html", "{{.Site.Publisher}}</a>", "{{.Site.Publisher.Nope}}</a>")
+		}, "in type string (rendering content/404.md, content/a.md, content/b.md and 2 more pages)"},
 		{"template that never ends", func(t *testing.T, r string) {
 			// It writes, so it stops once the build gives up (one that
 			// writes nothing would spin for the rest of the test binary).

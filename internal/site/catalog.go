@@ -20,7 +20,8 @@ type Section struct {
 	Library string // the library its pages explain, as the first page that says so names it
 	Page    *Page  // the folder's own page, content/NAME/index.md, or nil
 	Pages   []*Page
-	weight  int // its heading's on the index, gzip (see Site.entries)
+	weight  int    // its heading's on the index, gzip (see Site.entries)
+	html    []byte // its heading, laid out by partials/section.html
 }
 
 // Catalog is what templates see as .Site: the settings, and every page.

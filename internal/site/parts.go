@@ -2,12 +2,10 @@ package site
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"maps"
 	"regexp"
 	"slices"
-	"time"
 )
 
 // A Part is one page of the index of errors. A catalog that fits one round
@@ -175,45 +173,45 @@ func (s *Site) fit(o Options, last map[string]*Page) error {
 // heading), as entries alike add little. A page and the one before it
 // unchanged since prev keep their weight.
 func (s *Site) entries(o Options, last map[string]*Page) error {
-	prev, timeout := o.Prev, cmp.Or(o.Timeout, DefaultTimeout)
-	run := func(name string, data any) ([]byte, error) {
-		var b bytes.Buffer
-		done := make(chan error, 1)
-		go func() { done <- s.tmpl.set.ExecuteTemplate(stopWriter{&b, &s.stop}, name, data) }()
-		select {
-		case err := <-done:
-			if err != nil {
-				return nil, fmt.Errorf("%w (the index of errors lays out with %s/partials/%s.html)",
-					s.tmpl.error(err), TemplateDir, name)
-			}
-		case <-time.After(timeout): // as a page's render (renderEach)
-			s.stop.Store(true)
-			return nil, s.tmpl.tooSlow(timeout)
-		}
-		return b.Bytes(), nil
+	if o.Prev == nil || o.Prev.inputs != s.inputs {
+		last = nil // a template or a setting changed: every entry is laid out again
 	}
+	secs := s.catalog.sections
 	s.heads = map[string]*Section{}
+	var todo []*Page // the pages whose entries are laid out again
+	for _, sec := range secs {
+		s.heads[sec.Name] = &Section{Name: sec.Name, Library: sec.Library}
+		for _, p := range sec.Pages {
+			if l := last[p.File]; l != nil && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.library == p.library {
+				p.entry = l.entry
+			} else {
+				todo = append(todo, p)
+			}
+		}
+	}
+	err := s.each(o, len(secs)+len(todo), func(i int) (err error) {
+		if i < len(secs) {
+			head := s.heads[secs[i].Name]
+			head.html, err = s.execute("section", ContentDir+"/"+head.Name+"/", head)
+			return err
+		}
+		p := todo[i-len(secs)]
+		p.entry, err = s.execute("entry", p.File, p)
+		return err
+	})
+	if err != nil {
+		return err
+	}
 	// Measured together, a gzip writer being 600 KB of tables: the size of
 	// frags[i] less that of frags[i-1] goes to weights[i] where it is set.
 	weights := []*int{nil, nil}
 	frags := [][]byte{nil, nil}
-	for _, sec := range s.catalog.sections {
-		head := &Section{Name: sec.Name, Library: sec.Library}
-		before, err := run("section", head)
-		if err != nil {
-			return err
-		}
-		s.heads[sec.Name] = head
+	for _, sec := range secs {
+		head := s.heads[sec.Name]
+		before := head.html
 		weights, frags = append(weights, nil, &head.weight), append(frags, nil, before)
 		for _, p := range sec.Pages {
-			l := last[p.File]
-			same := prev != nil && prev.inputs == s.inputs && l != nil
-			if same && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.library == p.library {
-				p.entry = l.entry
-			} else if p.entry, err = run("entry", p); err != nil {
-				return err
-			}
-			if same && bytes.Equal(l.entry, p.entry) && bytes.Equal(l.after, before) {
+			if l := last[p.File]; l != nil && bytes.Equal(l.entry, p.entry) && bytes.Equal(l.after, before) {
 				p.weight = l.weight
 			} else {
 				weights, frags = append(weights, nil, &p.weight), append(frags, before, slices.Concat(before, p.entry))

@@ -70,29 +70,37 @@ func (s *Site) render(o Options) error {
 	return s.renderEach(o, todo)
 }
 
-// renderEach renders pages side by side, each within o.Timeout of the one
-// before it: on a loaded machine a large site takes long, but a page never
-// ends only when its template does not.
+// renderEach renders pages side by side (see each).
 func (s *Site) renderEach(o Options, pages []*Page) error {
-	errs := make([]error, len(pages))
-	finished := make(chan struct{}, len(pages))
-	// As many renders at a time as cores: more would only hold more half-rendered pages.
+	return s.each(o, len(pages), func(i int) error {
+		out, err := s.renderPage(pages[i])
+		if err == nil {
+			pages[i].out = out
+		}
+		return err
+	})
+}
+
+// each runs job(0) to job(n-1) side by side, each within o.Timeout of the
+// one before it: on a loaded machine a large site takes long, but a job
+// never ends only when its template does not. Every template runs here.
+func (s *Site) each(o Options, n int, job func(i int) error) error {
+	errs := make([]error, n)
+	finished := make(chan struct{}, n)
+	// As many jobs at a time as cores: more would only hold more half-rendered pages.
 	busy := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, p := range pages {
+	for i := range n {
 		go func() {
 			busy <- struct{}{}
 			defer func() { <-busy; finished <- struct{}{} }()
-			out, err := s.renderPage(p)
-			if errs[i] = err; err == nil {
-				p.out = out
-			}
+			errs[i] = job(i)
 		}()
 	}
 	// A template cannot be stopped once it runs: on time out the build
 	// reports, and the render is left to stopWriter or the process's end.
 	timeout := cmp.Or(o.Timeout, DefaultTimeout)
 	timer := time.NewTimer(timeout)
-	for range pages {
+	for range n {
 		select {
 		case <-finished:
 			timer.Reset(timeout)
@@ -111,6 +119,9 @@ type renderError struct {
 }
 
 func (e *renderError) Error() string {
+	if n := len(e.pages); n > 4 { // a catalog's worth of names would hide the error
+		return fmt.Sprintf("%v (rendering %s and %d more pages)", e.err, strings.Join(e.pages[:3], ", "), n-3)
+	}
 	return fmt.Sprintf("%v (rendering %s)", e.err, strings.Join(e.pages, ", "))
 }
 
@@ -187,7 +198,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	p.Body = template.HTML(body)
 	// Most pages sell nothing: only a body that names the attribute is parsed.
 	d.Sells = bytes.Contains(body, []byte("data-checkout")) && htmlcheck.Check(body).Checkouts > 0
-	page, err := s.execute("base", p, d)
+	page, err := s.execute("base", p.File, d)
 	if err != nil {
 		return out, err
 	}
@@ -302,7 +313,7 @@ func (s *Site) unnamedGuides() error {
 // runPartials runs the partials the body calls, each into its mark.
 func (s *Site) runPartials(p *Page, d *Data, body []byte) ([]byte, error) {
 	for i, name := range d.partials {
-		b, err := s.execute(name, p, d)
+		b, err := s.execute(name, p.File, d)
 		if err != nil {
 			return nil, err
 		}
@@ -322,11 +333,11 @@ func checkHistory(p *Page, cites []Citation) error {
 	return nil
 }
 
-// execute runs the template name for p.
-func (s *Site) execute(name string, p *Page, d *Data) ([]byte, error) {
+// execute runs the template name on data, for the page file.
+func (s *Site) execute(name, file string, data any) ([]byte, error) {
 	var b bytes.Buffer
-	if err := s.tmpl.set.ExecuteTemplate(stopWriter{&b, &s.stop}, name, d); err != nil {
-		return nil, &renderError{s.tmpl.error(err), []string{p.File}}
+	if err := s.tmpl.set.ExecuteTemplate(stopWriter{&b, &s.stop}, name, data); err != nil {
+		return nil, &renderError{s.tmpl.error(err), []string{file}}
 	}
 	return b.Bytes(), nil
 }
