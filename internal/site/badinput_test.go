@@ -152,6 +152,10 @@ func TestBadInput(t *testing.T) {
 		{"static file at a page's path", func(t *testing.T, r string) {
 			write(t, r, "static/pay/index.html", "<!doctype html><title>x</title>")
 		}, "content/pay.md:1: the page would be written to public/pay/index.html, which the build already writes"},
+		{"static folder at a page's path", func(t *testing.T, r string) {
+			write(t, r, "static/pay/index.html/b.txt", "b")
+			write(t, r, "static/pay/index.html/a.txt", "a")
+		}, "content/pay.md:1: the page would be written to public/pay/index.html, which public/pay/index.html/a.txt needs as a folder"},
 		{"a url and a file name that differ only in case", func(t *testing.T, r string) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/guide.md", string(data))

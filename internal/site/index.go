@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/xml"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -30,11 +31,21 @@ func (s *Site) index() error {
 	}
 	// Grown once: grown by page, 60,000 citations were most of a rebuild's time.
 	s.Citations = slices.Grow(s.Citations, n)
+	dirs := map[string]string{} // each folder of a file written so far -> the first file in it
+	add := func(name string) {
+		for d := path.Dir(name); d != "." && dirs[d] == ""; d = path.Dir(d) {
+			dirs[d] = name
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Files)) {
+		add(name)
+	}
 	for _, p := range s.Pages {
-		if err := s.claim(p, from); err != nil {
+		if err := s.claim(p, from, dirs); err != nil {
 			return err
 		}
 		s.Files[p.Out] = p.out.HTML
+		add(p.Out)
 		s.Warnings = append(s.Warnings, p.out.Warnings...)
 		s.Citations = append(s.Citations, p.out.Cites...)
 	}
@@ -52,8 +63,9 @@ func (s *Site) index() error {
 }
 
 // claim checks that no file the build writes is at p's output path, on its
-// way (/404.html/) or below it. from maps each file to what writes it.
-func (s *Site) claim(p *Page, from map[string]string) error {
+// way (/404.html/) or below it. from maps each file to what writes it; dirs
+// each folder of a file written so far to a file in it.
+func (s *Site) claim(p *Page, from, dirs map[string]string) error {
 	at := from[p.Out]
 	if _, ok := s.Files[p.Out]; ok {
 		return fmt.Errorf("%s: the page would be written to public/%s, which the build already writes: set a different url", at, p.Out)
@@ -63,10 +75,8 @@ func (s *Site) claim(p *Page, from map[string]string) error {
 			return fmt.Errorf("%s: the page would be written to public/%s, but public/%s is a file: set a different url", at, p.Out, dir)
 		}
 	}
-	for name := range s.Files {
-		if strings.HasPrefix(name, p.Out+"/") {
-			return fmt.Errorf("%s: the page would be written to public/%s, which public/%s needs as a folder: set a different url", at, p.Out, name)
-		}
+	if name := dirs[p.Out]; name != "" {
+		return fmt.Errorf("%s: the page would be written to public/%s, which public/%s needs as a folder: set a different url", at, p.Out, name)
 	}
 	return nil
 }
