@@ -126,13 +126,17 @@ func (s Settings) Missing() []string {
 }
 
 // Placeholders lists, with what to fix, the settings that are evidently
-// stand-ins: a host RFC 2606 reserves, or a wallet of one digit repeated.
+// stand-ins: a host RFC 2606 reserves, a wallet of one digit repeated, or a
+// base URL over plain http (fine for a local try, not for the published site).
 func (s Settings) Placeholders() []string {
 	var p []string
 	for _, u := range []struct{ name, value string }{{"base_url", s.BaseURL}, {"storefront_url", s.Storefront}} {
 		if parsed, err := url.Parse(u.value); u.value != "" && err == nil && reservedHost(parsed.Hostname()) {
 			p = append(p, fmt.Sprintf("%s %q is on a host reserved for examples: set the real address", u.name, u.value))
 		}
+	}
+	if strings.HasPrefix(s.BaseURL, "http://") { // canonical links, og:url and the sitemap would name it
+		p = append(p, fmt.Sprintf("base_url %q is plain http: set the https address the site is served at", s.BaseURL))
 	}
 	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
 		if _, domain, ok := strings.Cut(m.value, "@"); ok && reservedHost(domain) {

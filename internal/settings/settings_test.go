@@ -28,6 +28,7 @@ func TestPlaceholders(t *testing.T) {
 		{"storefront on .invalid", func(s *Settings) { s.Storefront = "https://shop.invalid/x" }, "storefront_url"},
 		{"base URL on example.net", func(s *Settings) { s.BaseURL = "https://example.net" }, "base_url"},
 		{"base URL on .test", func(s *Settings) { s.BaseURL = "https://site.test" }, "base_url"},
+		{"base URL over plain http", func(s *Settings) { s.BaseURL = "http://errors.lilulab.net" }, `base_url "http://errors.lilulab.net" is plain http`},
 		{"contact at example.com", func(s *Settings) { s.Contact = "me@example.com" }, "contact"},
 		{"payment contact at example.org", func(s *Settings) { s.PaymentContact = "pay@example.org" }, `payment_contact "pay@example.org" is at a domain reserved for examples`},
 		{"payment contact on .invalid", func(s *Settings) { s.PaymentContact = "hash@shop.invalid" }, "payment_contact"},
