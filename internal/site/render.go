@@ -83,7 +83,7 @@ func (s *Site) renderEach(o Options, pages []*Page) error {
 
 // each runs job(0) to job(n-1) side by side, each within o.Timeout of the
 // one before it: on a loaded machine a large site takes long, but a job
-// never ends only when its template does not. Every template runs here.
+// never ends only when its template does not. Pages and the index's entries render here.
 func (s *Site) each(o Options, n int, job func(i int) error) error {
 	errs := make([]error, n)
 	finished := make(chan struct{}, n)
