@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -32,20 +31,6 @@ func recutSite(t *testing.T, n, k int) string {
 		writeFile(t, root, fmt.Sprintf("content/s%d/p%04d.md", i%3, i), page)
 	}
 	return root
-}
-
-// firstRoom is the room paginate measures, before fit cuts again: what
-// the page of the index with no entry leaves of the budget.
-func firstRoom(t *testing.T, s *Site) int {
-	t.Helper()
-	i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })
-	empty := *s.Pages[i]
-	empty.part = &Part{N: 10, Of: 11, Prev: partURL(9), Next: partURL(11)}
-	out, err := s.renderPage(&empty)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return CriticalBudget - out.Critical.Gzip
 }
 
 // recut builds root cold and checks that its index had to be cut again.
