@@ -47,6 +47,7 @@ var parseCases = []struct {
 	{"path with a query", `{"name":"view","path":"/?a=1","visible_ms":1,"scrolled":false}`, "without query"},
 	{"ref not a host", `{"name":"view","path":"/","ref":"http://x/y","visible_ms":1,"scrolled":false}`, "ref must be a host name"},
 	{"ref of 200 characters", `{"name":"view","path":"/","ref":"` + strings.Repeat("a.", 100) + `","visible_ms":1,"scrolled":false}`, ""},
+	{"ref in capitals", `{"name":"view","path":"/","ref":"News.YCombinator.com","visible_ms":1,"scrolled":false}`, "ref must be a host name in lower case"},
 	{"empty ref", `{"name":"view","path":"/","ref":"","visible_ms":1,"scrolled":false}`, "ref must be a host name"},
 	{"misspelt reading event", `{"name":"vew","path":"/","visible_ms":1,"scrolled":false}`, `unknown event "vew" with "path": the events are view, human-candidate, engaged and checkout`},
 	{"click name of 64 characters", `{"name":"` + strings.Repeat("a", 64) + `"}`, ""},

@@ -19,7 +19,8 @@ import (
 // ({1,253}) compiles to as many copies of its class, in every command's start.
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
-	hostRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]_-]+$`)
+	// hostRE is a URL's host as a browser writes it, in lower case, as -ref matches it.
+	hostRE = regexp.MustCompile(`^[a-z0-9.:\[\]_-]+$`)
 	// pathRE is location.pathname as a browser serializes it: ASCII, with
 	// spaces, quotes, < > and anything outside it percent-encoded.
 	pathRE = regexp.MustCompile(`^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$`)
@@ -169,7 +170,7 @@ func (e *Event) check(seen []string) error {
 			return errors.New("path must be a URL path as a browser writes it, without query or fragment")
 		}
 		if slices.Contains(seen, "ref") && !isHost(e.Ref) {
-			return errors.New("ref must be a host name")
+			return errors.New("ref must be a host name in lower case, as a browser writes it")
 		}
 		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
 	case e.Name == Checkout:

@@ -100,7 +100,7 @@ func named(q func(string) string, pairs ...string) string {
 const (
 	noFilterNote  = "Clicks and buy-link clicks carry no path, referrer, campaign or outreach code: they are counted for the whole site."
 	filteredNote  = "Clicks, buy-link clicks and sales are left out under a filter: they carry no path, referrer, campaign or outreach code, so only the whole site's are known (run the report without a filter to see them)."
-	salesNote     = "the storefront's sales taken with -import-sales, less those fully refunded or lost in a dispute, partial refunds taken off; for the whole site, as an export names no page, referrer or campaign; revenue in USD, USDC counted as dollars"
+	salesNote     = "the storefront's sales taken with -import-sales, less those fully refunded, lost in a dispute or not charged yet (a pre-order, a free trial), partial refunds taken off; for the whole site, as an export names no page, referrer or campaign; revenue in USD, USDC counted as dollars"
 	noSalesNote   = "Sales: the preview's journal holds none. go run ./cmd/report -import-sales FILE takes a Gumroad export or a Base explorer's export into the store, and its report shows them."
 	countsNote    = "Counts of events: the counter keeps no identifier, so each rate is one count over another, not a number of people who went on."
 	scrolledNote  = "A view is sent at load, before anyone can scroll, so \"scrolled\" is read from the later events."

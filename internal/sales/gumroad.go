@@ -19,7 +19,7 @@ import (
 // gumroadColumns are the columns a sale is read from; the buyer's name, emails,
 // address, country, license key and the rest are not read.
 var gumroadColumns = []string{"Purchase ID", "Item Name", "Purchase Time (UTC timezone)", "Sale Price ($)",
-	"Partial Refund ($)", "Fully Refunded?", "Disputed?", "Dispute Won?"}
+	"Partial Refund ($)", "Fully Refunded?", "Disputed?", "Dispute Won?", "Pre-order authorization?", "Free trial purchase?"}
 
 func readGumroad(name string, cr *csv.Reader, cols map[string]int, keep func(Record) error) error {
 	totals := 0 // the Totals row's line
@@ -61,12 +61,16 @@ func gumroadSale(cell func(string) string) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?"} {
+	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?", "Pre-order authorization?", "Free trial purchase?"} {
 		if v := cell(c); v != "0" && v != "1" && v != "" {
 			return Record{}, fmt.Errorf("%s is %q: want 0 or 1", c, v)
 		}
 	}
-	kept := cell("Fully Refunded?") != "1" && !(cell("Disputed?") == "1" && cell("Dispute Won?") != "1")
+	// A pre-order's authorization and a free trial's start charged nothing: the
+	// charge is a row of its own (Gumroad's Charge::Chargeable#charged_purchases
+	// leaves them out too), and the authorization leaves later exports.
+	kept := cell("Fully Refunded?") != "1" && !(cell("Disputed?") == "1" && cell("Dispute Won?") != "1") &&
+		cell("Pre-order authorization?") != "1" && cell("Free trial purchase?") != "1"
 	return Record{Key: key(event.Gumroad, cell("Purchase ID")), Day: at.UTC().Format(time.DateOnly),
 		Channel: event.Gumroad, Product: cell("Item Name"), Cents: price - refund, Kept: kept}, nil
 }

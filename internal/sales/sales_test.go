@@ -70,6 +70,36 @@ func TestGumroadExport(t *testing.T) {
 	}
 }
 
+// TestGumroadNotChargedYet: a pre-order's authorization and a free
+// trial's start are rows of the export, but nothing was charged: the
+// pre-order's charge on release day and the trial's first charge come as
+// rows of their own, and the authorization leaves later exports. Kept,
+// they would count each such sale twice, or one never paid.
+func TestGumroadNotChargedYet(t *testing.T) {
+	_, recs, err := all("gumroad-preorder-and-trial.csv", fixture(t, "gumroad-preorder-and-trial.csv"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		day   string
+		cents int64
+		kept  bool
+	}{
+		{"2026-03-04", 1900, false}, // the pre-order authorized
+		{"2026-03-05", 900, false},  // the free trial begun
+		{"2026-03-20", 1900, true},  // the pre-order charged
+		{"2026-03-12", 900, true},   // the trial's first charge
+	}
+	if len(recs) != len(want) {
+		t.Fatalf("%d sales, want %d: %+v", len(recs), len(want), recs)
+	}
+	for i, w := range want {
+		if r := recs[i]; r.Day != w.day || r.Cents != w.cents || r.Kept != w.kept {
+			t.Errorf("sale %d: %+v, want %+v", i+1, r, w)
+		}
+	}
+}
+
 // TestExplorerExports: Blockscout's export (both headers) and Basescan's
 // (both headers) of the same transfers give the same sales, keys and all:
 // only USDC paid to the wallet, whatever the case of its address; not a

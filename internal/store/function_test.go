@@ -102,6 +102,30 @@ func TestImportLogTakesEachNotStoredLineOnce(t *testing.T) {
 	})
 }
 
+// TestImportTakesWhatTheReceiverTook: an event the receiver took, whose
+// campaign holds & < and > (a URL's utm_content="<b>&…" decoded), comes
+// back from its not-stored line, and from the line as netlify logs --json
+// wraps it: written as \u0026, 200 of them would be over the receiver's
+// 1,024 bytes, and the import would refuse an event that was answered 204.
+// The body is of the largest size the receiver takes.
+func TestImportTakesWhatTheReceiverTook(t *testing.T) {
+	body := `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"campaign":{"utm_content":"` + strings.Repeat("<&>", 66) + `"}}`
+	body = strings.Replace(body, "/", "/"+strings.Repeat("a", event.MaxBody-len(body)), 1) // the largest body taken
+	e, err := event.Parse([]byte(body))
+	if err != nil {
+		t.Fatalf("the receiver refuses the %d-byte body: %v", len(body), err)
+	}
+	line := string(e.NotStoredLine(at))
+	wrapped, _ := json.Marshal(map[string]string{"message": strings.TrimSpace(line), "function": "event"})
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		res, err := s.ImportLog(context.Background(), strings.NewReader(line+string(wrapped)+"\n"))
+		if got, want := importResult(res), "added 1, again 1, stored 0, skipped 0, refused []"; err != nil || got != want {
+			t.Errorf("import: %s, %v; want %s", got, err, want)
+		}
+	})
+}
+
 // TestImportRefusesLinesByNumberAndTakesTheRest: a line that is not UTF-8,
 // one over MaxLine and one the receiver would refuse are each named by
 // number, and every valid line around them is taken.

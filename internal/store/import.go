@@ -161,7 +161,11 @@ func parseLine(line []byte) (Item, lineKind, error) {
 		}
 		delete(rec, "ts")
 		delete(rec, "stored")
-		body, _ = json.Marshal(rec)
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false) // as NotStoredLine writes it
+		enc.Encode(rec)
+		body = bytes.TrimSuffix(b.Bytes(), []byte("\n")) // less Encode's line break: no longer than the body sent
 	}
 	at, err := time.Parse(time.RFC3339Nano, ts)
 	if err != nil {
