@@ -59,12 +59,16 @@ func main() {
 	flag.StringVar(&f.sales.Wallet, "wallet", "", "with -import-sales of transfers: the wallet paid in USDC (default: wallet_address in site.toml, or SITE_WALLET_ADDRESS)")
 	flag.StringVar(&f.sales.Product, "product", "", "with -import-sales of transfers: the product the wallet's payments buy")
 	flag.Parse()
+	given := map[string]bool{}
+	flag.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var err error
 	switch {
 	case flag.NArg() > 0:
 		err = fmt.Errorf("unexpected argument %q: flags come before it, and -html takes a file name or -", flag.Arg(0))
 	case f.html != "" && f.json:
 		err = errors.New("-html and -json: choose one")
+	case given["since"] && f.from != "":
+		err = errors.New("-since and -from: choose one (-from starts the period, -to ends it)")
 	case f.migrate:
 		err = migrate(f)
 	case f.importFile != "":

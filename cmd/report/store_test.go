@@ -114,6 +114,15 @@ func TestSinceBeyondWhatItCanCount(t *testing.T) {
 	}
 }
 
+// TestSinceWithFromIsRefused: -from sets the period's start, so a -since
+// beside it would be silently ignored.
+func TestSinceWithFromIsRefused(t *testing.T) {
+	code, _, errs := runReport(t, t.TempDir(), nil, "-since", "7d", "-from", "2026-11-01")
+	if code != 1 || !strings.Contains(errs, "-since and -from: choose one") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
 func TestAnImportReportsEachRefusedLine(t *testing.T) {
 	dir := t.TempDir()
 	log := "{\"ts\":\"2026-03-02T10:00:00Z\",\"name\":\"copy-sketch\"}\n" +
