@@ -146,6 +146,9 @@ func keyLine(fm []byte, key string) int {
 	return 2
 }
 
+// IsPath reports whether u is a path a page's url may set.
+func IsPath(u string) bool { return urlRE.MatchString(u) }
+
 // CounterOn reports whether the page loads the counter: unless counter = false.
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }
 
