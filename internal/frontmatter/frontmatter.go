@@ -108,6 +108,15 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
 	}
+	// A TOML local time (07:32:00) is that time on 0000-01-01: no day to show.
+	for _, d := range []struct {
+		key string
+		t   time.Time
+	}{{"date", meta.Date}, {"updated", meta.Updated}} {
+		if md.IsDefined(d.key) && d.t.Year() == 0 {
+			return meta, nil, 0, fmt.Errorf("%s:%d: %s is a time of day: write the day, such as %s = 2026-12-05", path, keyLine(fm, d.key), d.key, d.key)
+		}
+	}
 	meta.URLLine, meta.AliasesLine, meta.HistoryLine = 1, keyLine(fm, "aliases"), keyLine(fm, "history")
 	meta.MessagesLine, meta.RelatedLine = keyLine(fm, "messages"), keyLine(fm, "related")
 	if md.IsDefined("url") {
