@@ -96,9 +96,11 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		}
 		return meta, nil, 0, fmt.Errorf("%s:2: front matter: %v", path, err)
 	}
-	for _, k := range md.Undecoded() {
-		key := k.String()
-		return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key), key, strings.Join(Keys, ", "))
+	// Exactly: toml matches a key to its field whatever the case.
+	for _, k := range md.Keys() {
+		if key := k.String(); !slices.Contains(Keys, key) {
+			return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key), key, strings.Join(Keys, ", "))
+		}
 	}
 	for _, k := range Required {
 		if !md.IsDefined(k) {

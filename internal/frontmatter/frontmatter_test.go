@@ -142,6 +142,9 @@ func TestParseErrors(t *testing.T) {
 		{"a time of day for a date", "+++\n" + keys + "updated = 07:32:00\n+++\n", "p.md:4:", []string{"updated is a time of day", "such as updated = 2026-12-05"}},
 		{"a time of day for date", "+++\n" + keys + "\ndate = 23:59:59.5\n+++\n", "p.md:5:", []string{"date is a time of day", "such as date = 2026-12-05"}},
 		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex, history, older_versions"}},
+		// toml matches a key to its field whatever the case: Title would
+		// set the title, over title's.
+		{"a key in another case", "+++\n" + keys + "Title = \"Other\"\n+++\n", "p.md:4:", []string{`unknown front-matter key "Title"`, "the keys are title, description"}},
 		{"missing description", "+++\ntitle = \"T\"\nnoindex = true\n+++\n", "p.md:4:", []string{`lacks the required key "description"`, "required: title, description"}},
 		{"missing title", "+++\ndescription = \"D\"\n+++\n", "p.md:3:", []string{`lacks the required key "title"`}},
 		{"empty title", "+++\ndescription = \"D\"\ntitle = \"  \"\n+++\n", "p.md:3:", []string{"title and description must not be empty"}},
