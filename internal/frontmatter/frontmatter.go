@@ -147,10 +147,10 @@ func kind(t string) string {
 	return cmp.Or(words[t], t)
 }
 
-// keyLine is the line setting key in fm, else 2: TOML gives no position for key errors.
+// keyLine is the line setting key, bare or quoted, in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
-		if name, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(name) == key {
+		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key {
 			return i + 2
 		}
 	}
