@@ -96,9 +96,11 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		}
 		return meta, nil, 0, fmt.Errorf("%s:2: front matter: %v", path, err)
 	}
-	for _, k := range md.Undecoded() {
-		key := k.String()
-		return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key), key, strings.Join(Keys, ", "))
+	// Exactly: toml matches a key to its field whatever the case.
+	for _, k := range md.Keys() {
+		if key := k.String(); !slices.Contains(Keys, key) {
+			return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key), key, strings.Join(Keys, ", "))
+		}
 	}
 	for _, k := range Required {
 		if !md.IsDefined(k) {
@@ -107,6 +109,15 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	}
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
+	}
+	// A TOML local time (07:32:00) is that time on 0000-01-01: no day to show.
+	for _, d := range []struct {
+		key string
+		t   time.Time
+	}{{"date", meta.Date}, {"updated", meta.Updated}} {
+		if md.IsDefined(d.key) && d.t.Year() == 0 {
+			return meta, nil, 0, fmt.Errorf("%s:%d: %s is a time of day: write the day, such as %s = 2026-12-05", path, keyLine(fm, d.key), d.key, d.key)
+		}
 	}
 	meta.URLLine, meta.AliasesLine, meta.HistoryLine = 1, keyLine(fm, "aliases"), keyLine(fm, "history")
 	meta.MessagesLine, meta.RelatedLine = keyLine(fm, "messages"), keyLine(fm, "related")
@@ -136,15 +147,18 @@ func kind(t string) string {
 	return cmp.Or(words[t], t)
 }
 
-// keyLine is the line setting key in fm, else 2: TOML gives no position for key errors.
+// keyLine is the line setting key, bare or quoted, in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
-		if name, _, ok := strings.Cut(l, "="); ok && strings.TrimSpace(name) == key {
+		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key {
 			return i + 2
 		}
 	}
 	return 2
 }
+
+// IsPath reports whether u is a path a page's url may set.
+func IsPath(u string) bool { return urlRE.MatchString(u) }
 
 // CounterOn reports whether the page loads the counter: unless counter = false.
 func (m Meta) CounterOn() bool { return m.Counter == nil || *m.Counter }

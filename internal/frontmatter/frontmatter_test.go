@@ -136,8 +136,17 @@ func TestParseErrors(t *testing.T) {
 		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"title is a number, but it takes a string in quotes"}},
 		// toml names the key, not its line: the error names the key's line.
 		{"a string for a list", "+++\n" + keys + "\ntags = \"json\"\n+++\n", "p.md:5:", []string{`tags is a string in quotes, but it takes a list, such as ["a", "b"]`}},
+		{"a quoted key", "+++\n" + keys + "\n\"library\" = 3\n+++\n", "p.md:5:", []string{"library is a number, but it takes a string in quotes"}},
+		{"a key in single quotes", "+++\n" + keys + "'url' = \"/a?b/\"\n+++\n", "p.md:4:", []string{`url "/a?b/" must be a path`}},
 		{"a quoted date", "+++\n" + keys + "updated = \"2026-12-05\"\n+++\n", "p.md:4:", []string{"write a date without quotes, such as updated = 2026-12-05"}},
+		// A TOML local time decodes as that time on 0000-01-01, which the
+		// page would show as its date.
+		{"a time of day for a date", "+++\n" + keys + "updated = 07:32:00\n+++\n", "p.md:4:", []string{"updated is a time of day", "such as updated = 2026-12-05"}},
+		{"a time of day for date", "+++\n" + keys + "\ndate = 23:59:59.5\n+++\n", "p.md:5:", []string{"date is a time of day", "such as date = 2026-12-05"}},
 		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex, history, older_versions"}},
+		// toml matches a key to its field whatever the case: Title would
+		// set the title, over title's.
+		{"a key in another case", "+++\n" + keys + "Title = \"Other\"\n+++\n", "p.md:4:", []string{`unknown front-matter key "Title"`, "the keys are title, description"}},
 		{"missing description", "+++\ntitle = \"T\"\nnoindex = true\n+++\n", "p.md:4:", []string{`lacks the required key "description"`, "required: title, description"}},
 		{"missing title", "+++\ndescription = \"D\"\n+++\n", "p.md:3:", []string{`lacks the required key "title"`}},
 		{"empty title", "+++\ndescription = \"D\"\ntitle = \"  \"\n+++\n", "p.md:3:", []string{"title and description must not be empty"}},

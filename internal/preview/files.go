@@ -19,7 +19,7 @@ type headerRule struct {
 // siteHeaders sets netlify.toml's headers for the request's path.
 func (s *Server) siteHeaders(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for _, rule := range s.netlify.Headers {
+		for _, rule := range *s.headers.Load() {
 			if match(rule.For, r.URL.Path) {
 				for k, v := range rule.Values {
 					w.Header().Set(k, v)

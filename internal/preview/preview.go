@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -36,10 +37,7 @@ type Options struct {
 
 // Server serves one site folder's preview.
 type Server struct {
-	o       Options
-	netlify struct {
-		Headers []headerRule `toml:"headers"`
-	}
+	o Options
 	// The event store's writer, and what the report reads (the store or
 	// the journal, which print as where they are); nil without Events.
 	writer *store.Writer
@@ -48,7 +46,8 @@ type Server struct {
 	last   *site.Site  // the last good build, as written to Out; nil before one
 	warned []string    // the warnings printed last (rebuild runs one at a time)
 
-	http.Handler // the routes, behind the host check
+	headers      atomic.Pointer[[]headerRule] // netlify.toml's, read at each build
+	http.Handler                              // the routes, behind the host check
 
 	mu      sync.Mutex      // guards the three below, and the log's lines
 	failure string          // the last build's error, or ""
@@ -60,14 +59,27 @@ type Server struct {
 // failed build is shown, not fatal: the author fixes it and saves.
 func New(o Options) (*Server, error) {
 	s := &Server{o: o, built: make(chan struct{}), changed: map[string]bool{}}
-	if _, err := toml.DecodeFile(filepath.Join(o.Root, "netlify.toml"), &s.netlify); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("netlify.toml: %w", err)
+	if err := s.readHeaders(); err != nil {
+		return nil, err
 	}
 	if err := s.openEvents(); err != nil {
 		return nil, err
 	}
 	s.Handler = hostOnly(o.Addr, s.routes())
 	return s, nil
+}
+
+// readHeaders reads the headers netlify.toml sets, which the preview
+// serves as Netlify does; a build reads them again, as it reads the site.
+func (s *Server) readHeaders() error {
+	var n struct {
+		Headers []headerRule `toml:"headers"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(s.o.Root, "netlify.toml"), &n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("netlify.toml: %w", err)
+	}
+	s.headers.Store(&n.Headers)
+	return nil
 }
 
 func (s *Server) logf(format string, args ...any) {

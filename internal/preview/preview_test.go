@@ -897,3 +897,36 @@ func TestAFolderRenamedWhileThePreviewRunsIsWatched(t *testing.T) {
 	save(t, filepath.Join(root, "content", "bb", "x.md"), page("Second text."))
 	waitFor("/bb/x/", "Second text.")
 }
+
+// TestAnEditedNetlifyTomlIsServed: the preview serves netlify.toml's
+// headers as Netlify will, so a save of it (which starts a build) is
+// served from then on, as a CSP that now refuses the stylesheet is.
+func TestAnEditedNetlifyTomlIsServed(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	toml := filepath.Join(root, "netlify.toml")
+	data, err := os.ReadFile(toml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), "style-src 'self'", "style-src 'none'", 1)
+	if edited == string(data) {
+		t.Fatal("netlify.toml sets no style-src 'self' for this test to change")
+	}
+	save(t, toml, edited)
+	if e := next(t, events); e != "reload: \n" {
+		t.Fatalf("event = %q, want reload", e)
+	}
+	if _, _, h := get(t, srv.URL+"/"); !strings.Contains(h.Get("Content-Security-Policy"), "style-src 'none'") {
+		t.Errorf("after netlify.toml's edit the preview serves Content-Security-Policy %q, want the edited one", h.Get("Content-Security-Policy"))
+	}
+	// A netlify.toml that is not TOML fails the build, naming it, and the
+	// headers last read are served.
+	save(t, toml, "[[headers]\n")
+	if e := next(t, events); !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "netlify.toml") {
+		t.Fatalf("event = %q, want the failure naming netlify.toml", e)
+	}
+	if _, _, h := get(t, srv.URL+"/"); !strings.Contains(h.Get("Content-Security-Policy"), "style-src 'none'") {
+		t.Errorf("after a broken netlify.toml the preview serves Content-Security-Policy %q, want the last good one", h.Get("Content-Security-Policy"))
+	}
+}

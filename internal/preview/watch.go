@@ -129,6 +129,9 @@ func (s *Server) rebuild() {
 	s.changed = map[string]bool{}
 	s.mu.Unlock()
 	b, err := site.Build(site.Options{FS: os.DirFS(s.o.Root), Prev: s.last, Changed: changed, Timeout: s.o.Timeout})
+	if err == nil {
+		err = s.readHeaders()
+	}
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
 		s.mu.Lock()

@@ -140,6 +140,17 @@ func TestBadInput(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/notes.markdown", string(data))
 		}, "content/notes.markdown: a page's file ends in .md, in lower case: rename it to notes.md"},
+		// A page's path is its file's name: a name that a URL cannot hold
+		// as it is refused there, not at the links to it, or published
+		// into _redirects and the sitemap as it is.
+		{"a page's name with a space", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/two words.md", string(data))
+		}, `content/two words.md:1: the page's path "/two words/", made of its file's name, may hold only letters, digits and - _ . ~ between slashes: rename the file, or set url`},
+		{"a section's name with a #", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/c#/x.md", string(data))
+		}, `content/c#/x.md:1: the page's path "/c#/x/", made of its file's name`},
 		{"home page moved off /", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "+++\ntitle", "+++\nurl = \"/x/\"\ntitle")
 		}, "content/index.md: missing, and templates/ has no home.html to lay out the index of errors"},
