@@ -45,7 +45,7 @@ type flags struct {
 func main() {
 	var f flags
 	flag.StringVar(&f.root, "root", ".", "the site folder, holding content/, templates/, static/ and measure/")
-	flag.StringVar(&f.out, "out", "public", "the output folder, replaced whole by each good build")
+	flag.StringVar(&f.out, "out", "public", "the output folder, replaced whole by each good build (by default public in -root)")
 	flag.BoolVar(&f.publish, "publish", false, "refuse to build while a setting a published site needs is unset, or a page is over the size budget")
 	flag.BoolVar(&f.serve, "serve", false, "serve a live preview that rebuilds on save")
 	flag.BoolVar(&f.quiet, "quiet", false, "print only warnings and errors, and skip the size summary")
@@ -60,6 +60,11 @@ func main() {
 	flag.BoolVar(&f.json, "json", false, "with -drift, print the report as JSON")
 	flag.Parse()
 	f.root = cmp.Or(f.root, ".") // as path functions take it; os.DirFS refuses ""
+	out := false
+	flag.Visit(func(fl *flag.Flag) { out = out || fl.Name == "out" })
+	if !out { // the site's own, beside its journal, wherever the command runs
+		f.out = filepath.Join(f.root, f.out)
+	}
 	if len(f.drifts) > 0 {
 		// Exit 1 says a quote drifted: a failure must not say so too.
 		failStatus, failHead = quote.Failed, "-drift could not answer:"

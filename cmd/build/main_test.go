@@ -386,6 +386,25 @@ func TestEmptyRootIsTheCurrentFolder(t *testing.T) {
 	}
 }
 
+// TestTheDefaultOutputIsInTheRoot: -root names the site, so without -out
+// the build writes the site's public/, beside its journal, not one in the
+// folder the command runs in.
+func TestTheDefaultOutputIsInTheRoot(t *testing.T) {
+	bin := command(t)
+	root, elsewhere := newSite(t), t.TempDir()
+	cmd := exec.Command(bin, "-quiet", "-root", root)
+	cmd.Dir = elsewhere
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "public", "index.html")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(elsewhere, "public")); err == nil {
+		t.Error("the build wrote public/ in the folder it ran in, not in -root")
+	}
+}
+
 // TestARunOutsideTheSiteSaysWhereToRun: run in a folder that is not a
 // site's root (a subfolder of it, say), the command names the folder and
 // the way out, and writes nothing.
