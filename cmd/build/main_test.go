@@ -148,6 +148,7 @@ func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
 		{".", "holds the site folder"},
 		{"here", "holds the site folder"},
 		{"..", "holds the site folder"},
+		{"", `-out "": name the output folder`},
 	} {
 		if strings.HasPrefix(tc.out, "here") && !linked {
 			continue
