@@ -134,7 +134,11 @@ func (s *Site) link() error {
 			}
 		}
 		for _, o := range cat.pages {
-			if slices.ContainsFunc(p.Meta.Tags, func(t string) bool { return slices.Contains(o.Meta.Tags, t) }) && !seen[o] {
+			// "Timeout" and "timeout" are one tag: a writer does not see the other page's spelling.
+			shared := slices.ContainsFunc(p.Meta.Tags, func(t string) bool {
+				return slices.ContainsFunc(o.Meta.Tags, func(u string) bool { return strings.EqualFold(t, u) })
+			})
+			if shared && !seen[o] {
 				p.Related = append(p.Related, linkTo(o))
 			}
 		}

@@ -43,12 +43,13 @@ func homeSite(t *testing.T) string {
 
 // TestFoldersAreSections: a page in a folder is published at the folder's
 // path, takes the folder as its section, and has its neighbours and
-// related pages; the home page lists it under its section.
+// related pages (those sharing a tag, in any case); the home page lists it
+// under its section.
 func TestFoldersAreSections(t *testing.T) {
 	root := homeSite(t)
 	writeFile(t, root, "content/zz/sample.md", errorPage("B sample", "tags = [\"net\"]\n"))
 	writeFile(t, root, "content/zz/another.md", errorPage("A another", "library = \"Zed\"\n"))
-	writeFile(t, root, "content/yy/deep/third.md", errorPage("C third", "tags = [\"net\"]\n"))
+	writeFile(t, root, "content/yy/deep/third.md", errorPage("C third", "tags = [\"Net\"]\n")) // one tag, in any case
 	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
