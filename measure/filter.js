@@ -23,8 +23,10 @@
   var here = Number(box.getAttribute("data-part")) || 0;
   var pending = 0, failed = false;
 
+  // plain folds what copying changes: spaces and line breaks, case, and
+  // the smart quotes a chat or a phone's keyboard puts for ' and ".
   function plain(s) {
-    return s.replace(/\s+/g, " ").toLowerCase();
+    return s.replace(/\s+/g, " ").replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').toLowerCase();
   }
 
   // line reads a listed line: its literal runs, lower case, and the

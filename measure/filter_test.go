@@ -152,6 +152,51 @@ func TestEveryListedLineFindsItsPage(t *testing.T) {
 	}
 }
 
+// TestCopiedLineFindsItsPage pastes each listed line as it reaches a
+// reader through other hands: with smart quotes, as a chat or a phone's
+// keyboard writes them. Its page comes first, as for the line itself.
+func TestCopiedLineFindsItsPage(t *testing.T) {
+	files(t)
+	lists := map[string][]string{}
+	for _, p := range built.Pages {
+		lists[p.URL] = p.Meta.Messages
+	}
+	type paste struct{ line, page, listed string }
+	// An httpx line as a chat quotes it.
+	pastes := []paste{
+		{"httpx.HTTPStatusError: Client error \u2018421 Misdirected Request\u2019 for url \u2018http://localhost:8000/mcp\u2019", "/mcp/invalid-host-header/", ""},
+	}
+	smart := strings.NewReplacer("'", "\u2019", `"`, "\u201d")
+	for _, p := range built.Pages {
+		for k, m := range p.Messages {
+			var line strings.Builder
+			line.WriteString("module.")
+			for i, part := range m.Parts {
+				if part.Var {
+					line.WriteString("v" + strings.Repeat("9", i))
+				} else {
+					line.WriteString(part.Text)
+				}
+			}
+			l, listed := line.String(), p.Meta.Messages[k]
+			if strings.ContainsAny(l, `'"`) {
+				pastes = append(pastes, paste{smart.Replace(l), p.URL, listed})
+			}
+		}
+	}
+	h := newHarness(t, opts{})
+	h.open("/", "")
+	for _, c := range pastes {
+		got := h.paste(c.line)
+		if len(got.Matches) == 0 || (got.Matches[0] != c.page && (c.listed == "" || !slices.Contains(lists[got.Matches[0]], c.listed))) {
+			t.Errorf("%q shows %v (no-match line %v), want %s first", c.line, got.Matches, got.None, c.page)
+		}
+	}
+	if len(pastes) < 3 {
+		t.Fatalf("only %d lines to paste: the pages list too few lines with quotes", len(pastes))
+	}
+}
+
 // TestTypedWordFiltersTheIndex types as a reader who knows a word: an
 // error's title shows it, text no page holds shows none and says so, and
 // an empty box shows the whole index again.
