@@ -23,8 +23,10 @@
   var here = Number(box.getAttribute("data-part")) || 0;
   var pending = 0, failed = false;
 
+  // plain folds what copying changes: spaces and line breaks, case, and
+  // the smart quotes a chat or a phone's keyboard puts for ' and ".
   function plain(s) {
-    return s.replace(/\s+/g, " ").toLowerCase();
+    return s.replace(/\s+/g, " ").replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').toLowerCase();
   }
 
   // line reads a listed line: its literal runs, lower case, and the
@@ -47,7 +49,11 @@
   }
 
   // score is how much of the listed line's own text q holds, all its runs
-  // in order, or 0 when q is not that line.
+  // in order, or 0 when q is not that line. q may be the line cut short
+  // (an issue's title, a narrow log): it then ends inside a run, 4
+  // characters of it after a whole run, or 8 where the line begins: after
+  // its class, or at q's start for a line without one, since a line that
+  // merely ends in "bad request" is not "Bad Request: No valid session…".
   function score(q, l) {
     var at = 0, got = 0, start = -1;
     if (l.runs.length === 0) {
@@ -57,18 +63,37 @@
     for (var i = 0; i < l.runs.length; i++) {
       var found = q.indexOf(l.runs[i], at);
       if (found < 0) {
-        return 0;
+        found = cut(q, l.runs[i], at, i > 0 ? 4 : 8);
+        if (found < 0 || (i === 0 && !(l.type ? typed(q, found, l.type) : found === 0))) {
+          return 0;
+        }
       }
       if (start < 0) {
         start = found;
       }
-      at = found + l.runs[i].length;
-      got += l.runs[i].length;
+      at = Math.min(found + l.runs[i].length, q.length);
+      got += at - found;
+      if (at === q.length) {
+        break; // the line's end, or where q cuts it
+      }
     }
-    if (l.type && q.slice(0, start).slice(-l.type.length) === l.type) {
-      got += l.type.length;
+    return got + (typed(q, start, l.type) ? l.type.length : 0);
+  }
+
+  // typed reports whether q has the class type just before pos.
+  function typed(q, pos, type) {
+    return type !== "" && q.slice(0, pos).slice(-type.length) === type;
+  }
+
+  // cut is where q ends with the start of run, min characters of it or
+  // more, at or after at; or -1.
+  function cut(q, run, at, min) {
+    for (var k = run.length - 1; k >= min; k--) {
+      if (q.length - k >= at && q.slice(-k) === run.slice(0, k)) {
+        return q.length - k;
+      }
     }
-    return got;
+    return -1;
   }
 
   var index = [];
@@ -115,7 +140,8 @@
   }
 
   function apply() {
-    var q = plain(input.value).trim();
+    // A line cut short may end in an ellipsis, which is not its text.
+    var q = plain(input.value).trim().replace(/(\.\.\.|\u2026)$/, "").trim();
     var found = [];
     for (var i = 0; q !== "" && i < index.length; i++) {
       var best = 0;

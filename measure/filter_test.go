@@ -92,6 +92,10 @@ func TestPastedLineFindsItsPage(t *testing.T) {
 		{"mcp.shared.exceptions.McpError: Timed out while waiting for response to ClientRequest. Waited 30.0 seconds.", counterPage},
 		{"RuntimeError: Attempted to exit cancel scope in a different task than it was entered in", scope},
 		{"ZeroDivisionError: division by zero", ""},
+		// Lines that end in the first words of a listed line are not that
+		// line cut short: "Bad Request: No valid session ID provided".
+		{"ValueError: bad request", ""},
+		{"OSError: lost connection", ""},
 		// A whole traceback pasted: the box keeps it on one line.
 		{"Traceback (most recent call last):\n  File \"x.py\", line 1\nmcp.shared.exceptions.McpError: Connection closed", counterPage},
 	}
@@ -149,6 +153,62 @@ func TestEveryListedLineFindsItsPage(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no page lists a message")
+	}
+}
+
+// TestCopiedLineFindsItsPage pastes each listed line as it reaches a
+// reader through other hands: with smart quotes, as a chat or a phone's
+// keyboard writes them, and cut short, as an issue's title, a narrow log or
+// a line ending in "…" shows it. Its page comes first, as for the line
+// itself.
+func TestCopiedLineFindsItsPage(t *testing.T) {
+	files(t)
+	lists := map[string][]string{}
+	for _, p := range built.Pages {
+		lists[p.URL] = p.Meta.Messages
+	}
+	type paste struct{ line, page, listed string }
+	// Lines from public threads: python-sdk#407's title, without the
+	// message's last period; an httpx line as a chat quotes it.
+	pastes := []paste{
+		{"Error: Timed out while waiting for response to ClientRequest. Waited 0:00:05 seconds", counterPage, ""},
+		{"mcp.shared.exceptions.McpError: Timed out while waiting for resp", counterPage, ""},
+		{"httpx.HTTPStatusError: Client error \u2018421 Misdirected Request\u2019 for url \u2018http://localhost:8000/mcp\u2019", "/mcp/invalid-host-header/", ""},
+	}
+	smart := strings.NewReplacer("'", "\u2019", `"`, "\u201d")
+	for _, p := range built.Pages {
+		for k, m := range p.Messages {
+			var line strings.Builder
+			line.WriteString("module.")
+			for i, part := range m.Parts {
+				if part.Var {
+					line.WriteString("v" + strings.Repeat("9", i))
+				} else {
+					line.WriteString(part.Text)
+				}
+			}
+			l, listed := line.String(), p.Meta.Messages[k]
+			if strings.ContainsAny(l, `'"`) {
+				pastes = append(pastes, paste{smart.Replace(l), p.URL, listed})
+			}
+			// Cut inside the line's last words, when they are its own text;
+			// the line alone, as a title holds it.
+			if last := m.Parts[len(m.Parts)-1]; !last.Var && len(last.Text) >= 16 {
+				l = strings.TrimPrefix(l, "module.")
+				pastes = append(pastes, paste{l[:len(l)-3], p.URL, listed}, paste{l[:len(l)-5] + "\u2026", p.URL, listed})
+			}
+		}
+	}
+	h := newHarness(t, opts{})
+	h.open("/", "")
+	for _, c := range pastes {
+		got := h.paste(c.line)
+		if len(got.Matches) == 0 || (got.Matches[0] != c.page && (c.listed == "" || !slices.Contains(lists[got.Matches[0]], c.listed))) {
+			t.Errorf("%q shows %v (no-match line %v), want %s first", c.line, got.Matches, got.None, c.page)
+		}
+	}
+	if len(pastes) < 10 {
+		t.Fatalf("only %d lines to paste: the pages list too few lines with quotes or long endings", len(pastes))
 	}
 }
 
