@@ -1,6 +1,8 @@
 package quote
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -128,6 +130,35 @@ func TestShort(t *testing.T) {
 	} {
 		if got := short(tc.quote); got != tc.want {
 			t.Errorf("short(%q) = %q, want %q", tc.quote, got, tc.want)
+		}
+	}
+}
+
+// TestCheckReadsTheCommit: a checkout given as REPO=DIR is checked as the
+// commit it is at, as GitHub shows it: not an edit to its work tree, nor a
+// file git does not hold (a build's output, a generated _version.py).
+func TestCheckReadsTheCommit(t *testing.T) {
+	lib := library(t)
+	git(t, lib, "checkout", "-q", "v1.0.0")
+	if err := os.WriteFile(filepath.Join(lib, "src", "app.py"), []byte("def connect():\n    return \"edited\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lib, "src", "_version.py"), []byte("version = \"1.0.0\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	co, err := parseCopy("-check-sources", "acme/lib="+lib, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ spec, quote, want string }{
+		{"acme/lib@v1.0.0:src/app.py#2", `return "stable"`, "ok "},
+		{"acme/lib@v1.0.0:src/app.py#2", `return "edited"`, "MISMATCH "},
+		{"acme/lib@v1.0.0:src/_version.py#1", `version = "1.0.0"`, "MISMATCH x.md:3: src/_version.py#1: no such file"},
+	} {
+		var b strings.Builder
+		check([]Copy{co}, cited(t, tc.spec, tc.quote)).Report(&b)
+		if got := b.String(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s quoting %s: got %q, want %q...", tc.spec, tc.quote, got, tc.want)
 		}
 	}
 }

@@ -228,7 +228,7 @@ func newestOf(versions []version.Version, tags map[string]string, g *group, pre 
 // tree reads the files of r's clone at a tag.
 func (r *repo) tree(tag string) Tree {
 	return Tree{Version: tag, Where: r.clone.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
-		return r.clone.readFile(tag, path)
+		return r.clone.readFile("refs/tags/"+tag, path)
 	}}
 }
 
