@@ -82,11 +82,17 @@ func TestCheckAll(t *testing.T) {
 	if !strings.HasSuffix(out.String(), want) {
 		t.Errorf("summary:\n%s\nwant it to end with:\n%s", out.String(), want)
 	}
-	// A malformed argument is refused before the site is built.
-	for _, arg := range []string{"acme/lib", "acme/lib=testdata/nowhere"} {
-		_, err := Check(&out, []string{arg}, func() (*site.Site, error) { t.Errorf("%s: built the site", arg); return nil, nil })
-		if err == nil || !strings.Contains(err.Error(), "-check-sources") {
-			t.Errorf("-check-sources %s: err = %v", arg, err)
+	// A malformed argument is refused before the site is built; so is a
+	// folder that is no checkout given without the version of its files,
+	// which would hold every citation, of any version.
+	for _, tc := range []struct{ arg, want string }{
+		{"acme/lib", "-check-sources \"acme/lib\": write REPO=DIR"},
+		{"acme/lib=testdata/nowhere", "-check-sources acme/lib: testdata/nowhere is not a folder"},
+		{"acme/lib=testdata/check/v1", "-check-sources acme/lib: testdata/check/v1 is not a git checkout: write acme/lib@VERSION=testdata/check/v1"},
+	} {
+		_, err := Check(&out, []string{tc.arg}, func() (*site.Site, error) { t.Errorf("%s: built the site", tc.arg); return nil, nil })
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("-check-sources %s: err = %v, want %s...", tc.arg, err, tc.want)
 		}
 	}
 }
