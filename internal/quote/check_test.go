@@ -95,6 +95,11 @@ func TestCheckAll(t *testing.T) {
 			t.Errorf("-check-sources %s: err = %v, want %s...", tc.arg, err, tc.want)
 		}
 	}
+	// A repository no page cites (a typo) checks nothing: an error, not "0 ok".
+	_, err = Check(&out, []string{"acme/lib@v1=testdata/check/v1", "acme/lbi@v1=testdata/check/v1"}, built(&site.Site{Citations: cites}))
+	if want := "-check-sources acme/lbi: no page in content/ cites acme/lbi"; err == nil || err.Error() != want {
+		t.Errorf("an uncited repository: err = %v, want %s", err, want)
+	}
 }
 
 // TestCheckAllTwoVersions: one repository given at two versions; each
