@@ -38,6 +38,8 @@ func TestCheck(t *testing.T) {
 	}{
 		{"exact", v1, "acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)", "ok x.md:3: src/mod.py#6-8"},
 		{"substring of a line", v1, "acme/lib@v1:src/mod.py#5", "def raise_it", "ok "},
+		{"part of a word", v1, "acme/lib@v1:src/mod.py#5", "def raise", "MISMATCH x.md:3: src/mod.py#5 does not hold \"def raise\"; not found anywhere"},
+		{"a word's end", v1, "acme/lib@v1:src/mod.py#6", "Boo", "MISMATCH "},
 		{"elided", v1, "acme/lib@v1:src/mod.py#5-8", "def raise_it(): ... \"x\"", "ok "},
 		{"elided with …", v1, "acme/lib@v1:src/mod.py#5-8", "def raise_it(): … )", "ok "},
 		{"moved", v2, "acme/lib@v2:src/mod.py#6-8", "raise Boom(\n\"x\"\n)", `MISMATCH x.md:3: src/mod.py#6-8 does not hold "raise Boom( \"x\" )"; found at 9-11`},
