@@ -196,7 +196,7 @@ func (r *repo) historyBroken() bool {
 func newestOf(versions []version.Version, tags map[string]string, g *group, pre bool) (version.Version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
-		if v.Major() == g.major && (pre || !v.Prerelease()) && !g.cites(v.Tag) {
+		if v.Major() == g.major && (pre || !v.Prerelease()) && !g.cites(v.Tag) && g.follows(v) {
 			candidates = append(candidates, v)
 		}
 	}
@@ -234,6 +234,14 @@ func (r *repo) tree(tag string) Tree {
 
 func (g *group) cites(tag string) bool {
 	return slices.ContainsFunc(g.cited, func(v version.Version) bool { return v.Tag == tag })
+}
+
+// follows reports whether v can be a newer release of what g cites: a
+// workspace package's tag (@scope/client@2.0.0) is followed only by that
+// package's, as another package's release may hold its code unreleased.
+func (g *group) follows(v version.Version) bool {
+	pkg := func(tag string) string { return tag[:max(strings.LastIndex(tag, "@"), 0)] }
+	return slices.ContainsFunc(g.cited, func(c version.Version) bool { return pkg(c.Tag) == "" || pkg(c.Tag) == pkg(v.Tag) })
 }
 
 // drifted reports whether a quote fails at the newest release (not moved).
