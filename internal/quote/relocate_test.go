@@ -144,6 +144,28 @@ func TestRelocateChangedShowsTheDiff(t *testing.T) {
 	}
 }
 
+// TestRelocateTwinWithANeighbourChanged: a quote that stayed where it was,
+// one line beside it edited, is not moved to a twin elsewhere in the file
+// whose lines around it are as the quote's were.
+func TestRelocateTwinWithANeighbourChanged(t *testing.T) {
+	old := []string{"def a():", "    x = 1", "    emit()", "    y = 2", "", "def b():", "    x = 1", "    emit()", "    y = 2"}
+	for _, tc := range []struct {
+		line    int // the edited line of old
+		to      string
+		outcome string
+		start   int
+	}{
+		{2, "    x = 10", Unchanged, 3},
+		{4, "    y = 20", Unchanged, 3},
+		{1, "def a2():", Ambiguous, 0}, // neither as it was 2 lines off: as before this test
+	} {
+		mv := relocate(cited(t, "a/b@v1:f.py#3", "emit()"), "v2", old, replace(old, tc.line, tc.to))
+		if mv.Kind != tc.outcome || mv.To.Start != tc.start {
+			t.Errorf("line %d edited to %q: %s to line %d, want %s at %d", tc.line, tc.to, mv.Kind, mv.To.Start, tc.outcome, tc.start)
+		}
+	}
+}
+
 // TestRelocateCopy reads both versions from folders: a file missing at
 // the new one is Gone, and a quote that does not hold where it is cited
 // now is not looked for.
