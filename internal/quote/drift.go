@@ -236,9 +236,8 @@ func (g *group) cites(tag string) bool {
 	return slices.ContainsFunc(g.cited, func(v version.Version) bool { return v.Tag == tag })
 }
 
-// follows reports whether v can be a newer release of what g cites: a
-// workspace package's tag (@scope/client@2.0.0) is followed only by that
-// package's, as another package's release may hold its code unreleased.
+// follows reports whether v can follow what g cites: a package's tag (@scope/client@2.0.0) only
+// by that package's, as another package's release may hold its code unreleased.
 func (g *group) follows(v version.Version) bool {
 	pkg := func(tag string) string { return tag[:max(strings.LastIndex(tag, "@"), 0)] }
 	return slices.ContainsFunc(g.cited, func(c version.Version) bool { return pkg(c.Tag) == "" || pkg(c.Tag) == pkg(v.Tag) })

@@ -3,7 +3,6 @@ package quote
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // parts folds white space in a quote and splits it where "..." or "…" stands for elided text.
@@ -37,9 +36,7 @@ func holds(lines, parts []string) bool {
 
 // joins reports whether x ends and y begins with a letter, digit or _: one word across both.
 func joins(x, y string) bool {
-	a, _ := utf8.DecodeLastRuneInString(x)
-	b, _ := utf8.DecodeRuneInString(y)
-	return inWord(a) && inWord(b)
+	return strings.TrimRightFunc(x, inWord) != x && strings.TrimLeftFunc(y, inWord) != y
 }
 
 func inWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
