@@ -432,7 +432,8 @@ func TestARunOutsideTheSiteSaysWhereToRun(t *testing.T) {
 func TestBadArgumentsBuildNothing(t *testing.T) {
 	bin := command(t)
 	root := newSite(t)
-	page := "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\n+++\n\n<b>raw HTML, which the build warns of</b>\n"
+	page := "+++\ntitle = \"t\"\ndescription = \"d\"\ncounter = false\n+++\n\n<b>raw HTML, which the build warns of</b>\n\n" +
+		"[`Command build renders the site`](cite:a/b@v1:main.go#1)\n"
 	if err := os.WriteFile(filepath.Join(root, "content", "warns.md"), []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +448,8 @@ func TestBadArgumentsBuildNothing(t *testing.T) {
 		{[]string{"-check-sources", "a/b@v1=" + here, "-repin", "a/b=" + here}, "-repin \"a/b=" + here + "\": write REPO@VERSION=DIR", 1},
 		{[]string{"-drift", "nonsense"}, "-drift \"nonsense\": write OWNER/REPO=GITDIR", 2},
 		{[]string{"-drift", "a/b=nowhere"}, "nowhere: no such folder", 2},
-		{[]string{"-check-sources", "a/b=" + here}, "warning: content/warns.md", 0},
+		{[]string{"-check-sources", "a/b=" + here}, "is not a git checkout: write a/b@VERSION=", 1},
+		{[]string{"-check-sources", "a/b@v1=" + here}, "warning: content/warns.md", 0},
 	} {
 		cmd := exec.Command(bin, append([]string{"-root", root}, tc.args...)...)
 		out, _ := cmd.CombinedOutput()

@@ -64,6 +64,11 @@ func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, 
 	if err != nil {
 		return false, err
 	}
+	for _, repo := range slices.Sorted(maps.Keys(copies)) {
+		if !slices.ContainsFunc(s.Citations, func(c site.Citation) bool { return c.Repo == repo }) {
+			return false, fmt.Errorf("-check-sources %s: no page in content/ cites %s", repo, repo)
+		}
+	}
 	counts, unchecked := map[string]int{}, map[string]int{}
 	var out bytes.Buffer
 	for _, c := range s.Citations {

@@ -1,6 +1,8 @@
 package quote
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,6 +38,8 @@ func TestCheck(t *testing.T) {
 	}{
 		{"exact", v1, "acme/lib@v1:src/mod.py#6-8", "raise Boom(\n  \"x\"\n)", "ok x.md:3: src/mod.py#6-8"},
 		{"substring of a line", v1, "acme/lib@v1:src/mod.py#5", "def raise_it", "ok "},
+		{"part of a word", v1, "acme/lib@v1:src/mod.py#5", "def raise", "MISMATCH x.md:3: src/mod.py#5 does not hold \"def raise\"; not found anywhere"},
+		{"a word's end", v1, "acme/lib@v1:src/mod.py#6", "Boo", "MISMATCH "},
 		{"elided", v1, "acme/lib@v1:src/mod.py#5-8", "def raise_it(): ... \"x\"", "ok "},
 		{"elided with …", v1, "acme/lib@v1:src/mod.py#5-8", "def raise_it(): … )", "ok "},
 		{"moved", v2, "acme/lib@v2:src/mod.py#6-8", "raise Boom(\n\"x\"\n)", `MISMATCH x.md:3: src/mod.py#6-8 does not hold "raise Boom( \"x\" )"; found at 9-11`},
@@ -80,12 +84,23 @@ func TestCheckAll(t *testing.T) {
 	if !strings.HasSuffix(out.String(), want) {
 		t.Errorf("summary:\n%s\nwant it to end with:\n%s", out.String(), want)
 	}
-	// A malformed argument is refused before the site is built.
-	for _, arg := range []string{"acme/lib", "acme/lib=testdata/nowhere"} {
-		_, err := Check(&out, []string{arg}, func() (*site.Site, error) { t.Errorf("%s: built the site", arg); return nil, nil })
-		if err == nil || !strings.Contains(err.Error(), "-check-sources") {
-			t.Errorf("-check-sources %s: err = %v", arg, err)
+	// A malformed argument is refused before the site is built; so is a
+	// folder that is no checkout given without the version of its files,
+	// which would hold every citation, of any version.
+	for _, tc := range []struct{ arg, want string }{
+		{"acme/lib", "-check-sources \"acme/lib\": write REPO=DIR"},
+		{"acme/lib=testdata/nowhere", "-check-sources acme/lib: testdata/nowhere is not a folder"},
+		{"acme/lib=testdata/check/v1", "-check-sources acme/lib: testdata/check/v1 is not a git checkout: write acme/lib@VERSION=testdata/check/v1"},
+	} {
+		_, err := Check(&out, []string{tc.arg}, func() (*site.Site, error) { t.Errorf("%s: built the site", tc.arg); return nil, nil })
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("-check-sources %s: err = %v, want %s...", tc.arg, err, tc.want)
 		}
+	}
+	// A repository no page cites (a typo) checks nothing: an error, not "0 ok".
+	_, err = Check(&out, []string{"acme/lib@v1=testdata/check/v1", "acme/lbi@v1=testdata/check/v1"}, built(&site.Site{Citations: cites}))
+	if want := "-check-sources acme/lbi: no page in content/ cites acme/lbi"; err == nil || err.Error() != want {
+		t.Errorf("an uncited repository: err = %v, want %s", err, want)
 	}
 }
 
@@ -128,6 +143,35 @@ func TestShort(t *testing.T) {
 	} {
 		if got := short(tc.quote); got != tc.want {
 			t.Errorf("short(%q) = %q, want %q", tc.quote, got, tc.want)
+		}
+	}
+}
+
+// TestCheckReadsTheCommit: a checkout given as REPO=DIR is checked as the
+// commit it is at, as GitHub shows it: not an edit to its work tree, nor a
+// file git does not hold (a build's output, a generated _version.py).
+func TestCheckReadsTheCommit(t *testing.T) {
+	lib := library(t)
+	git(t, lib, "checkout", "-q", "v1.0.0")
+	if err := os.WriteFile(filepath.Join(lib, "src", "app.py"), []byte("def connect():\n    return \"edited\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lib, "src", "_version.py"), []byte("version = \"1.0.0\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	co, err := parseCopy("-check-sources", "acme/lib="+lib, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ spec, quote, want string }{
+		{"acme/lib@v1.0.0:src/app.py#2", `return "stable"`, "ok "},
+		{"acme/lib@v1.0.0:src/app.py#2", `return "edited"`, "MISMATCH "},
+		{"acme/lib@v1.0.0:src/_version.py#1", `version = "1.0.0"`, "MISMATCH x.md:3: src/_version.py#1: no such file"},
+	} {
+		var b strings.Builder
+		check([]Copy{co}, cited(t, tc.spec, tc.quote)).Report(&b)
+		if got := b.String(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s quoting %s: got %q, want %q...", tc.spec, tc.quote, got, tc.want)
 		}
 	}
 }

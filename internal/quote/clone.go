@@ -98,17 +98,17 @@ func (c *clone) tags() (map[string]string, error) {
 	return tags, nil
 }
 
-// readFile reads path at the tag, as GitHub shows it. A path the tag lacks
-// wraps fs.ErrNotExist; any other failure stays in c.err: unread is not gone.
-func (c *clone) readFile(tag, path string) ([]byte, error) {
+// readFile reads path at rev (refs/tags/TAG or a commit), as GitHub shows it.
+// A path rev lacks wraps fs.ErrNotExist; any other failure stays in c.err: unread is not gone.
+func (c *clone) readFile(rev, path string) ([]byte, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	name := tag + ":" + path
+	name, tag := rev+":"+path, strings.TrimPrefix(rev, "refs/tags/")
 	data, ok := c.files[name]
 	if !ok {
-		// "MODE TYPE OBJECT\tPATH", or nothing for a path the tag lacks.
-		listed, err := c.git("ls-tree", "--full-tree", "refs/tags/"+tag, "--", path)
+		// "MODE TYPE OBJECT\tPATH", or nothing for a path rev lacks.
+		listed, err := c.git("ls-tree", "--full-tree", rev, "--", path)
 		if f := strings.Fields(string(listed)); err == nil && len(f) > 2 && f[1] == "blob" {
 			data, err = c.git("cat-file", "blob", f[2])
 			data = append([]byte{}, data...) // an empty file is there too

@@ -196,7 +196,7 @@ func (r *repo) historyBroken() bool {
 func newestOf(versions []version.Version, tags map[string]string, g *group, pre bool) (version.Version, error) {
 	candidates := slices.Clone(g.cited)
 	for _, v := range versions {
-		if v.Major() == g.major && (pre || !v.Prerelease()) && !g.cites(v.Tag) {
+		if v.Major() == g.major && (pre || !v.Prerelease()) && !g.cites(v.Tag) && g.follows(v) {
 			candidates = append(candidates, v)
 		}
 	}
@@ -228,12 +228,19 @@ func newestOf(versions []version.Version, tags map[string]string, g *group, pre 
 // tree reads the files of r's clone at a tag.
 func (r *repo) tree(tag string) Tree {
 	return Tree{Version: tag, Where: r.clone.dir + " at " + tag, ReadFile: func(path string) ([]byte, error) {
-		return r.clone.readFile(tag, path)
+		return r.clone.readFile("refs/tags/"+tag, path)
 	}}
 }
 
 func (g *group) cites(tag string) bool {
 	return slices.ContainsFunc(g.cited, func(v version.Version) bool { return v.Tag == tag })
+}
+
+// follows reports whether v can follow what g cites: a package's tag (@scope/client@2.0.0) only
+// by that package's, as another package's release may hold its code unreleased.
+func (g *group) follows(v version.Version) bool {
+	pkg := func(tag string) string { return tag[:max(strings.LastIndex(tag, "@"), 0)] }
+	return slices.ContainsFunc(g.cited, func(c version.Version) bool { return pkg(c.Tag) == "" || pkg(c.Tag) == pkg(v.Tag) })
 }
 
 // drifted reports whether a quote fails at the newest release (not moved).

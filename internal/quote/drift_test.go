@@ -229,6 +229,22 @@ func TestWorkspaceTags(t *testing.T) {
 	}
 }
 
+// TestWorkspaceTagsOfAnotherPackage: a quote of one package's release
+// (@acme/client@2.0.0) is checked at that package's newest release, not at
+// another package's (@acme/hono@2.0.1), whose commit holds client code no
+// client release has.
+func TestWorkspaceTagsOfAnotherPackage(t *testing.T) {
+	lib := library(t)
+	git(t, lib, "tag", "@acme/client@2.0.0", "v2.0.0^{commit}")
+	git(t, lib, "tag", "@acme/hono@2.0.1", "v2.1.0rc1^{commit}") // where line 6 is return 90
+	page := head + "[`return 60`](cite:acme/lib@@acme/client@2.0.0:src/app.py#6)\n"
+	want := "lib @acme/client@2.0.0 is the newest 2.x release; 1 citation holds\n"
+	code, out, err := run(t, page, false, "acme/lib="+lib)
+	if err != nil || code != Held || out != want {
+		t.Errorf("exit %d, err = %v, report:\n%s\nwant exit 0 and %q", code, err, out, want)
+	}
+}
+
 // TestJSON: -json gives the report as JSON, each citation with its
 // outcome, where it went and what the text report says of it; and the
 // error, when there is one, with exit 2.

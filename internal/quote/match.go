@@ -1,6 +1,9 @@
 package quote
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // parts folds white space in a quote and splits it where "..." or "…" stands for elided text.
 func parts(q string) []string {
@@ -15,18 +18,28 @@ func parts(q string) []string {
 
 func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// holds reports whether the parts stand in lines, in order.
+// holds reports whether the parts stand in lines, in order, none
+// beginning or ending inside a word: "total = 1" is not in "total = 10".
 func holds(lines, parts []string) bool {
 	text := fold(strings.Join(lines, "\n"))
 	for _, p := range parts {
-		i := strings.Index(text, p)
-		if i < 0 {
-			return false
+		i := 0 // the first place p stands, not inside a word
+		for !strings.HasPrefix(text[i:], p) || joins(text[:i], p) || joins(p, text[i+len(p):]) {
+			if i++; i > len(text) {
+				return false
+			}
 		}
 		text = text[i+len(p):]
 	}
 	return true
 }
+
+// joins reports whether x ends and y begins with a letter, digit or _: one word across both.
+func joins(x, y string) bool {
+	return strings.TrimRightFunc(x, inWord) != x && strings.TrimLeftFunc(y, inWord) != y
+}
+
+func inWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // nearest returns the first line of the span of n lines that scores highest
 // (nearest near among equals) and its score; 0 when none scores above 0.

@@ -96,7 +96,8 @@ func tight(span, parts []string) bool {
 // narrow tells apart the places (first lines in cur of the quote's span) by
 // the lines around a..b in old, one more on each side at a time (0: the
 // quoted lines whole). It returns the place left and the context it took,
-// or the places left before a step that would leave none.
+// or the places left before a step that would leave none. A place as old
+// on one side only stays in: its other side may be an edit beside the quote.
 func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 	m := b - a + 1
 	same := func(s, k int) bool {
@@ -105,15 +106,19 @@ func narrow(old, cur []string, a, b int, places []int) ([]int, int) {
 		}
 		return sameAt(old, a-k, cur, s-k) && sameAt(old, b+k, cur, s+m-1+k)
 	}
+	oneSide := func(s, k int) bool {
+		return same(s, k) || k > 0 && (sameAt(old, a-k, cur, s-k) || sameAt(old, b+k, cur, s+m-1+k))
+	}
 	for k := 0; k <= max(a-1, len(old)-b); k++ {
 		left := slices.DeleteFunc(slices.Clone(places), func(s int) bool { return !same(s, k) })
-		switch len(left) {
-		case 0:
+		kept := slices.DeleteFunc(slices.Clone(places), func(s int) bool { return !oneSide(s, k) })
+		switch {
+		case len(left) == 0:
 			return places, k
-		case 1:
+		case len(kept) == 1:
 			return left, k
 		}
-		places = left
+		places = kept
 	}
 	return places, 0
 }

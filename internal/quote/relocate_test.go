@@ -70,6 +70,10 @@ func TestRelocate(t *testing.T) {
 			outcome: Moved, start: 6, end: 6, places: 2, context: 1, around: true},
 		{name: "changed", spec: "a/b@v1:f.py#9", quote: "return y", cur: replace(old, 9, "    return z  # c"),
 			outcome: Changed, start: 9, end: 9, diff: true},
+		{name: "a number that grew is changed: 1 is not in 10", spec: "a/b@v1:f.py#12", quote: "total = 1", cur: replace(old, 12, "    total = 10"),
+			outcome: Changed, start: 12, end: 12, diff: true},
+		{name: "a name that grew is changed", spec: "a/b@v1:f.py#9", quote: "return y", cur: replace(old, 9, "    return y_new  # c"),
+			outcome: Changed, start: 9, end: 9, diff: true},
 		{name: "changed, nothing alike", spec: "a/b@v1:f.py#9", quote: "return y", cur: []string{"%%%"},
 			outcome: Changed},
 		{name: "ambiguous: same text, same surroundings", spec: "a/b@v1:f.py#2", quote: `emit("x")`,
@@ -137,6 +141,28 @@ func TestRelocateChangedShowsTheDiff(t *testing.T) {
 	want := []string{" def f(x):", "-    x += 1", "+    x += 2", "     return x"}
 	if mv.Kind != Changed || !slices.Equal(mv.Nearest, []int{3, 5}) || !slices.Equal(mv.Diff, want) {
 		t.Errorf("got %s, nearest %v, diff\n%s\nwant changed, 3-5, diff\n%s", mv.Kind, mv.Nearest, strings.Join(mv.Diff, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRelocateTwinWithANeighbourChanged: a quote that stayed where it was,
+// one line beside it edited, is not moved to a twin elsewhere in the file
+// whose lines around it are as the quote's were.
+func TestRelocateTwinWithANeighbourChanged(t *testing.T) {
+	old := []string{"def a():", "    x = 1", "    emit()", "    y = 2", "", "def b():", "    x = 1", "    emit()", "    y = 2"}
+	for _, tc := range []struct {
+		line    int // the edited line of old
+		to      string
+		outcome string
+		start   int
+	}{
+		{2, "    x = 10", Unchanged, 3},
+		{4, "    y = 20", Unchanged, 3},
+		{1, "def a2():", Ambiguous, 0}, // neither as it was 2 lines off: as before this test
+	} {
+		mv := relocate(cited(t, "a/b@v1:f.py#3", "emit()"), "v2", old, replace(old, tc.line, tc.to))
+		if mv.Kind != tc.outcome || mv.To.Start != tc.start {
+			t.Errorf("line %d edited to %q: %s to line %d, want %s at %d", tc.line, tc.to, mv.Kind, mv.To.Start, tc.outcome, tc.start)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"errref/internal/cite"
 	"errref/internal/site"
 )
 
@@ -27,6 +28,10 @@ func Repin(o RepinOptions) (bool, error) {
 	to, err := parseCopy("-repin", o.To, true)
 	if err != nil {
 		return false, err
+	}
+	// Each spec moved is written with it: one the build refuses breaks the page.
+	if _, err := cite.Parse(to.Repo + "@" + to.Version + ":f#1"); err != nil {
+		return false, fmt.Errorf("-repin %s: %s cannot stand in a citation: name a tag written with letters, digits and . _ + - (or @scope/package@VERSION)", o.To, to.Version)
 	}
 	copies, err := parseCopies(o.From)
 	if err != nil {

@@ -415,3 +415,23 @@ func TestHistoryStays(t *testing.T) {
 		t.Errorf("index.md afterwards:\n%s\nwant it as it was", got)
 	}
 }
+
+// TestRefusesAVersionNoSpecHolds: a version a citation cannot be written
+// with (a tag with a slash, an unscoped package's pkg@1.2.3) is refused
+// before anything is read or written; -write would make every page it
+// moved a quote of fail to build.
+func TestRefusesAVersionNoSpecHolds(t *testing.T) {
+	for _, version := range []string{"release/v2.0.0", "lib@2.0.0", "v2.0.0 "} {
+		root := fixture(t, nil)
+		before := contentOf(t, root)
+		var out bytes.Buffer
+		o := repinOptions(t, root, true, &out)
+		o.To = "acme/lib@" + version + "=testdata/repin/upstream/v2"
+		if _, err := Repin(o); err == nil || !strings.Contains(err.Error(), "cannot stand in a citation") {
+			t.Errorf("-repin acme/lib@%s: err = %v", version, err)
+		}
+		if after := contentOf(t, root); !maps.Equal(after, before) {
+			t.Errorf("-repin acme/lib@%s -write changed content/:\n%s", version, after["index.md"])
+		}
+	}
+}

@@ -55,6 +55,9 @@ func parseCopy(flag, arg string, target bool) (Copy, error) {
 		return Copy{}, fmt.Errorf("%s %s: %s is not a folder", flag, s.Repo, dir)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
+		if s.Version == "" { // its files could be of any version
+			return Copy{}, fmt.Errorf("%s %s: %s is not a git checkout: write %s@VERSION=%s, VERSION the release its files are of", flag, s.Repo, dir, s.Repo, dir)
+		}
 		return s, nil
 	}
 	var err error
@@ -70,8 +73,7 @@ func parseCopy(flag, arg string, target bool) (Copy, error) {
 	return s, nil
 }
 
-// versionOf is "" when s holds the version c cites (a folder given without
-// a version holds every one), else what differs.
+// versionOf is "" when s holds the version c cites, else what differs.
 func (s Copy) versionOf(c cite.Spec) string {
 	switch {
 	case s.clone != nil:
@@ -82,14 +84,18 @@ func (s Copy) versionOf(c cite.Spec) string {
 		if commit != s.head {
 			return fmt.Sprintf("%s is at %.12s, not at %s (%.12s)", s.Dir, s.head, c.Version, commit)
 		}
-	case s.Version != "" && s.Version != c.Version:
+	case s.Version != c.Version:
 		return fmt.Sprintf("%s holds %s", s.Dir, s.Version)
 	}
 	return ""
 }
 
-// tree reads the files of s's folder, never outside it.
+// tree reads the files of s's folder, never outside it; of a checkout,
+// the commit's, not an edit or an untracked file in its work tree.
 func (s Copy) tree() Tree {
+	if s.clone != nil {
+		return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(path string) ([]byte, error) { return s.clone.readFile(s.head, path) }}
+	}
 	return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(path string) ([]byte, error) {
 		root, err := os.OpenRoot(s.Dir)
 		if err != nil {
