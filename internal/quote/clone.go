@@ -17,7 +17,7 @@ import (
 type clone struct {
 	dir   string // as given
 	env   []string
-	files map[string][]byte // by TAG:PATH, read once however many quotes it holds; nil when there is none
+	files map[string][]byte // by REV:PATH, read once however many quotes it holds; nil when there is none
 	err   error             // the first failure to read, which makes every answer unsure
 }
 

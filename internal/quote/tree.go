@@ -93,10 +93,10 @@ func (s Copy) versionOf(c cite.Spec) string {
 // tree reads the files of s's folder, never outside it; of a checkout,
 // the commit's, not an edit or an untracked file in its work tree.
 func (s Copy) tree() Tree {
-	if s.clone != nil {
-		return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(path string) ([]byte, error) { return s.clone.readFile(s.head, path) }}
-	}
 	return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(path string) ([]byte, error) {
+		if s.clone != nil {
+			return s.clone.readFile(s.head, path)
+		}
 		root, err := os.OpenRoot(s.Dir)
 		if err != nil {
 			return nil, err

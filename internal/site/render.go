@@ -191,7 +191,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	if out.Warnings, err = s.checkGuide(p, d.Guide); err != nil {
 		return out, err
 	}
-	body, err := s.runPartials(p, d, res.HTML)
+	body, err := s.runPartials(d, res.HTML)
 	if err != nil {
 		return out, err
 	}
@@ -311,9 +311,9 @@ func (s *Site) unnamedGuides() error {
 }
 
 // runPartials runs the partials the body calls, each into its mark.
-func (s *Site) runPartials(p *Page, d *Data, body []byte) ([]byte, error) {
+func (s *Site) runPartials(d *Data, body []byte) ([]byte, error) {
 	for i, name := range d.partials {
-		b, err := s.execute(name, p.File, d)
+		b, err := s.execute(name, d.Page.File, d)
 		if err != nil {
 			return nil, err
 		}
