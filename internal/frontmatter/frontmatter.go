@@ -32,7 +32,7 @@ type Meta struct {
 	Library string   `toml:"library"` // the erring library, as the index shows it; unset: the section's
 	Tags    []string `toml:"tags"`
 	Related []string `toml:"related"` // URLs of other pages
-	Guide   string   `toml:"guide"`   // the guide {{< offer >}} offers; unset: no offer
+	Guide   string   `toml:"guide"`   // the guide <setting:guide> names; unset: site.toml's
 	Aliases []string `toml:"aliases"` // earlier paths, a 301 to this one (_redirects)
 	// Messages are the lines the error prints, {name} marking the reader's
 	// own parts; the build holds each to the page's quotes (internal/message).
