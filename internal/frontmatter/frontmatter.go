@@ -140,10 +140,10 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }
 
-// kind names a Go type toml reports as what a writer writes.
+// kind names a type toml reports, the value's (Go) or the key's (TOML), as a writer writes it.
 func kind(t string) string {
-	words := map[string]string{"string": "a string in quotes", "bool": "true or false", "int64": "a number", "float64": "a number",
-		"slice": `a list, such as ["a", "b"]`, "[]interface {}": "a list", "time.Time": "a date without quotes, such as 2026-12-05"}
+	words := map[string]string{"string": "a string in quotes", "bool": "true or false", "boolean": "true or false", "int64": "a number", "float64": "a number",
+		"slice": `a list, such as ["a", "b"]`, "[]any": "a list", "time.Time": "a date without quotes, such as 2026-12-05"}
 	return cmp.Or(words[t], t)
 }
 
