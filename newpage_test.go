@@ -3,6 +3,7 @@ package errref_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -133,5 +134,23 @@ func TestASectionPageWithTheBoxIsToldWhatToDo(t *testing.T) {
 	}
 	if strings.HasPrefix(err.Error(), "templates/") {
 		t.Errorf("error %q starts with a template the writer did not touch", err)
+	}
+}
+
+// TestTheDocsNameOnlyMarksTheSiteHas: a writer who follows a mark the
+// docs or site.toml's comments name, {{< NAME >}}, gets its partial, not
+// a failed build.
+func TestTheDocsNameOnlyMarksTheSiteHas(t *testing.T) {
+	docs, _ := filepath.Glob("docs/*.md")
+	for _, f := range append(docs, "README.md", "site.toml") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range regexp.MustCompile(`{{< ([a-z]+) >}}`).FindAllStringSubmatch(string(src), -1) {
+			if _, err := os.Stat("templates/partials/" + m[1] + ".html"); err != nil {
+				t.Errorf("%s names %s, which templates/partials/ does not hold", f, m[0])
+			}
+		}
 	}
 }

@@ -37,3 +37,12 @@ func TestEachTestStartsEmpty(t *testing.T) {
 		})
 	}
 }
+
+// TestATabLastsAsLongAsItsTest: the root package's browser tests visit
+// every page, so a tab with a deadline of its own fails them once the
+// catalog grows or the machine is busy; go test's -timeout bounds a hang.
+func TestATabLastsAsLongAsItsTest(t *testing.T) {
+	if d, ok := New(t, Options{}).Deadline(); ok {
+		t.Errorf("a tab ends at %v, whatever its test still has to visit", d)
+	}
+}

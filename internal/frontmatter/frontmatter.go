@@ -32,7 +32,7 @@ type Meta struct {
 	Library string   `toml:"library"` // the erring library, as the index shows it; unset: the section's
 	Tags    []string `toml:"tags"`
 	Related []string `toml:"related"` // URLs of other pages
-	Guide   string   `toml:"guide"`   // the guide {{< offer >}} offers; unset: no offer
+	Guide   string   `toml:"guide"`   // the guide <setting:guide> names; unset: site.toml's
 	Aliases []string `toml:"aliases"` // earlier paths, a 301 to this one (_redirects)
 	// Messages are the lines the error prints, {name} marking the reader's
 	// own parts; the build holds each to the page's quotes (internal/message).
@@ -140,10 +140,10 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }
 
-// kind names a Go type toml reports as what a writer writes.
+// kind names a type toml reports, the value's (Go) or the key's (TOML), as a writer writes it.
 func kind(t string) string {
-	words := map[string]string{"string": "a string in quotes", "bool": "true or false", "int64": "a number", "float64": "a number",
-		"slice": `a list, such as ["a", "b"]`, "[]interface {}": "a list", "time.Time": "a date without quotes, such as 2026-12-05"}
+	words := map[string]string{"string": "a string in quotes", "bool": "true or false", "boolean": "true or false", "int64": "a number", "float64": "a number",
+		"slice": `a list, such as ["a", "b"]`, "[]any": "a list", "time.Time": "a date without quotes, such as 2026-12-05"}
 	return cmp.Or(words[t], t)
 }
 

@@ -31,7 +31,7 @@ import (
 )
 
 // includeRE is a paragraph that includes a partial template, such as
-// {{< marker >}} (where the explaining part ends) or {{< offer >}}.
+// {{< marker >}} (where the explaining part ends) or {{< errors >}}.
 var includeRE = regexp.MustCompile(`^\{\{<\s*([a-z0-9-]+)\s*>\}\}$`)
 
 // Options are the site values <setting:NAME> and checkout links name (""

@@ -33,7 +33,7 @@ type Settings struct {
 	// not Contact, as a payment is other mail than an error report.
 	PaymentContact string `toml:"payment_contact"`
 	Endpoint       string `toml:"endpoint"` // where measure.js posts, a same-origin path
-	Guide          string `toml:"guide"`    // the product ({{< offer >}}) a page offers when its front matter names none
+	Guide          string `toml:"guide"`    // the product <setting:guide> names when a page's front matter names none
 	// Title and Description are the index of errors' without content/index.md.
 	Title       string `toml:"title"`
 	Description string `toml:"description"`
