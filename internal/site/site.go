@@ -70,7 +70,7 @@ type Site struct {
 	heads      map[string]*Section // the sections' headings on the index, by name
 	breaks     map[string]bool     // files that start a page of the index, as fit found (see Site.fit)
 	sizeOnce   sync.Once
-	sized      map[string]Size // the bundled stylesheets and scripts (see Site.loadedSize)
+	sized      map[string]Size // the bundled stylesheets and scripts (see Site.critical)
 }
 
 // A Citation is a quote of library source on a page, which internal/quote checks.

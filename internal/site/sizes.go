@@ -81,14 +81,10 @@ func (s *Site) Sizes() (Sizes, error) {
 	return r, nil
 }
 
-// critical measures a page's critical path: its HTML and the build's files it loads.
+// critical measures a page's critical path: its HTML and the build's
+// stylesheets and scripts it loads, each of those measured once a build:
+// every page of the index loads the same ones.
 func (s *Site) critical(page rendered) Size {
-	return measureAll([][]byte{page.HTML})[0].plus(s.loadedSize(page.Loads))
-}
-
-// loadedSize is the size of the stylesheets and scripts in loads, each
-// measured once a build: every page of the index loads the same ones.
-func (s *Site) loadedSize(loads []string) Size {
 	s.sizeOnce.Do(func() {
 		var names []string
 		var files [][]byte
@@ -102,8 +98,8 @@ func (s *Site) loadedSize(loads []string) Size {
 			s.sized[names[i]] = z
 		}
 	})
-	var z Size
-	for _, name := range s.loaded(loads) {
+	z := measureAll([][]byte{page.HTML})[0]
+	for _, name := range s.loaded(page.Loads) {
 		z = z.plus(s.sized[name])
 	}
 	return z
@@ -112,14 +108,9 @@ func (s *Site) loadedSize(loads []string) Size {
 // CheckBudget measures every page's critical path, as built, and refuses
 // the build when one is over CriticalBudget, naming each such page.
 func (s *Site) CheckBudget() error {
-	pages := make([][]byte, len(s.Pages))
-	for i, p := range s.Pages {
-		pages[i] = s.Files[p.Out]
-	}
-	sizes := measureAll(pages)
 	var over []string
-	for i, p := range s.Pages {
-		z := PageSize{URL: p.URL, File: p.File, Size: sizes[i].plus(s.loadedSize(p.out.Loads))}
+	for _, p := range s.Pages {
+		z := PageSize{URL: p.URL, File: p.File, Size: s.critical(p.out)}
 		if !z.Fits() {
 			over = append(over, z.Over())
 		}
