@@ -138,16 +138,20 @@ func (s *Server) rebuild() {
 		maps.Copy(s.changed, changed)
 		s.mu.Unlock()
 	} else {
-		if s.last == nil {
-			// Whole, in one swap; a failure leaves the folder as it was.
+		// Whole, in one swap, the first time and when another build
+		// (go run ./cmd/build beside the preview) has replaced the folder
+		// since; a failure leaves the folder as it was.
+		if fi, _ := os.Stat(s.o.Out); s.last == nil || fi == nil || !os.SameFile(fi, s.outDir) {
 			err = output.Write(s.o.Out, b.Files)
 		} else {
 			err = output.Update(s.o.Out, s.last.Files, b.Files)
 		}
-		s.last = b
+		s.last, s.outDir = b, nil
 		if err != nil {
 			// The folder may hold part of each build: next time, write it whole.
 			s.last = nil
+		} else {
+			s.outDir, _ = os.Stat(s.o.Out)
 		}
 	}
 	// The terminal hears first, then the page: a test or a person reading
