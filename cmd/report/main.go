@@ -145,7 +145,7 @@ func show(f flags) error {
 		if err := report.HTML(&b, r); err != nil {
 			return err
 		}
-		if err := os.WriteFile(f.html, b.Bytes(), 0o644); err != nil {
+		if err := writeWhole(f.html, b.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "wrote %s\n", f.html)
@@ -154,6 +154,21 @@ func show(f flags) error {
 		return report.JSON(os.Stdout, r)
 	}
 	return report.Text(os.Stdout, r)
+}
+
+// writeWhole writes data to a file beside path and renames it there, so that a
+// full disk leaves the last report whole rather than a cut page that looks like one.
+func writeWhole(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".new-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(data)
+	if err = errors.Join(err, f.Chmod(0o644), f.Close()); err != nil {
+		return fmt.Errorf("%s: %w (the last report there is as it was)", path, err)
+	}
+	return os.Rename(f.Name(), path)
 }
 
 // refHost reads -ref as the counter records a referrer: document.referrer's host,

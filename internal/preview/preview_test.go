@@ -953,3 +953,32 @@ func TestAnEditedNetlifyTomlIsServed(t *testing.T) {
 		t.Errorf("after a broken netlify.toml the preview serves Content-Security-Policy %q, want the last good one", h.Get("Content-Security-Policy"))
 	}
 }
+
+// TestAWriteCutShortIsNotCalledTheLastGoodSite: a rebuild whose pages
+// cannot all be written (a full disk; here a file where pay/'s folder goes)
+// leaves public/ with new pages beside old ones, and the terminal and the
+// page must say so rather than that the last good site is served.
+func TestAWriteCutShortIsNotCalledTheLastGoodSite(t *testing.T) {
+	root, srv, log := start(t)
+	events := stream(t, srv)
+	pay := filepath.Join(root, "public", "pay")
+	if err := os.RemoveAll(pay); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pay, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(root, "templates", "base.html")
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(t, base, strings.Replace(string(data), "<main id=\"main\">", "<main id=\"main\"><p>New words.", 1))
+	e := next(t, events)
+	if !strings.HasPrefix(e, "failed: ") || !strings.Contains(e, "part of this build") {
+		t.Errorf("event = %q, want the failure, saying public/ holds part of this build", e)
+	}
+	if strings.Contains(log.String(), "last good site") || !strings.Contains(log.String(), "part of this build") {
+		t.Errorf("terminal:\n%s", log.String())
+	}
+}

@@ -132,6 +132,7 @@ func (s *Server) rebuild() {
 	if err == nil {
 		err = s.readHeaders()
 	}
+	kept := ", still serving the last good site"
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
 		s.mu.Lock()
@@ -143,8 +144,9 @@ func (s *Server) rebuild() {
 		// since; a failure leaves the folder as it was.
 		if fi, _ := os.Stat(s.o.Out); s.last == nil || fi == nil || !os.SameFile(fi, s.outDir) {
 			err = output.Write(s.o.Out, b.Files)
-		} else {
-			err = output.Update(s.o.Out, s.last.Files, b.Files)
+		} else if err = output.Update(s.o.Out, s.last.Files, b.Files); err != nil {
+			kept = ""
+			err = fmt.Errorf("%w\n%s may hold part of this build beside the last: the next save writes it whole", err, s.o.Out)
 		}
 		s.last, s.outDir = b, nil
 		if err != nil {
@@ -159,7 +161,7 @@ func (s *Server) rebuild() {
 	failure := ""
 	if err != nil {
 		failure = err.Error()
-		s.logf("build failed, still serving the last good site:\n%s", err)
+		s.logf("build failed%s:\n%s", kept, err)
 	} else {
 		s.logf("%s built %d pages (%d rendered) in %v", time.Now().Format("15:04:05"), len(b.Pages), b.Rendered, time.Since(start).Round(time.Millisecond))
 		s.warn(b.Warnings)

@@ -6,7 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,4 +170,68 @@ func TestImportRefusesLinesByNumberAndTakesTheRest(t *testing.T) {
 			t.Errorf("the line that is not UTF-8 was stored")
 		}
 	})
+}
+
+// TestFunctionWriterLogsNoEventItsLostCommitKept: the connection drops
+// just after COMMIT reaches the server, so the commit takes but its answer
+// is lost. The event is stored; logged as not stored too, -import would
+// count it twice.
+func TestFunctionWriterLogsNoEventItsLostCommitKept(t *testing.T) {
+	dsn := pgSchema(t)
+	open(t, dsn).Close()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := u.Host
+	u.Host = cutAfterCommit(t, server)
+	var log, errs bytes.Buffer
+	w := FunctionWriter(u.String(), &log, &errs)
+	defer w.Close()
+	if err := w.Receive(event.Event{Name: "copy-sketch"}, at); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := open(t, dsn).Total(context.Background()); n != 1 || log.Len() > 0 {
+		t.Errorf("%d events stored (%v), and the log holds %q; want 1 and none (errors: %q)", n, err, log.String(), errs.String())
+	}
+}
+
+// cutAfterCommit is the address of a proxy to server that closes the first
+// connection whose client sends a COMMIT, once it has passed it on.
+func cutAfterCommit(t *testing.T, server string) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	var cut atomic.Bool
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			s, err := net.Dial("tcp", server)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			go func() { io.Copy(c, s); c.Close() }()
+			go func() {
+				defer s.Close()
+				defer c.Close()
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := c.Read(buf)
+					if _, werr := s.Write(buf[:n]); err != nil || werr != nil {
+						return
+					}
+					if bytes.Contains(bytes.ToLower(buf[:n]), []byte("commit")) && cut.CompareAndSwap(false, true) {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
 }

@@ -75,6 +75,10 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		return 0, err
 	}
 	defer tx.Rollback()
+	var xid int64 // to ask after a lost COMMIT; a failure here fails the INSERT too
+	if s.postgres {
+		tx.QueryRowContext(ctx, `SELECT txid_current()`).Scan(&xid)
+	}
 	values := "(?" + strings.Repeat(", ?", len(Columns)-1) + ")"
 	insert := `INSERT INTO events (` + strings.Join(Columns, ", ") + `) VALUES ` + values
 	for chunk := range slices.Chunk(items, rowsPerStatement) {
@@ -94,7 +98,26 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		}
 		stored += len(chunk)
 	}
-	return stored, tx.Commit()
+	if err := tx.Commit(); err != nil && !s.committed(xid) {
+		return 0, err
+	}
+	return stored, nil
+}
+
+// committed reports whether PostgreSQL committed transaction xid after all:
+// a connection lost once COMMIT was sent may have lost only its answer, and
+// events both stored and logged as not stored would be counted twice.
+func (s *Store) committed(xid int64) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for xid != 0 && ctx.Err() == nil {
+		var status sql.NullString
+		if s.db.QueryRowContext(ctx, `SELECT txid_status($1)`, xid).Scan(&status) == nil && status.String != "in progress" {
+			return status.String == "committed"
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
 }
 
 // newLines records the keys of chunk's imported items and returns those to
