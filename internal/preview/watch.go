@@ -148,11 +148,10 @@ func (s *Server) rebuild() {
 			kept = ""
 			err = fmt.Errorf("%w\n%s may hold part of this build beside the last: the next save writes it whole", err, s.o.Out)
 		}
-		s.last, s.outDir = b, nil
-		if err != nil {
-			// The folder may hold part of each build: next time, write it whole.
-			s.last = nil
-		} else {
+		// After a failure the folder may hold part of each build: next time, write it whole.
+		s.last, s.outDir = nil, nil
+		if err == nil {
+			s.last = b
 			s.outDir, _ = os.Stat(s.o.Out)
 		}
 	}
