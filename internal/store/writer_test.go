@@ -249,11 +249,13 @@ func (stuckStore) String() string { return "a stuck store" }
 func TestWriterRefusesWhenItsQueueStaysFull(t *testing.T) {
 	st := stuckStore{release: make(chan struct{})}
 	w := NewWriter(st, nil, 10*time.Millisecond, func(string) {})
+	// Senders until the queue is full: on a busy machine some give up (after
+	// four timeouts) before they are queued, and others take their place.
 	var wg sync.WaitGroup
-	for range MaxBatch + cap(w.queue) {
-		wg.Go(func() { w.Receive(event.Event{Name: "copy-sketch"}, at) })
-	}
 	for len(w.queue) < cap(w.queue) {
+		for range cap(w.queue) - len(w.queue) {
+			wg.Go(func() { w.Receive(event.Event{Name: "copy-sketch"}, at) })
+		}
 		time.Sleep(time.Millisecond)
 	}
 	err := w.Receive(event.Event{Name: "copy-sketch"}, at)
