@@ -107,6 +107,43 @@ func TestTheReportTakesThePreviewsJournal(t *testing.T) {
 	}
 }
 
+// TestABusyFileSaysWhatToDo: a report that cannot write events.db, because
+// another program holds its write lock longer than the busy timeout, fails
+// saying so and what to do, not with SQLite's words alone.
+func TestABusyFileSaysWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "events.db"), store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	j, _, err := store.OpenJournal(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Keep(context.Background(), []store.Item{{Event: event.Event{Name: "copy-sketch"}, At: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	db, err := sql.Open("sqlite", filepath.Join(dir, "events.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runReport(t, dir, nil)
+	if code != 1 || !strings.Contains(errs, "another program is writing "+filepath.Join(".", "events.db")) {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
 func TestSinceBeyondWhatItCanCount(t *testing.T) {
 	code, _, errs := runReport(t, t.TempDir(), nil, "-since", "213505d")
 	if code != 1 || !strings.Contains(errs, "-since 213505d: at most") {

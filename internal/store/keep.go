@@ -68,6 +68,9 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 	defer func() {
 		if err != nil {
 			stored, err = 0, fmt.Errorf("%s: storing %d events: %w", s.where, len(items), err)
+			if sqliteCode(err, 5) {
+				err = fmt.Errorf("%w\nanother program is writing %s (a report taking a journal, an -import): run this again once it ends", err, s.where)
+			}
 		}
 	}()
 	tx, err := s.db.BeginTx(ctx, nil)
