@@ -103,7 +103,7 @@ func main() {
 	// From here on a failure leaves the output folder as it was.
 	failHead, footer = "build failed:", "The output folder was left as it was."
 	if f.out == "" { // an unset variable in a script: "-out $OUT"
-		fail(fmt.Errorf(`-out "": name the output folder, or leave -out out for public/ in the site folder`))
+		fail(fmt.Errorf(`-out "": name the output folder, or drop -out to build into public/ in the site folder`))
 	}
 	if err := output.CheckDir(f.out, f.root, append(site.SourceDirs(), ".git")); err != nil {
 		fail(err)

@@ -148,7 +148,7 @@ func TestUnsafeOutIsRefusedAndNothingIsLost(t *testing.T) {
 		{".", "holds the site folder"},
 		{"here", "holds the site folder"},
 		{"..", "holds the site folder"},
-		{"", `-out "": name the output folder`},
+		{"", `-out "": name the output folder, or drop -out to build into public/ in the site folder`},
 	} {
 		if strings.HasPrefix(tc.out, "here") && !linked {
 			continue

@@ -143,14 +143,14 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 // kind names a type toml reports, the value's (Go) or the key's (TOML), as a writer writes it.
 func kind(t string) string {
 	words := map[string]string{"string": "a string in quotes", "bool": "true or false", "boolean": "true or false", "int64": "a number", "float64": "a number",
-		"slice": `a list, such as ["a", "b"]`, "[]any": "a list", "time.Time": "a date without quotes, such as 2026-12-05"}
+		"slice": `a list, such as ["a", "b"]`, "[]any": "a list", "map[string]any": "a table", "time.Time": "a date without quotes, such as 2026-12-05"}
 	return cmp.Or(words[t], t)
 }
 
-// keyLine is the line setting key, bare or quoted, in fm, else 2: TOML gives no position for key errors.
+// keyLine is the line setting key, bare or quoted, or opening its [table], in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
-		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key {
+		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key || strings.Trim(l, " \t[]") == key {
 			return i + 2
 		}
 	}

@@ -139,6 +139,7 @@ func TestParseErrors(t *testing.T) {
 		{"a quoted key", "+++\n" + keys + "\n\"library\" = 3\n+++\n", "p.md:5:", []string{"library is a number, but it takes a string in quotes"}},
 		{"a quoted false", "+++\n" + keys + "counter = \"false\"\n+++\n", "p.md:4:", []string{"counter is a string in quotes, but it takes true or false"}},
 		{"a list in a list", "+++\n" + keys + "tags = [[\"a\"]]\n+++\n", "p.md:4:", []string{"tags is a list, but it takes a string in quotes"}},
+		{"a table for a list", "+++\n" + keys + "[tags]\nx = 1\n+++\n", "p.md:4:", []string{`tags is a table, but it takes a list, such as ["a", "b"]`}},
 		{"a key in single quotes", "+++\n" + keys + "'url' = \"/a?b/\"\n+++\n", "p.md:4:", []string{`url "/a?b/" must be a path`}},
 		{"a quoted date", "+++\n" + keys + "updated = \"2026-12-05\"\n+++\n", "p.md:4:", []string{"write a date without quotes, such as updated = 2026-12-05"}},
 		// A TOML local time decodes as that time on 0000-01-01, which the
