@@ -130,6 +130,22 @@ func next(t testing.TB, events <-chan string) string {
 	}
 }
 
+// until waits for done, checked at each reload event and every 100 ms,
+// and fails saying what is missing 30 s on: long enough for a busy
+// machine, so that only a save never built fails.
+func until(t testing.TB, events <-chan string, missing string, done func() bool) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
+	for !done() {
+		select {
+		case <-events:
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			t.Fatalf("%s 30 s after the save", missing)
+		}
+	}
+}
+
 func get(t testing.TB, url string) (int, string, http.Header) {
 	t.Helper()
 	resp, err := http.Get(url)
@@ -847,17 +863,10 @@ func TestAHiddenFolderMadeInStaticIsWatched(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // past the watcher's wait for quiet
 	save(t, filepath.Join(dir, "security.txt"), "Contact: mailto:security@example.com\n")
 	out := filepath.Join(root, "public", ".well-known", "security.txt")
-	deadline := time.After(5 * time.Second)
-	for {
-		if _, err := os.Stat(out); err == nil {
-			return
-		}
-		select {
-		case <-events:
-		case <-deadline:
-			t.Fatal("static/.well-known/security.txt, saved in a folder made while the preview ran, is not in public/ 5 s later: the watcher never watched the new folder")
-		}
-	}
+	until(t, events, "static/.well-known/security.txt, saved in a folder made while the preview ran, is not in public/ (the watcher never watched the new folder)", func() bool {
+		_, err := os.Stat(out)
+		return err == nil
+	})
 }
 
 // TestAnEditorsLockInTemplatesBreaksNothing: Emacs keeps a lock beside a
@@ -893,18 +902,10 @@ func TestAFolderRenamedWhileThePreviewRunsIsWatched(t *testing.T) {
 	}
 	waitFor := func(url, want string) {
 		t.Helper()
-		deadline := time.After(5 * time.Second)
-		for {
-			if code, body, _ := get(t, srv.URL+url); code == 200 && strings.Contains(body, want) {
-				return
-			}
-			select {
-			case <-events:
-			case <-time.After(100 * time.Millisecond):
-			case <-deadline:
-				t.Fatalf("%s does not show %q 5 s after the save: the preview shows something other than a cold build", url, want)
-			}
-		}
+		until(t, events, fmt.Sprintf("%s does not show %q (the preview shows something other than a cold build)", url, want), func() bool {
+			code, body, _ := get(t, srv.URL+url)
+			return code == 200 && strings.Contains(body, want)
+		})
 	}
 	if err := os.MkdirAll(filepath.Join(root, "content", "aa"), 0o755); err != nil {
 		t.Fatal(err)
