@@ -124,6 +124,7 @@ func show(f flags) error {
 	r, err := report.Load(ctx, src, q)
 	if errors.Is(err, store.ErrSalesDenied) {
 		fmt.Fprintf(os.Stderr, "report: warning: the report leaves the sales out: %v\n", err)
+		r.SiteWide.SalesLeftOut = "Sales: left out, as the report cannot read them: " + err.Error()
 	} else if err != nil {
 		return timedOut(ctx, err)
 	}

@@ -317,7 +317,7 @@ func TestAStoreNamedButMissingIsNotMadeToTakeTheJournal(t *testing.T) {
 
 // TestAReaderThatMayNotReadTheSales: a reader role granted as docs/store.md
 // said before migration 5 (no SELECT on sales) gets the readers' funnel,
-// without the sales, and a line naming the GRANT to add.
+// without the sales, and a line naming the GRANT to add, in the report too.
 func TestAReaderThatMayNotReadTheSales(t *testing.T) {
 	base := needs.Postgres(t)
 	if os.Getenv("TEST_DATABASE_PER_TEST") == "1" {
@@ -367,5 +367,12 @@ func TestAReaderThatMayNotReadTheSales(t *testing.T) {
 	grant := "GRANT SELECT ON sales TO " + schema + "_r;"
 	if code != 0 || !strings.Contains(out, "views                       1") || strings.Contains(out, "Sales by channel") || !strings.Contains(errs, "the report leaves the sales out") || !strings.Contains(errs, grant) {
 		t.Errorf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	// The report itself says so, where a page or a script reads it: not that there are none.
+	for _, format := range []string{"-html=-", "-json", "-from=2026-03-01"} {
+		_, out, _ := runReport(t, dir, []string{"DATABASE_URL=" + u.String()}, format)
+		if !strings.Contains(out, grant) || strings.Contains(out, "holds none") {
+			t.Errorf("%s: the report does not say the sales were left out and why:\n%s", format, out)
+		}
 	}
 }

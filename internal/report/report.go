@@ -195,6 +195,7 @@ type SiteWide struct {
 	PreviousBuyLinkClicks   map[string]int `json:"previous_buy_link_clicks"`
 	BuyLinkClicksPerEngaged *float64       `json:"buy_link_clicks_per_engaged,omitempty"` // absent without an engaged event
 	Sales                   *Sales         `json:"sales,omitempty"`                       // nil where the store keeps none
+	SalesLeftOut            string         `json:"sales_left_out,omitempty"`              // why Sales is nil where the store keeps them
 	// ClickPages names the content files whose pages have each click's control.
 	ClickPages map[string][]string `json:"click_pages,omitempty"`
 }

@@ -3,6 +3,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -114,7 +115,7 @@ func Text(w io.Writer, r Report) error {
 func textSales(w io.Writer, r Report) {
 	s := r.SiteWide.Sales
 	if s == nil {
-		fmt.Fprintf(w, "\n%s\n", noSalesNote)
+		fmt.Fprintf(w, "\n%s\n", cmp.Or(r.SiteWide.SalesLeftOut, noSalesNote))
 		return
 	}
 	fmt.Fprintf(w, "\nSales by channel (%s):\n", salesNote)

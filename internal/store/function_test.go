@@ -9,6 +9,8 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -126,6 +128,45 @@ func TestImportTakesWhatTheReceiverTook(t *testing.T) {
 		res, err := s.ImportLog(context.Background(), strings.NewReader(line+string(wrapped)+"\n"))
 		if got, want := importResult(res), "added 1, again 1, stored 0, skipped 0, refused []"; err != nil || got != want {
 			t.Errorf("import: %s, %v; want %s", got, err, want)
+		}
+	})
+}
+
+// TestImportTakesTheReleaseBeforesLines: the release before (c390457),
+// still deployed while a publisher upgrades, logged & < > as \u0026,
+// \u003c, \u003e. testdata/c390457-not-stored.jsonl is its cmd/event's
+// stdout for the two bodies below, each answered 204: the first, 931
+// bytes, is 2,911 so written, and -import refused it as over the
+// receiver's 1,024. Each is taken as the event sent, under the key of the
+// line this release writes for it, so that neither is counted twice.
+func TestImportTakesTheReleaseBeforesLines(t *testing.T) {
+	v := strings.Repeat("a&b<c>", 33)
+	sent := []string{
+		`{"name":"view","path":"/amp/","visible_ms":1,"scrolled":false,"campaign":{"utm_source":"` + v + `","utm_medium":"` + v + `","utm_campaign":"` + v + `","utm_term":"` + v + `"}}`,
+		`{"name":"view","path":"/amp/","visible_ms":1,"scrolled":false,"campaign":{"utm_content":"\\u0026 is &"}}`, // a backslash, then u0026
+	}
+	old, err := os.ReadFile(filepath.Join("testdata", "c390457-not-stored.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var now strings.Builder
+	for i, line := range strings.SplitAfter(strings.TrimSpace(string(old)), "\n") {
+		var rec struct{ TS time.Time }
+		e, err := event.Parse([]byte(sent[i]))
+		if err := errors.Join(err, json.Unmarshal([]byte(line), &rec)); err != nil {
+			t.Fatal(err)
+		}
+		now.Write(e.NotStoredLine(rec.TS))
+	}
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		res, err := s.ImportLog(context.Background(), bytes.NewReader(old))
+		if got, want := importResult(res), "added 2, again 0, stored 0, skipped 0, refused []"; err != nil || got != want {
+			t.Errorf("the release before's lines: %s, %v; want %s", got, err, want)
+		}
+		res, err = s.ImportLog(context.Background(), strings.NewReader(now.String()))
+		if got, want := importResult(res), "added 0, again 2, stored 0, skipped 0, refused []"; err != nil || got != want {
+			t.Errorf("the same events as this release logs them: %s, %v; want %s", got, err, want)
 		}
 	})
 }
