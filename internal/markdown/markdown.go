@@ -474,10 +474,14 @@ func (r *pageRenderer) text(n ast.Node, entering bool) (ast.WalkStatus, error) {
 // codeSpan writes inline code as goldmark does, with <wbr> where a long name may wrap.
 func (r *pageRenderer) codeSpan(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		fmt.Fprintf(r, "<code>%s</code>", linebreak.HTML(strings.ReplaceAll(inlineText(n, r.src, false), "\n", " ")))
+		fmt.Fprintf(r, "<code>%s</code>", linebreak.HTML(lineEnds.Replace(inlineText(n, r.src, false))))
 	}
 	return ast.WalkSkipChildren, nil
 }
+
+// lineEnds makes each line end in a code span a space, as CommonMark says, CRLF
+// too: Git for Windows checks text out with CRLF (core.autocrlf).
+var lineEnds = strings.NewReplacer("\r\n", " ", "\n", " ")
 
 func (r *pageRenderer) autoLink(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {

@@ -455,6 +455,32 @@ func TestAnyFS(t *testing.T) {
 			}
 		})
 	}
+	t.Run("checked out with CRLF line ends", func(t *testing.T) {
+		// Git for Windows checks text out with CRLF (core.autocrlf): the
+		// same sources, the same bytes. A code span across a line end
+		// shows it: the line end becomes one space.
+		lf, crlf := fixture(t), fixture(t)
+		for _, mem := range []fstest.MapFS{lf, crlf} {
+			f := mem["content/index.md"]
+			f.Data = append(f.Data, "\nA span `across a\nline end`.\n"...)
+		}
+		for name, f := range crlf {
+			if !strings.HasPrefix(name, "static/") { // the author's files, copied as they are
+				f.Data = bytes.ReplaceAll(f.Data, []byte("\n"), []byte("\r\n"))
+			}
+		}
+		a, err := Build(Options{FS: lf, Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Build(Options{FS: crlf, Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := differing(a.Files, b.Files); len(d) > 0 {
+			t.Errorf("built from CRLF sources, these files differ: %s", strings.Join(d, ", "))
+		}
+	})
 	t.Run("an error's file name", func(t *testing.T) {
 		mem := fixture(t)
 		mem["content/404.md"] = &fstest.MapFile{Data: []byte("+++\ntitle = \"x\"\n")}
