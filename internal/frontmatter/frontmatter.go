@@ -150,7 +150,7 @@ func kind(t string) string {
 // keyLine is the line setting key, bare or quoted, or opening its [table], in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
-		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key || strings.Trim(l, " \t[]") == key {
+		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key || strings.Trim(l, " \t[]\r") == key {
 			return i + 2
 		}
 	}
