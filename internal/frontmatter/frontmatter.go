@@ -88,7 +88,8 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 			if strings.HasPrefix(msg, "parsing time ") {
 				msg += ": write a date without quotes, such as updated = 2026-12-05"
 			}
-			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, perr.Position.Line+1, msg)
+			// The line of the byte toml stopped at: its own Line is one off at a CRLF.
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))+2, msg)
 		}
 		// A value of the wrong kind: toml names the key, not its line.
 		if m := wrongKindRE.FindStringSubmatch(err.Error()); m != nil {

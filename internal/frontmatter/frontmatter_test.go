@@ -164,6 +164,9 @@ func TestParseErrors(t *testing.T) {
 		{"not UTF-8", "+++\n" + keys + "+++\n\nCaf\xe9\n", "p.md:6:", []string{"not UTF-8 at byte 42", "save the file as UTF-8"}},
 		{"history that names no release", "+++\n" + keys + "history = [\"acme/lib@v1.0.0\", \"v1.6.0\"]\n+++\n", "p.md:4:", []string{`history "v1.6.0"`, "OWNER/REPO@VERSION"}},
 		{"not UTF-8 in the front matter", "+++\ntitle = \"Caf\xe9\"\n", "p.md:2:", []string{"not UTF-8 at byte 16"}},
+		// toml counts the table's name line as the one after it.
+		{"a table name not closed", "+++\n" + keys + "[tags\nx = 1\n+++\n", "p.md:4:", []string{"not valid TOML", "to end table name"}},
+		{"a string not closed", "+++\n" + keys + "library = \"x\nguide = \"g\"\n+++\n", "p.md:4:", []string{"not valid TOML", "strings cannot contain newlines"}},
 	} {
 		// A Windows checkout (CRLF) names the same line: only byte offsets differ.
 		for _, nl := range []string{"\n", "\r\n"} {
