@@ -216,6 +216,25 @@ var removeAll = os.RemoveAll
 // changes a page or two; the build, never half-written, uses Write.
 func Update(dir string, prev, next map[string][]byte) error {
 	dir = filepath.Clean(dir)
+	// Removed first: on a system that folds case, page/index.html is
+	// Page/index.html, whose removal after would take the new page.
+	for name := range prev {
+		if _, ok := next[name]; ok {
+			continue
+		}
+		if err := checkName(dir, name); err != nil {
+			return err
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		// os.Remove leaves a folder that holds anything.
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
+			if os.Remove(filepath.Join(dir, filepath.FromSlash(d))) != nil {
+				break
+			}
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(next)) {
 		if old, ok := prev[name]; ok && bytes.Equal(old, next[name]) {
 			continue
@@ -238,23 +257,6 @@ func Update(dir string, prev, next map[string][]byte) error {
 		if err != nil {
 			os.Remove(f.Name())
 			return fmt.Errorf("%s: cannot write %s: %w", dir, name, err)
-		}
-	}
-	for name := range prev {
-		if _, ok := next[name]; ok {
-			continue
-		}
-		if err := checkName(dir, name); err != nil {
-			return err
-		}
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		// os.Remove leaves a folder that holds anything.
-		for d := path.Dir(name); d != "."; d = path.Dir(d) {
-			if os.Remove(filepath.Join(dir, filepath.FromSlash(d))) != nil {
-				break
-			}
 		}
 	}
 	return nil
