@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -73,7 +74,7 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return nil
 	}
 	aside := tmp + asideSuffix
-	if err := os.Rename(dir, aside); err != nil {
+	if err := rename(dir, aside); err != nil {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
@@ -252,7 +253,7 @@ func Update(dir string, prev, next map[string][]byte) error {
 		}
 		_, err = f.Write(next[name])
 		if err = errors.Join(err, f.Chmod(0o644), f.Close()); err == nil {
-			err = os.Rename(f.Name(), p)
+			err = rename(f.Name(), p)
 		}
 		if err != nil {
 			os.Remove(f.Name())
@@ -260,6 +261,18 @@ func Update(dir string, prev, next map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// rename is os.Rename, tried again for up to 2 s on Windows, where what
+// another program holds open (the preview serving a page a browser reloads,
+// an antivirus scan) cannot be renamed over or away until it is closed.
+func rename(from, to string) error {
+	err := os.Rename(from, to)
+	for i := 0; err != nil && runtime.GOOS == "windows" && i < 200; i++ {
+		time.Sleep(10 * time.Millisecond)
+		err = os.Rename(from, to)
+	}
+	return err
 }
 
 // checkName refuses a file name that is not a plain relative path, and

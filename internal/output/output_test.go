@@ -368,6 +368,30 @@ func TestUpdateRenamedInCaseOnly(t *testing.T) {
 	}
 }
 
+// TestUpdateWaitsForAReader: on Windows a file open elsewhere (the preview
+// serving the page a browser reloads, an antivirus scan) cannot be renamed
+// over, and a save made then failed with "Access denied", 2 of 30 saves
+// under Wine while a browser reloaded. Only Windows (or .ci/wine/test) can
+// fail it.
+func TestUpdateWaitsForAReader(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "public")
+	prev := map[string][]byte{"index.html": []byte("one")}
+	if err := Write(dir, prev); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { time.Sleep(20 * time.Millisecond); f.Close() }() // a reader done soon, as the preview's are
+	if err := Update(dir, prev, map[string][]byte{"index.html": []byte("two")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "index.html")); string(got) != "two" {
+		t.Errorf("index.html = %q, %v; want two", got, err)
+	}
+}
+
 // TestWriteRefusesAFolderItDidNotMake: an existing folder without the
 // marker is refused, and its files stay byte for byte; an empty one, or
 // one the build made, is replaced.
