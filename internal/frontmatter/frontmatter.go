@@ -88,7 +88,8 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 			if strings.HasPrefix(msg, "parsing time ") {
 				msg += ": write a date without quotes, such as updated = 2026-12-05"
 			}
-			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, perr.Position.Line+1, msg)
+			// The line of the byte toml stopped at: its own Line is one off at a CRLF.
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))+2, msg)
 		}
 		// A value of the wrong kind: toml names the key, not its line.
 		if m := wrongKindRE.FindStringSubmatch(err.Error()); m != nil {
@@ -150,7 +151,7 @@ func kind(t string) string {
 // keyLine is the line setting key, bare or quoted, or opening its [table], in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {
-		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key || strings.Trim(l, " \t[]") == key {
+		if name, _, ok := strings.Cut(l, "="); ok && strings.Trim(name, " \t\"'") == key || strings.Trim(l, " \t[]\r") == key {
 			return i + 2
 		}
 	}

@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -163,22 +164,28 @@ func TestParseErrors(t *testing.T) {
 		{"not UTF-8", "+++\n" + keys + "+++\n\nCaf\xe9\n", "p.md:6:", []string{"not UTF-8 at byte 42", "save the file as UTF-8"}},
 		{"history that names no release", "+++\n" + keys + "history = [\"acme/lib@v1.0.0\", \"v1.6.0\"]\n+++\n", "p.md:4:", []string{`history "v1.6.0"`, "OWNER/REPO@VERSION"}},
 		{"not UTF-8 in the front matter", "+++\ntitle = \"Caf\xe9\"\n", "p.md:2:", []string{"not UTF-8 at byte 16"}},
+		// toml counts the table's name line as the one after it.
+		{"a table name not closed", "+++\n" + keys + "[tags\nx = 1\n+++\n", "p.md:4:", []string{"not valid TOML", "to end table name"}},
+		{"a string not closed", "+++\n" + keys + "library = \"x\nguide = \"g\"\n+++\n", "p.md:4:", []string{"not valid TOML", "strings cannot contain newlines"}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, _, _, err := Parse("p.md", []byte(tc.src))
-			if err == nil {
-				t.Fatalf("Parse passed; want %s %q", tc.at, tc.words)
-			}
-			msg := err.Error()
-			if !strings.HasPrefix(msg, tc.at+" ") {
-				t.Errorf("error %q does not start with %q", msg, tc.at)
-			}
-			for _, w := range tc.words {
-				if !strings.Contains(msg, w) {
-					t.Errorf("error %q does not hold %q", msg, w)
+		// A Windows checkout (CRLF) names the same line: only byte offsets differ.
+		for _, nl := range []string{"\n", "\r\n"} {
+			t.Run(fmt.Sprintf("%s %q", tc.name, nl), func(t *testing.T) {
+				_, _, _, err := Parse("p.md", []byte(strings.ReplaceAll(tc.src, "\n", nl)))
+				if err == nil {
+					t.Fatalf("Parse passed; want %s %q", tc.at, tc.words)
 				}
-			}
-		})
+				msg := err.Error()
+				if !strings.HasPrefix(msg, tc.at+" ") {
+					t.Errorf("error %q does not start with %q", msg, tc.at)
+				}
+				for _, w := range tc.words {
+					if !strings.Contains(msg, w) && (nl == "\n" || !strings.Contains(w, "byte")) {
+						t.Errorf("error %q does not hold %q", msg, w)
+					}
+				}
+			})
+		}
 	}
 }
 

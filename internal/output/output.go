@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -73,7 +74,7 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return nil
 	}
 	aside := tmp + asideSuffix
-	if err := os.Rename(dir, aside); err != nil {
+	if err := rename(dir, aside); err != nil {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
@@ -216,30 +217,8 @@ var removeAll = os.RemoveAll
 // changes a page or two; the build, never half-written, uses Write.
 func Update(dir string, prev, next map[string][]byte) error {
 	dir = filepath.Clean(dir)
-	for _, name := range slices.Sorted(maps.Keys(next)) {
-		if old, ok := prev[name]; ok && bytes.Equal(old, next[name]) {
-			continue
-		}
-		if err := checkName(dir, name); err != nil {
-			return err
-		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		f, err := os.CreateTemp(filepath.Dir(p), ".new-")
-		if err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		_, err = f.Write(next[name])
-		if err = errors.Join(err, f.Chmod(0o644), f.Close()); err == nil {
-			err = os.Rename(f.Name(), p)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-			return fmt.Errorf("%s: cannot write %s: %w", dir, name, err)
-		}
-	}
+	// Removed first: on a system that folds case, page/index.html is
+	// Page/index.html, whose removal after would take the new page.
 	for name := range prev {
 		if _, ok := next[name]; ok {
 			continue
@@ -257,7 +236,43 @@ func Update(dir string, prev, next map[string][]byte) error {
 			}
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(next)) {
+		if old, ok := prev[name]; ok && bytes.Equal(old, next[name]) {
+			continue
+		}
+		if err := checkName(dir, name); err != nil {
+			return err
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		f, err := os.CreateTemp(filepath.Dir(p), ".new-")
+		if err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+		_, err = f.Write(next[name])
+		if err = errors.Join(err, f.Chmod(0o644), f.Close()); err == nil {
+			err = rename(f.Name(), p)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return fmt.Errorf("%s: cannot write %s: %w", dir, name, err)
+		}
+	}
 	return nil
+}
+
+// rename is os.Rename, tried again for up to 2 s on Windows, where what
+// another program holds open (the preview serving a page a browser reloads,
+// an antivirus scan) cannot be renamed over or away until it is closed.
+func rename(from, to string) error {
+	err := os.Rename(from, to)
+	for i := 0; err != nil && runtime.GOOS == "windows" && i < 200; i++ {
+		time.Sleep(10 * time.Millisecond)
+		err = os.Rename(from, to)
+	}
+	return err
 }
 
 // checkName refuses a file name that is not a plain relative path, and

@@ -153,6 +153,9 @@ func (s *Server) rebuild() {
 		if err == nil {
 			s.last = b
 			s.outDir, _ = os.Stat(s.o.Out)
+			// On Windows, the folder's ID now: os.Stat leaves it to SameFile,
+			// which would read it from whatever folder has the name by then.
+			os.SameFile(s.outDir, s.outDir)
 		}
 	}
 	// The terminal hears first, then the page: a test or a person reading

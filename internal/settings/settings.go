@@ -3,6 +3,7 @@
 package settings
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -48,7 +49,8 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	md, err := toml.DecodeFS(site, File, &s)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {
-			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, perr.Position.Line, perr.Message)
+			src, _ := fs.ReadFile(site, File) // toml's own Line is one off at a CRLF: the line of the byte it stopped at
+			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, bytes.Count(src[:min(perr.Position.Start, len(src))], []byte("\n"))+1, perr.Message)
 		}
 		return s, fmt.Errorf("%s: %w", File, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestPlaceholders(t *testing.T) {
@@ -151,5 +152,22 @@ func TestABaseURLWithAPathIsRefused(t *testing.T) {
 	}
 	if _, err := Load(os.DirFS(dir), func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "base_url") {
 		t.Errorf("Load() error = %v, want base_url with a path refused", err)
+	}
+}
+
+// TestNotTOMLNamesItsLine: toml counts the line of a string left open at a
+// CRLF line end (Git for Windows' checkout) as the one above it, and of a
+// table's name left open as the one below.
+func TestNotTOMLNamesItsLine(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"a string not closed", "language = \"en\"\npublisher = \"x\ncontact = \"\"\n", "site.toml:2: not valid TOML: strings cannot contain newlines"},
+		{"a table name not closed", "language = \"en\"\n[extra\ncontact = \"\"\n", "site.toml:2: not valid TOML: expected '.' or ']' to end table name"},
+	} {
+		for _, nl := range []string{"\n", "\r\n"} {
+			fsys := fstest.MapFS{File: {Data: []byte(strings.ReplaceAll(tc.src, "\n", nl))}}
+			if _, err := Load(fsys, func(string) string { return "" }); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("%s, lines ending %q: Load() error = %v, want %s", tc.name, nl, err, tc.want)
+			}
+		}
 	}
 }

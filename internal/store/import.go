@@ -111,9 +111,10 @@ func eachLine(r io.Reader, journal bool, f func(n int, it Item, kind lineKind, e
 			return err
 		}
 		// NULs are a hole a writer at a stale offset left in a file
-		// emptied under it: they must not hide the line after.
+		// emptied under it: they must not hide the line after; nor must
+		// the byte order mark a Windows editor saves in front.
 		var ferr error
-		switch line := bytes.Trim(line, " \t\r\n\x00"); {
+		switch line := bytes.Trim(line, " \t\r\n\x00\uFEFF"); {
 		case tooLong:
 			ferr = f(n, Item{}, 0, fmt.Errorf("over %d bytes: skipped", MaxLine))
 		case len(line) > 0:

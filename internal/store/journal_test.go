@@ -161,6 +161,22 @@ func TestJournalReaderCopesWithNULRunsAndShrinking(t *testing.T) {
 	}
 }
 
+// TestJournalSavedByAWindowsEditor: a journal saved by Notepad or
+// PowerShell's Set-Content (CRLF, a byte order mark in front) holds the
+// same events: its first line was refused, and the report's advice was to
+// delete that good event.
+func TestJournalSavedByAWindowsEditor(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	var lines []string
+	for sec := range 3 {
+		lines = append(lines, strings.TrimSuffix(string(event.Event{Name: "copy-sketch"}.NotStoredLine(at.Add(time.Duration(sec)*time.Second))), "\n"))
+	}
+	os.WriteFile(path, []byte("\uFEFF"+strings.Join(lines, "\r\n")+"\r\n"), 0o644)
+	if counted, taken := journalTotal(t, path); counted != 3 || taken != 3 {
+		t.Errorf("counted %d, taken %d; want 3", counted, taken)
+	}
+}
+
 // TestJournalConcurrentWithEmptying: two writers take turns, the file
 // emptied in the middle: nothing written after the emptying is lost.
 func TestJournalConcurrentWithEmptying(t *testing.T) {
