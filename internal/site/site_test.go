@@ -300,13 +300,17 @@ func TestTheTimeLimitBoundsEachPage(t *testing.T) {
 	}
 }
 
-// TestWhatTheAuthorDidNotWriteIsIgnored: a byte order mark is accepted;
+// TestWhatTheAuthorDidNotWriteIsIgnored: a byte order mark is accepted
+// and left out, in a page and in a template;
 // hidden files and editors' lock and backup files in content/ and static/
 // are neither built nor published.
 func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
 	root := fixtureSite(t)
 	page, _ := os.ReadFile(filepath.Join(root, "content", "404.md"))
 	os.WriteFile(filepath.Join(root, "content", "404.md"), append([]byte("\uFEFF"), page...), 0o644)
+	footer := filepath.Join(root, "templates", "partials", "footer.html")
+	src, _ := os.ReadFile(footer)
+	os.WriteFile(footer, append([]byte("\uFEFF"), src...), 0o644)
 	os.WriteFile(filepath.Join(root, "content", ".hidden.md"), []byte("not even front matter"), 0o644)
 	os.Symlink("user@host.1234:1700000000", filepath.Join(root, "content", ".#index.md")) // an Emacs lock
 	os.WriteFile(filepath.Join(root, "content", "pay.md~"), []byte("a backup"), 0o644)
@@ -323,7 +327,10 @@ func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name := range s.Files {
+	for name, data := range s.Files {
+		if bytes.Contains(data, []byte("\uFEFF")) {
+			t.Errorf("%s holds a byte order mark", name)
+		}
 		lower := strings.ToLower(name)
 		if strings.Contains(name, ".hidden") || strings.Contains(name, "DS_Store") || strings.Contains(name, ".swp") ||
 			strings.Contains(lower, "thumbs.db") || strings.Contains(lower, "desktop.ini") {

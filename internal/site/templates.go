@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"html/template"
@@ -42,6 +43,7 @@ func loadTemplates(site fs.FS, asset func(string) (string, error)) (*templates, 
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
+			src = bytes.TrimPrefix(src, []byte("\uFEFF")) // a Windows editor's byte order mark, as in content/
 			tname := strings.TrimSuffix(path.Base(name), ".html")
 			if prev, ok := tm.files[tname]; ok {
 				return nil, fmt.Errorf("%s:1: the template name %q is taken by %s", name, tname, prev)
