@@ -121,7 +121,7 @@ func (s *Server) openEvents() error {
 			return err
 		}
 		s.writer, s.store, s.keep = store.NewWriter(st, fallback, 0, log), st, []io.Closer{st, fallback}
-	case strings.HasSuffix(ev, ".db") || strings.HasSuffix(ev, ".sqlite"):
+	case strings.EqualFold(filepath.Ext(ev), ".db") || strings.EqualFold(filepath.Ext(ev), ".sqlite"):
 		return fmt.Errorf("-db %s: the preview keeps events in a journal of JSON lines (events.jsonl), which go run ./cmd/report takes into events.db; give a .jsonl file, a PostgreSQL URL, or none", ev)
 	default:
 		j, err := s.journal(ev)

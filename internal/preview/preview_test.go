@@ -983,3 +983,21 @@ func TestAWriteCutShortIsNotCalledTheLastGoodSite(t *testing.T) {
 		t.Errorf("terminal:\n%s", log.String())
 	}
 }
+
+// TestASQLiteStoreIsNotAJournal: -db naming a SQLite file, in any case (a
+// writer on Windows or a Mac may type events.DB), is refused, not appended to.
+func TestASQLiteStoreIsNotAJournal(t *testing.T) {
+	for _, name := range []string{"events.db", "events.DB", "events.Sqlite"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			db := filepath.Join(root, name)
+			_, err := New(Options{Root: root, Out: filepath.Join(root, "public"), Log: &syncBuffer{}, Events: db})
+			if err == nil || !strings.Contains(err.Error(), "the preview keeps events in a journal") {
+				t.Errorf("err = %v", err)
+			}
+			if _, err := os.Stat(db); err == nil {
+				t.Errorf("%s was made", name)
+			}
+		})
+	}
+}
