@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -203,12 +204,19 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	return out, nil
 }
 
-// RemoveLines is the command, for GNU and BSD sed alike, that removes the
-// numbered lines of the file at path (keeping path.bak) a report refuses.
-func RemoveLines(path string, lines []int) string {
-	var script []string
+// RemoveLines says how to remove the numbered lines of the file at path a
+// report refuses: a command for GNU and BSD sed alike (keeping path.bak), or,
+// on Windows, whose cmd.exe and PowerShell have no sed, the same in words.
+func RemoveLines(path string, lines []int) string { return removeLines(runtime.GOOS, path, lines) }
+
+func removeLines(goos, path string, lines []int) string {
+	var script, nums []string
 	for _, n := range lines {
 		script = append(script, strconv.Itoa(n)+"d")
+		nums = append(nums, strconv.Itoa(n))
+	}
+	if goos == "windows" {
+		return fmt.Sprintf("in an editor, delete line%s %s of %s", map[bool]string{true: "s"}[len(lines) > 1], strings.Join(nums, ", "), path)
 	}
 	return "sed -i.bak '" + strings.Join(script, ";") + "' " + shellQuote(path)
 }

@@ -242,8 +242,25 @@ func TestRemoveLinesQuotesThePath(t *testing.T) {
 		{"my site/events.jsonl", []int{2}, `sed -i.bak '2d' 'my site/events.jsonl'`},
 		{"$HOME/events.jsonl", []int{2}, `sed -i.bak '2d' '$HOME/events.jsonl'`},
 	} {
-		if got := RemoveLines(tc.path, tc.lines); got != tc.want {
+		if got := removeLines("linux", tc.path, tc.lines); got != tc.want {
 			t.Errorf("RemoveLines(%q, %v) = %s, want %s", tc.path, tc.lines, got, tc.want)
+		}
+	}
+}
+
+// TestRemoveLinesOnWindows: cmd.exe and PowerShell have no sed, so Windows
+// gets the same in words, with the path as the writer's editor takes it.
+func TestRemoveLinesOnWindows(t *testing.T) {
+	for _, tc := range []struct {
+		path  string
+		lines []int
+		want  string
+	}{
+		{"events.jsonl", []int{3}, `in an editor, delete line 3 of events.jsonl`},
+		{`C:\my site\events.jsonl`, []int{3, 7}, `in an editor, delete lines 3, 7 of C:\my site\events.jsonl`},
+	} {
+		if got := removeLines("windows", tc.path, tc.lines); got != tc.want {
+			t.Errorf("removeLines(windows, %q, %v) = %s, want %s", tc.path, tc.lines, got, tc.want)
 		}
 	}
 }
