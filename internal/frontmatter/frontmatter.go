@@ -148,6 +148,9 @@ func kind(t string) string {
 	return cmp.Or(words[t], t)
 }
 
+// KeyLine is the line of src setting key, or opening its [table], else 1.
+func KeyLine(src []byte, key string) int { return keyLine(src, key) - 1 }
+
 // keyLine is the line setting key, bare or quoted, or opening its [table], in fm, else 2: TOML gives no position for key errors.
 func keyLine(fm []byte, key string) int {
 	for i, l := range strings.Split(string(fm), "\n") {

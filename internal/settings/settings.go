@@ -16,6 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"errref/internal/frontmatter"
 	"errref/internal/urlcheck"
 )
 
@@ -55,7 +56,8 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return s, fmt.Errorf("%s: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, und[0].String())
+		src, _ := fs.ReadFile(site, File)
+		return s, fmt.Errorf("%s:%d: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, frontmatter.KeyLine(src, und[0].String()), und[0].String())
 	}
 	from := map[string]string{} // a setting's name -> the variable that set it, for errors to name
 	for _, e := range []struct {

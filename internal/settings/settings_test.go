@@ -162,6 +162,7 @@ func TestNotTOMLNamesItsLine(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"a string not closed", "language = \"en\"\npublisher = \"x\ncontact = \"\"\n", "site.toml:2: not valid TOML: strings cannot contain newlines"},
 		{"a table name not closed", "language = \"en\"\n[extra\ncontact = \"\"\n", "site.toml:2: not valid TOML: expected '.' or ']' to end table name"},
+		{"a setting misspelt", "language = \"en\"\n\npublsher = \"x\"\n", `site.toml:3: unknown setting "publsher"`},
 	} {
 		for _, nl := range []string{"\n", "\r\n"} {
 			fsys := fstest.MapFS{File: {Data: []byte(strings.ReplaceAll(tc.src, "\n", nl))}}
