@@ -69,7 +69,16 @@ func startIn(t testing.TB, root string, opts ...func(*Options)) (srv *httptest.S
 	srv.Start()
 	// The watcher closed before the folder goes: on Windows its handles
 	// keep the folders from being removed.
-	t.Cleanup(func() { cancel(); <-watched; srv.Close(); s.Close() })
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-watched:
+		case <-time.After(10 * time.Second): // a watcher stuck for good fails here, not at go test's timeout
+			t.Error("the watcher has not stopped 10 s after the preview was told to")
+		}
+		srv.Close()
+		s.Close()
+	})
 	select {
 	case <-watched:
 		t.Fatal("the watcher stopped before it watched the site")
@@ -888,6 +897,26 @@ func TestAnEditorsLockInTemplatesBreaksNothing(t *testing.T) {
 	if _, body, _ := get(t, srv.URL+"/404.html"); !strings.Contains(body, "Saved while the lock is there.") {
 		t.Error("the save made while the lock is there is not served")
 	}
+}
+
+// TestManyFoldersAtOnceAreWatched: a publisher adds sections by the dozen
+// (an unzip, a git pull). fsnotify on Windows delivers events and answers
+// Add on one goroutine: a watcher that called Add while more events waited
+// stalled for good, no later save built (seen under .ci/wine/test).
+func TestManyFoldersAtOnceAreWatched(t *testing.T) {
+	root, srv, _ := start(t)
+	events := stream(t, srv)
+	for i := range 200 {
+		if err := os.Mkdir(filepath.Join(root, "content", fmt.Sprintf("s%03d", i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // past the watcher's wait for quiet
+	save(t, filepath.Join(root, "content", "s199", "x.md"), "+++\ntitle = \"A\"\ndescription = \"d\"\ncounter = false\n+++\n\nIn the last folder.\n")
+	until(t, events, "/s199/x/ is not built", func() bool {
+		code, body, _ := get(t, srv.URL+"/s199/x/")
+		return code == 200 && strings.Contains(body, "In the last folder.")
+	})
 }
 
 // TestAFolderRenamedWhileThePreviewRunsIsWatched: a writer renames a

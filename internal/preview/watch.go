@@ -34,29 +34,27 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		close(closed)
 		return closed
 	}
-	add := func(dir string) {
-		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.IsDir() {
-				w.Add(p)
-			}
-			return nil
-		})
+	add := func(dirs ...string) {
+		for _, dir := range dirs {
+			filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && d.IsDir() {
+					w.Add(p)
+				}
+				return nil
+			})
+		}
 	}
+	var sources []string
 	for _, d := range site.SourceDirs() {
-		add(filepath.Join(s.o.Root, d))
+		sources = append(sources, filepath.Join(s.o.Root, d))
 	}
-	w.Add(s.o.Root) // site.toml, netlify.toml, and a source folder made later
 	// Builds run one at a time apart from the watcher, so that a hung build
 	// never hides the next save, which is built after it.
 	builds := make(chan struct{}, 1)
-	first := make(chan struct{})
-	go func() {
-		s.rebuild()
-		close(first)
-		for range builds {
-			s.rebuild()
-		}
-	}()
+	// The loop takes events from the start and never waits on an Add:
+	// fsnotify on Windows answers Add on the goroutine that hands over the
+	// events, only between two, so a loop inside Add while events wait
+	// would wait for good, and no save would build again.
 	go func() {
 		defer close(closed)
 		defer w.Close()
@@ -76,7 +74,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				if ev.Has(fsnotify.Create) {
 					if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
 						dir, folders = true, true
-						add(ev.Name) // a new folder, a hidden one too: static/.well-known/ is published
+						go add(ev.Name) // a new folder, a hidden one too: static/.well-known/ is published
 					}
 				}
 				if !dir && site.Ignored(filepath.Base(rel)) {
@@ -97,9 +95,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 					// Again, once the burst is over: a folder renamed keeps its
 					// watch, which fsnotify drops on the move (IN_MOVE_SELF)
 					// after the new name may have taken it.
-					for _, d := range site.SourceDirs() {
-						add(filepath.Join(s.o.Root, d))
-					}
+					go add(sources...)
 					folders = false
 				}
 				select {
@@ -107,6 +103,16 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				default: // one is waiting already
 				}
 			}
+		}
+	}()
+	add(sources...)
+	w.Add(s.o.Root) // site.toml, netlify.toml, and a source folder made later
+	first := make(chan struct{})
+	go func() {
+		s.rebuild()
+		close(first)
+		for range builds {
+			s.rebuild()
 		}
 	}()
 	<-first
