@@ -112,7 +112,7 @@ func TestCodeShowsItsColours(t *testing.T) {
 
 // TestNoSidewaysScroll loads each page at phone and desktop widths: the
 // page itself never scrolls sideways; code blocks and tables scroll inside
-// themselves.
+// themselves, and a keyboard can scroll each (a tab stop, or one inside).
 func TestNoSidewaysScroll(t *testing.T) {
 	s := build(t, publishEnv)
 	srv := serve(t, s)
@@ -122,20 +122,26 @@ func TestNoSidewaysScroll(t *testing.T) {
 			look(t, ctx, srv.URL+p.URL, width, "light")
 			res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
 				Scroll, Client int
-				Wide           []string
+				Wide, Unreached []string
 			}](`(() => {
-				const d = document.documentElement, wide = [];
+				const d = document.documentElement, wide = [], unreached = [];
+				const focusable = "a[href], button, input, select, textarea, [tabindex]";
 				for (const el of document.body.querySelectorAll("*")) {
 					const r = el.getBoundingClientRect();
 					if (r.right > d.clientWidth + 0.5 && !el.closest("pre, table")) wide.push(el.tagName + " " + (el.textContent || "").slice(0, 60) + " " + Math.round(r.right) + "px");
+					const scrolls = ["auto", "scroll"].includes(getComputedStyle(el).overflowX) && el.scrollWidth > el.clientWidth;
+					if (scrolls && el.tabIndex < 0 && !el.querySelector(focusable)) unreached.push(el.tagName + " " + (el.textContent || "").slice(0, 60));
 				}
-				return {Scroll: d.scrollWidth, Client: d.clientWidth, Wide: wide.slice(0, 5)};
+				return {Scroll: d.scrollWidth, Client: d.clientWidth, Wide: wide.slice(0, 5), Unreached: unreached.slice(0, 5)};
 			})()`))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if res.Scroll > res.Client {
 				t.Errorf("%s at %d px: the page is %d px wide in a %d px window; sticking out: %q", p.URL, width, res.Scroll, res.Client, res.Wide)
+			}
+			if len(res.Unreached) > 0 {
+				t.Errorf("%s at %d px: these scroll sideways, but a keyboard cannot reach them to scroll: %q", p.URL, width, res.Unreached)
 			}
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	goldhtml "github.com/yuin/goldmark/renderer/html"
@@ -203,6 +204,11 @@ func (r *pageRenderer) inspect(doc ast.Node) error {
 			if lang, _, _, err := parseInfo(fc, r.src); err == nil {
 				r.code[fc] = highlight.Start(lang, string(fc.Lines().Value(r.src)))
 			}
+		}
+		// A table wider than a phone scrolls inside itself: a keyboard
+		// reaches it as it does a code block, as a tab stop.
+		if _, ok := n.(*extast.Table); ok {
+			n.SetAttributeString("tabindex", "0")
 		}
 		if h, ok := n.(*ast.Heading); ok && h.Level == 1 {
 			return r.fail(n, "a page has one h1, its title from the front matter: write sections as ## headings")

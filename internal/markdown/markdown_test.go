@@ -166,9 +166,9 @@ func TestRender(t *testing.T) {
 			not:  []string{"OFFER"},
 		},
 		{
-			name: "GFM table",
+			name: "GFM table, a tab stop: it may scroll sideways on a phone",
 			src:  "| a | b |\n|---|:-:|\n| 1 | `x.y` |\n",
-			want: []string{"<table>\n<thead>\n<tr>\n<th>a</th>\n<th style=\"text-align:center\">b</th>", "<td>1</td>\n<td style=\"text-align:center\"><code>x.y</code></td>"},
+			want: []string{"<table tabindex=\"0\">\n<thead>\n<tr>\n<th>a</th>\n<th style=\"text-align:center\">b</th>", "<td>1</td>\n<td style=\"text-align:center\"><code>x.y</code></td>"},
 		},
 		{
 			name: "GFM strikethrough and lists",
