@@ -120,6 +120,9 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 			return meta, nil, 0, fmt.Errorf("%s:%d: %s is a time of day: write the day, such as %s = 2026-12-05", path, keyLine(fm, d.key), d.key, d.key)
 		}
 	}
+	if day, upd := meta.Date.Format(time.DateOnly), meta.Updated.Format(time.DateOnly); md.IsDefined("updated") && day > upd {
+		return meta, nil, 0, fmt.Errorf("%s:%d: date %s is after updated %s: date is the day the page was first published, updated the last day it was checked", path, keyLine(fm, "date"), day, upd)
+	}
 	meta.URLLine, meta.AliasesLine, meta.HistoryLine = 1, keyLine(fm, "aliases"), keyLine(fm, "history")
 	meta.MessagesLine, meta.RelatedLine = keyLine(fm, "messages"), keyLine(fm, "related")
 	if md.IsDefined("url") {
