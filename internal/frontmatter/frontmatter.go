@@ -86,7 +86,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {
 			msg := perr.Message
 			if strings.HasPrefix(msg, "parsing time ") {
-				msg += ": write a date without quotes, such as updated = 2026-12-05"
+				msg += ": write a date without quotes, such as " + cmp.Or(perr.LastKey, "updated") + " = 2026-12-05"
 			}
 			// The line of the byte toml stopped at: its own Line is one off at a CRLF.
 			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))+2, msg)
