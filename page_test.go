@@ -90,62 +90,88 @@ func TestPublishNeedsThePaymentContact(t *testing.T) {
 	}
 }
 
-// TestEveryErrorPage holds each error page to what every one must be: its
-// title, canonical URL and structured data, one h1, the text copyable as
-// the library prints it (no typographer's quotes or dashes), no inline
-// style, and an explaining part short enough to read (2,300 words; 2,100
-// until issue 36 added to the McpError page).
+// TestEveryErrorPage holds each error page to what every one must be
+// (checkErrorPage).
 func TestEveryErrorPage(t *testing.T) {
-	// 1,200 words (issue 45), and 2,300 for the first three pages, written before that limit.
-	ceiling := map[string]int{"content/mcp/mcperror.md": 2300, "content/mcp/closedresourceerror.md": 2300, "content/mcp/connecterror.md": 2300}
 	s := build(t, publishEnv)
 	pages := errorPages(s)
 	if len(pages) == 0 {
 		t.Fatal("the build found no error page")
 	}
 	for _, p := range pages {
-		page := string(s.Files[p.Out])
-		for _, want := range []string{
-			"<title>" + html.EscapeString(p.Meta.Title) + "</title>",
-			`<link rel=canonical href=https://errors.example.org` + p.URL + `>`,
-			`"@type":"TechArticle"`,
-			`data-measure-marker`,
-		} {
-			if !strings.Contains(page, want) {
-				t.Errorf("%s lacks %q", p.File, want)
+		checkErrorPage(t, s, p)
+	}
+}
+
+// TestEveryErrorPageMayLeaveSearchOrTheCounter: noindex and counter =
+// false are a page's to set (docs/writing.md), and a page that sets them,
+// with no canonical URL and structured data, or no marker, is one
+// TestEveryErrorPage holds too.
+func TestEveryErrorPageMayLeaveSearchOrTheCounter(t *testing.T) {
+	for _, set := range []string{"noindex = true", "counter = false"} {
+		page := strings.Replace(tlsRequired, "updated =", set+"\nupdated =", 1)
+		if set == "counter = false" {
+			page = strings.Replace(page, "{{< marker >}}", "", 1) // needed only with the counter
+		}
+		s := buildWithPage(t, filepath.Join("content", "quiver", "tls-required.md"), page)
+		i := slices.IndexFunc(s.Pages, func(p *site.Page) bool { return p.URL == "/quiver/tls-required/" })
+		checkErrorPage(t, s, s.Pages[i])
+	}
+}
+
+// checkErrorPage holds an error page to what every one must be: its
+// title, canonical URL and structured data (or, with noindex, the robots
+// line), one h1, the text copyable as the library prints it (no
+// typographer's quotes or dashes), no inline style, and an explaining
+// part short enough to read (2,300 words; 2,100 until issue 36 added to
+// the McpError page).
+func checkErrorPage(t *testing.T, s *site.Site, p *site.Page) {
+	t.Helper()
+	// 1,200 words (issue 45), and 2,300 for the first three pages, written before that limit.
+	ceiling := map[string]int{"content/mcp/mcperror.md": 2300, "content/mcp/closedresourceerror.md": 2300, "content/mcp/connecterror.md": 2300}
+	page := string(s.Files[p.Out])
+	wants := []string{"<title>" + html.EscapeString(p.Meta.Title) + "</title>", `<link rel=canonical href=https://errors.example.org` + p.URL + `>`, `"@type":"TechArticle"`}
+	if p.Meta.NoIndex {
+		wants = append(wants[:1], `<meta name=robots content="noindex">`)
+	}
+	if p.Meta.CounterOn() {
+		wants = append(wants, `data-measure-marker`)
+	}
+	for _, want := range wants {
+		if !strings.Contains(page, want) {
+			t.Errorf("%s lacks %q", p.File, want)
+		}
+	}
+	for _, bad := range []string{"\u201c", "\u201d", "\u2019", "\u2013", "style="} {
+		if strings.Contains(page, bad) {
+			t.Errorf("%s holds %q", p.File, bad)
+		}
+	}
+	if n := strings.Count(page, "<h1"); n != 1 {
+		t.Errorf("%s: %d h1 elements", p.File, n)
+	}
+	// The checked line states the page's own releases: each repository
+	// it quotes now (not as history), and none it does not quote.
+	checked := ""
+	if i := strings.Index(page, "<p class=checked>"); i >= 0 {
+		checked = page[i : i+strings.Index(page[i:], "</p>")]
+	}
+	quoted := map[string]bool{}
+	for _, c := range s.Citations {
+		if c.File == p.File && !c.History {
+			quoted[c.Repo] = true
+			if !strings.Contains(checked, c.Repo+" ") {
+				t.Errorf("%s: the checked line %q does not name %s, which the page quotes", c.At(), checked, c.Repo)
 			}
 		}
-		for _, bad := range []string{"\u201c", "\u201d", "\u2019", "\u2013", "style="} {
-			if strings.Contains(page, bad) {
-				t.Errorf("%s holds %q", p.File, bad)
-			}
-		}
-		if n := strings.Count(page, "<h1"); n != 1 {
-			t.Errorf("%s: %d h1 elements", p.File, n)
-		}
-		// The checked line states the page's own releases: each repository
-		// it quotes now (not as history), and none it does not quote.
-		checked := ""
-		if i := strings.Index(page, "<p class=checked>"); i >= 0 {
-			checked = page[i : i+strings.Index(page[i:], "</p>")]
-		}
-		quoted := map[string]bool{}
-		for _, c := range s.Citations {
-			if c.File == p.File && !c.History {
-				quoted[c.Repo] = true
-				if !strings.Contains(checked, c.Repo+" ") {
-					t.Errorf("%s: the checked line %q does not name %s, which the page quotes", c.At(), checked, c.Repo)
-				}
-			}
-		}
-		if len(quoted) == 0 && checked != "" {
-			t.Errorf("%s quotes nothing, yet says %q", p.File, checked)
-		}
-		n := explainingWords(page)
-		t.Logf("%s: %d words before the marker", p.File, n)
-		if most := cmp.Or(ceiling[p.File], 1200); n > most {
-			t.Errorf("%s: the explaining part is %d words, over %d: say each thing once", p.File, n, most)
-		}
+	}
+	if len(quoted) == 0 && checked != "" {
+		t.Errorf("%s quotes nothing, yet says %q", p.File, checked)
+	}
+	n := explainingWords(page)
+	t.Logf("%s: %d words before the marker", p.File, n)
+	if most := cmp.Or(ceiling[p.File], 1200); n > most {
+		t.Errorf("%s: the explaining part is %d words, over %d: say each thing once", p.File, n, most)
 	}
 }
 
@@ -230,10 +256,14 @@ func TestExplainingPartIsShort(t *testing.T) {
 // explainingWords counts the words of the explaining part (the text of
 // <main> before the marker, outside code blocks; inline code and captions
 // count): a reader who pasted the error wants the answer, not an essay.
-// A page without <main> or the marker counts as too long.
+// A page without <main> counts as too long; one without the marker (or
+// the counter), to the end of its article.
 func explainingWords(page string) int {
 	i := strings.Index(page, "<main")
 	j := strings.Index(page, "data-measure-marker")
+	if j < 0 {
+		j = strings.Index(page, "</article>")
+	}
 	if i < 0 || j < i {
 		return 1 << 30
 	}

@@ -86,7 +86,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {
 			msg := perr.Message
 			if strings.HasPrefix(msg, "parsing time ") {
-				msg += ": write a date without quotes, such as updated = 2026-12-05"
+				msg += ": write a date without quotes, such as " + cmp.Or(perr.LastKey, "updated") + " = 2026-12-05"
 			}
 			// The line of the byte toml stopped at: its own Line is one off at a CRLF.
 			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))+2, msg)
@@ -119,6 +119,9 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		if md.IsDefined(d.key) && d.t.Year() == 0 {
 			return meta, nil, 0, fmt.Errorf("%s:%d: %s is a time of day: write the day, such as %s = 2026-12-05", path, keyLine(fm, d.key), d.key, d.key)
 		}
+	}
+	if day, upd := meta.Date.Format(time.DateOnly), meta.Updated.Format(time.DateOnly); md.IsDefined("updated") && day > upd {
+		return meta, nil, 0, fmt.Errorf("%s:%d: date %s is after updated %s: date is the day the page was first published, updated the last day it was checked", path, keyLine(fm, "date"), day, upd)
 	}
 	meta.URLLine, meta.AliasesLine, meta.HistoryLine = 1, keyLine(fm, "aliases"), keyLine(fm, "history")
 	meta.MessagesLine, meta.RelatedLine = keyLine(fm, "messages"), keyLine(fm, "related")

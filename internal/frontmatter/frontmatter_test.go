@@ -143,10 +143,14 @@ func TestParseErrors(t *testing.T) {
 		{"a table for a list", "+++\n" + keys + "[tags]\nx = 1\n+++\n", "p.md:4:", []string{`tags is a table, but it takes a list, such as ["a", "b"]`}},
 		{"a key in single quotes", "+++\n" + keys + "'url' = \"/a?b/\"\n+++\n", "p.md:4:", []string{`url "/a?b/" must be a path`}},
 		{"a quoted date", "+++\n" + keys + "updated = \"2026-12-05\"\n+++\n", "p.md:4:", []string{"write a date without quotes, such as updated = 2026-12-05"}},
+		// Told of updated, a writer whose quoted key is date may add an updated line.
+		{"a quoted date for date", "+++\n" + keys + "date = \"2026-11-03\"\n+++\n", "p.md:4:", []string{"write a date without quotes, such as date = 2026-12-05"}},
 		// A TOML local time decodes as that time on 0000-01-01, which the
 		// page would show as its date.
 		{"a time of day for a date", "+++\n" + keys + "updated = 07:32:00\n+++\n", "p.md:4:", []string{"updated is a time of day", "such as updated = 2026-12-05"}},
 		{"a time of day for date", "+++\n" + keys + "\ndate = 23:59:59.5\n+++\n", "p.md:5:", []string{"date is a time of day", "such as date = 2026-12-05"}},
+		// A typo in a year made a page published after its last update.
+		{"a date after updated", "+++\n" + keys + "updated = 2026-12-03\ndate = 2027-01-05T08:00:00Z\n+++\n", "p.md:5:", []string{"date 2027-01-05 is after updated 2026-12-03", "the day the page was first published"}},
 		{"unknown key", "+++\n" + keys + "noindx = true\n+++\n", "p.md:4:", []string{`unknown front-matter key "noindx"`, "the keys are title, description, date, updated, url, counter, noindex, history, older_versions"}},
 		// toml matches a key to its field whatever the case: Title would
 		// set the title, over title's.

@@ -47,16 +47,18 @@ var WalletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 // Load reads site.toml and the environment; Netlify's URL stands in for an unset base_url.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
-	md, err := toml.DecodeFS(site, File, &s)
+	src, err := fs.ReadFile(site, File)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		if perr, ok := errors.AsType[toml.ParseError](err); ok {
-			src, _ := fs.ReadFile(site, File) // toml's own Line is one off at a CRLF: the line of the byte it stopped at
+		return s, fmt.Errorf("%s: %w", File, err)
+	}
+	md, err := toml.Decode(string(src), &s)
+	if err != nil {
+		if perr, ok := errors.AsType[toml.ParseError](err); ok { // toml's own Line is one off at a CRLF: the line of the byte it stopped at
 			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, bytes.Count(src[:min(perr.Position.Start, len(src))], []byte("\n"))+1, perr.Message)
 		}
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		src, _ := fs.ReadFile(site, File)
 		return s, fmt.Errorf("%s:%d: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, frontmatter.KeyLine(src, und[0].String()), und[0].String())
 	}
 	from := map[string]string{} // a setting's name -> the variable that set it, for errors to name
@@ -74,15 +76,15 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 		s.BaseURL, from["base_url"] = getenv("URL"), "URL"
 	}
 	s.BaseURL = strings.TrimRight(s.BaseURL, "/")
-	return s, s.validate(from)
+	return s, s.validate(from, src)
 }
 
-// validate names each bad value at where it was set: site.toml, or the
-// variable in from.
-func (s Settings) validate(from map[string]string) error {
+// validate names each bad value at where it was set: its line of
+// site.toml (src), or the variable in from.
+func (s Settings) validate(from map[string]string, src []byte) error {
 	var errs []error
 	bad := func(name, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%s: %s %q "+format, append([]any{cmp.Or(from[name], File), name}, args...)...))
+		errs = append(errs, fmt.Errorf("%s: %s %q "+format, append([]any{cmp.Or(from[name], fmt.Sprintf("%s:%d", File, frontmatter.KeyLine(src, name))), name}, args...)...))
 	}
 	for _, u := range []struct{ name, value string }{{"base_url", s.BaseURL}, {"storefront_url", s.Storefront}} {
 		if u.value != "" && urlcheck.Normalize(u.value) != u.value {

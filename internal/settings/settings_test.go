@@ -53,7 +53,7 @@ func TestPlaceholders(t *testing.T) {
 // refused in every build, with the setting's name.
 func TestStorefrontMustBeHTTPS(t *testing.T) {
 	s := Settings{Language: "en", Endpoint: "/api/event", Storefront: "http://lilulab.gumroad.com/l/guide"}
-	if err := s.validate(nil); err == nil || !strings.Contains(err.Error(), "storefront_url") {
+	if err := s.validate(nil, nil); err == nil || !strings.Contains(err.Error(), "storefront_url") {
 		t.Errorf("validate() = %v, want a storefront_url error", err)
 	}
 }
@@ -157,12 +157,15 @@ func TestABaseURLWithAPathIsRefused(t *testing.T) {
 
 // TestNotTOMLNamesItsLine: toml counts the line of a string left open at a
 // CRLF line end (Git for Windows' checkout) as the one above it, and of a
-// table's name left open as the one below.
+// table's name left open as the one below. A bad value in site.toml is
+// named at its line too, as a misspelt setting is.
 func TestNotTOMLNamesItsLine(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"a string not closed", "language = \"en\"\npublisher = \"x\ncontact = \"\"\n", "site.toml:2: not valid TOML: strings cannot contain newlines"},
 		{"a table name not closed", "language = \"en\"\n[extra\ncontact = \"\"\n", "site.toml:2: not valid TOML: expected '.' or ']' to end table name"},
 		{"a setting misspelt", "language = \"en\"\n\npublsher = \"x\"\n", `site.toml:3: unknown setting "publsher"`},
+		{"a base URL with a path", "language = \"en\"\n# Where it is.\nbase_url = \"https://example.org/blog\"\n", `site.toml:3: base_url "https://example.org/blog" must be the site's root`},
+		{"two bad values", "contact = \"me\"\nlanguage = \"en\"\nwallet_address = \"0x1\"\n", "site.toml:1: contact \"me\" must be a bare e-mail address such as name@example.org\nsite.toml:3: wallet_address"},
 	} {
 		for _, nl := range []string{"\n", "\r\n"} {
 			fsys := fstest.MapFS{File: {Data: []byte(strings.ReplaceAll(tc.src, "\n", nl))}}

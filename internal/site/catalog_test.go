@@ -163,6 +163,21 @@ func TestARelatedPageThatIsNoneIsRefusedAtItsLine(t *testing.T) {
 	}
 }
 
+// TestAnErrorPageAtTheRootIsRefused: url = "/" on an error page (a typo
+// for its own path) took the index's place, and the site published with
+// no index of errors and no word said; /page/2/ is the index's too.
+func TestAnErrorPageAtTheRootIsRefused(t *testing.T) {
+	for _, url := range []string{"/", "/page/2/"} {
+		root := homeSite(t)
+		writeFile(t, root, "content/zz/x.md", errorPage("X", "tags = [\"net\"]\nurl = \""+url+"\"\n"))
+		writeFile(t, root, "content/zz/y.md", errorPage("Y", ""))
+		_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+		if want := `content/zz/x.md:6: url "` + url + `" is the index of errors'`; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	}
+}
+
 // TestCheckedAgainst: the checked line names, per repository in the order
 // first quoted, the newest release of each major version (in the order
 // internal/version holds), leaving out releases quoted as history.

@@ -32,8 +32,8 @@ var partRE = regexp.MustCompile(`^/page/[0-9]+/$`)
 // a page unchanged since keeps its entry and its weight.
 func (s *Site) paginate(o Options, last map[string]*Page) error {
 	for _, p := range s.Pages {
-		if partRE.MatchString(p.URL) {
-			return fmt.Errorf("%s:%d: %s is where the index of errors goes on once the catalog outgrows one page: "+
+		if partRE.MatchString(p.URL) || p.URL == "/" && p.IsError() { // a home page of one's own is content/index.md
+			return fmt.Errorf("%s:%d: url %q is the index of errors' (/, and /page/2/ and after once the catalog outgrows one page): "+
 				"set another url", p.File, p.Meta.URLLine, p.URL)
 		}
 	}
