@@ -276,3 +276,31 @@ func cutAfterCommit(t *testing.T, server string) string {
 	}()
 	return ln.Addr().String()
 }
+
+// TestImportRefusesALastLineCutShort: netlify logs --json > log.jsonl on a
+// full disk leaves its last line cut, neither an event nor JSON; it was
+// counted as a line without an event, its event lost with exit 0. It is
+// refused by number, and the whole file, written again, adds just it.
+func TestImportRefusesALastLineCutShort(t *testing.T) {
+	line := string(event.Event{Name: "copy-sketch"}.NotStoredLine(at))
+	last := string(event.Event{Name: "checkout", Checkout: "site"}.NotStoredLine(at.Add(time.Second)))
+	wrapped, _ := json.Marshal(map[string]string{"message": strings.TrimSpace(last), "function": "event"})
+	for name, whole := range map[string]string{
+		"stdout":              line + last,
+		"netlify logs --json": line + string(wrapped) + "\n",
+	} {
+		for _, cut := range []int{len(line) + 9, len(whole) - 3} {
+			each(t, func(t *testing.T, dsn string) {
+				s := open(t, dsn)
+				res, err := s.ImportLog(context.Background(), strings.NewReader(whole[:cut]))
+				if err != nil || res.Added != 1 || res.Skipped != 0 || len(res.Refused) != 1 || res.Refused[0].Line != 2 || !strings.Contains(res.Refused[0].Error(), "cut short") {
+					t.Errorf("%s cut at %d: %s, %v; want line 1 added, line 2 refused as cut short", name, cut, importResult(res), err)
+				}
+				res, err = s.ImportLog(context.Background(), strings.NewReader(whole))
+				if got, want := importResult(res), "added 1, again 1, stored 0, skipped 0, refused []"; err != nil || got != want {
+					t.Errorf("%s whole again: %s, %v; want %s", name, got, err, want)
+				}
+			})
+		}
+	}
+}
