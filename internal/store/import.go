@@ -253,11 +253,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 		return ImportResult{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ImportResult{}, err
-	}
-	end, err := wholeLines(f, fi.Size())
+	end, size, err := wholeEnd(f)
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -272,7 +268,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 			pos = 0
 		}
 	}
-	cut := fi.Size() - end
+	cut := size - end
 	if pos == end {
 		return ImportResult{Cut: cut}, nil
 	}
