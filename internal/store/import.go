@@ -95,6 +95,10 @@ func (s *Store) importLines(ctx context.Context, r io.Reader, journal bool) (Imp
 // errNotJournal is a journal's line that holds no event to take.
 var errNotJournal = errors.New(`not an event as the preview writes it ({"ts":…,"stored":false,"name":…}): the journal holds nothing else`)
 
+// errCut is a last line without its end that is not whole JSON, as a full
+// disk leaves netlify logs --json > FILE: an event cut, not a line without one.
+var errCut = errors.New("cut short (no line end, not whole JSON): the file was cut as it was written, as on a full disk; write it whole and import it again (what was taken is not taken twice)")
+
 // eachLine calls f with what each non-empty line of r holds and its number,
 // or with why it holds nothing readable (over MaxLine; of a journal, no event
 // to take). It stops at f's error.
@@ -114,6 +118,7 @@ func eachLine(r io.Reader, journal bool, f func(n int, it Item, kind lineKind, e
 		// emptied under it: they must not hide the line after; nor must
 		// the byte order mark a Windows editor saves in front.
 		var ferr error
+		cut := err == io.EOF // no line end: the file's last line
 		switch line := bytes.Trim(line, " \t\r\n\x00\uFEFF"); {
 		case tooLong:
 			ferr = f(n, Item{}, 0, fmt.Errorf("over %d bytes: skipped", MaxLine))
@@ -121,6 +126,9 @@ func eachLine(r io.Reader, journal bool, f func(n int, it Item, kind lineKind, e
 			it, kind, err := parseLine(line)
 			if journal && err == nil && kind != anEvent {
 				err = errNotJournal
+			}
+			if cut && line[0] == '{' && !json.Valid(line) {
+				err = errCut
 			}
 			ferr = f(n, it, kind, err)
 		}
@@ -245,11 +253,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 		return ImportResult{}, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return ImportResult{}, err
-	}
-	end, err := wholeLines(f, fi.Size())
+	end, size, err := wholeEnd(f)
 	if err != nil {
 		return ImportResult{}, err
 	}
@@ -264,7 +268,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 			pos = 0
 		}
 	}
-	cut := fi.Size() - end
+	cut := size - end
 	if pos == end {
 		return ImportResult{Cut: cut}, nil
 	}

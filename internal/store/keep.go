@@ -5,6 +5,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -101,26 +102,35 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		}
 		stored += len(chunk)
 	}
-	if err := tx.Commit(); err != nil && !s.committed(xid) {
-		return 0, err
+	if err := tx.Commit(); err != nil {
+		if took, known := s.committed(xid); !known {
+			return 0, fmt.Errorf("%w: %v", errFateUnknown, err)
+		} else if !took {
+			return 0, err
+		}
 	}
 	return stored, nil
 }
 
-// committed reports whether PostgreSQL committed transaction xid after all:
-// a connection lost once COMMIT was sent may have lost only its answer, and
-// events both stored and logged as not stored would be counted twice.
-func (s *Store) committed(xid int64) bool {
+// errFateUnknown is a batch whose COMMIT's answer was lost, from a server that
+// could not be asked after: the Writer keeps it nowhere else, as it may be stored.
+var errFateUnknown = errors.New("the answer to COMMIT was lost and the server could not be asked whether it took: the events may be stored, so they are not written as not stored, which -import would count twice")
+
+// committed reports whether PostgreSQL committed transaction xid after all,
+// and whether it could tell in 2 s: a connection lost once COMMIT was sent may
+// have lost only its answer, and events both stored and logged as not stored
+// would be counted twice.
+func (s *Store) committed(xid int64) (took, known bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	for xid != 0 && ctx.Err() == nil {
 		var status sql.NullString
 		if s.db.QueryRowContext(ctx, `SELECT txid_status($1)`, xid).Scan(&status) == nil && status.String != "in progress" {
-			return status.String == "committed"
+			return status.String == "committed", true
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return false
+	return false, xid == 0
 }
 
 // newLines records the keys of chunk's imported items and returns those to

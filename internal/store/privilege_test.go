@@ -229,6 +229,30 @@ func TestRolesOfLeastPrivilege(t *testing.T) {
 	}
 }
 
+// TestAReadersURLIsRefusedAsAWriters: DATABASE_URL holding the reader's URL
+// (as for go run ./cmd/report) in the shell that starts the preview: it
+// opened, said events were kept in PostgreSQL, and sent every one to
+// not-stored.jsonl. Opened to write, the store refuses the role, naming why.
+func TestAReadersURLIsRefusedAsAWriters(t *testing.T) {
+	dsn := pgSchema(t)
+	if os.Getenv("TEST_DATABASE_PER_TEST") == "1" {
+		t.Skip("SKIPPING the roles through a pooler: a new role would need its password in the pooler's auth file; the direct run tests them")
+	}
+	open(t, dsn).Close()
+	admin := pgAdmin(t, dsn)
+	t.Cleanup(func() { admin.Close() })
+	var schema string
+	admin.QueryRow(`SELECT current_schema()`).Scan(&schema)
+	reader := role(t, admin, schema, "r", "GRANT USAGE ON SCHEMA %[1]s TO %[2]s; GRANT SELECT ON %[1]s.schema_migrations, %[1]s.rollup, %[1]s.sales TO %[2]s")
+	s, err := Open(context.Background(), reader, Options{})
+	if err == nil {
+		s.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "may not add events") {
+		t.Errorf("opened to write as the reader: %v; want it refused", err)
+	}
+}
+
 // role makes a login role for one test with grants (%[1]s the schema,
 // %[2]s the role), dropped when the test ends, and returns its URL.
 func role(t *testing.T, admin *sql.DB, schema, kind, grants string) string {

@@ -76,7 +76,9 @@ func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = s.upToDate(ctx)
+	if err = s.upToDate(ctx); err == nil && s.postgres && !o.ReadOnly {
+		err = s.mayAdd(ctx)
+	}
 	if err != nil && o.ReadOnly && !s.postgres && sqliteCode(err, 8, 14) {
 		// A WAL file in a folder this user may not write: SQLite cannot make the
 		// -shm file, and no writer can be at work (it needs the -wal file): read it as it is.
@@ -91,6 +93,16 @@ func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 		return nil, fmt.Errorf("%s: %w", s.where, err)
 	}
 	return s, nil
+}
+
+// mayAdd refuses a role that may not add events (a reader's URL in DATABASE_URL),
+// rather than open a writer whose every batch would then fail.
+func (s *Store) mayAdd(ctx context.Context) error {
+	var ok bool
+	if err := s.db.QueryRowContext(ctx, `SELECT has_table_privilege('events', 'INSERT')`).Scan(&ok); err != nil || ok {
+		return err
+	}
+	return errors.New("this role may not add events (INSERT on events), as a reader's may not: give a writer's URL, or the owner's (docs/store.md)")
 }
 
 func openPostgres(dsn string, o Options) (*sql.DB, error) {

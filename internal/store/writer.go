@@ -108,7 +108,7 @@ func (w *Writer) keep(batch []request) error {
 	if err == nil {
 		return nil
 	}
-	if w.fallback == nil {
+	if w.fallback == nil || errors.Is(err, errFateUnknown) {
 		w.log(fmt.Sprintf("NOT KEPT: %d events: %v", len(items), err))
 		return err
 	}
