@@ -128,6 +128,11 @@ func show(f flags) error {
 	} else if err != nil {
 		return timedOut(ctx, err)
 	}
+	if r.NotStored, err = store.NotStoredNote(f.root); err != nil {
+		return err
+	} else if r.NotStored != "" {
+		fmt.Fprintf(os.Stderr, "report: warning: %s\n", r.NotStored)
+	}
 	pages, err := placeOnPages(&r, f.root)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks and guides are not put on their pages, nor -path held to them:\n  %s\n", f.root, strings.ReplaceAll(err.Error(), "\n", "\n  "))

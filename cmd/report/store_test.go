@@ -376,3 +376,39 @@ func TestAReaderThatMayNotReadTheSales(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsNotStoredAreNamed: events PostgreSQL did not take from the
+// preview wait in not-stored.jsonl; a report that does not count them
+// says how many wait there, in every form, rather than look whole.
+func TestEventsNotStoredAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := store.OpenJournal(filepath.Join(dir, store.NotStored))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	items := []store.Item{
+		{Event: event.Event{Name: "view", Path: "/a/", VisibleMS: new(int64), Scrolled: new(bool)}, At: now},
+		{Event: event.Event{Name: "view", Path: "/b/", VisibleMS: new(int64), Scrolled: new(bool)}, At: now},
+	}
+	if _, err := j.Keep(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	want := "not-stored.jsonl in the site folder holds 2 events PostgreSQL did not take"
+	for _, args := range [][]string{{"-since", "7d"}, {"-since", "7d", "-json"}, {"-since", "7d", "-html", "-"}} {
+		code, out, errs := runReport(t, dir, nil, args...)
+		if code != 0 || !strings.Contains(errs, "report: warning: "+want) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+		if !strings.Contains(out, want) {
+			t.Errorf("%v: the report does not say what waits in not-stored.jsonl:\n%s", args, out)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, store.NotStored), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runReport(t, dir, nil, "-since", "7d"); code != 0 || strings.Contains(out+errs, store.NotStored) {
+		t.Errorf("an empty not-stored.jsonl: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}

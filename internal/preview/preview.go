@@ -115,7 +115,7 @@ func (s *Server) openEvents() error {
 		if err != nil {
 			return fmt.Errorf("the preview's store: %w", err)
 		}
-		fallback, err := s.journal(filepath.Join(s.o.Root, "not-stored.jsonl"))
+		fallback, err := s.journal(filepath.Join(s.o.Root, store.NotStored))
 		if err != nil {
 			st.Close()
 			return err

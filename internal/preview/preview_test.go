@@ -686,6 +686,21 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	}
 }
 
+// TestTheReportPageNamesEventsNotStored: what PostgreSQL did not take
+// waits in not-stored.jsonl, out of every count: the funnel page says how
+// many wait there.
+func TestTheReportPageNamesEventsNotStored(t *testing.T) {
+	root, srv, _ := start(t)
+	line := `{"ts":"2026-12-06T10:00:00Z","stored":false,"name":"view","path":"/","visible_ms":5,"scrolled":false}` + "\n"
+	if err := os.WriteFile(filepath.Join(root, store.NotStored), []byte(line+line+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, body, _ := get(t, srv.URL+"/_preview/report")
+	if want := "not-stored.jsonl in the site folder holds 3 events PostgreSQL did not take"; code != 200 || !strings.Contains(body, want) {
+		t.Errorf("GET /_preview/report = %d, without %q:\n%s", code, want, body)
+	}
+}
+
 // TestAFloodIsKeptWhole: 10,000 events posted at once are each answered
 // 204 and each in the journal by then.
 func TestAFloodIsKeptWhole(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 
 	"errref/internal/event"
 	"errref/internal/report"
+	"errref/internal/store"
 )
 
 // Serve runs the preview at o.Addr until ctx ends.
@@ -123,6 +124,9 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	}
 	q, _ := report.Period(time.Now(), 30*24*time.Hour, "", "") // no dates given: it cannot fail
 	rep, err := report.Load(r.Context(), s.store, q)
+	if err == nil {
+		rep.NotStored, err = store.NotStoredNote(s.o.Root)
+	}
 	var b bytes.Buffer
 	if err == nil {
 		err = report.HTML(&b, rep)

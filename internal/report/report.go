@@ -234,6 +234,7 @@ type Report struct {
 	To         string         `json:"to"`
 	Filter     Filter         `json:"filter"`
 	PartialDay string         `json:"partial_day,omitempty"` // today, when the period holds it
+	NotStored  string         `json:"not_stored,omitempty"`  // events waiting in a file, which no count holds
 	Previous   PreviousPeriod `json:"previous"`
 	Total      Funnel         `json:"total"`
 	Pages      []PageRow      `json:"pages"`

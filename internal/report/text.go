@@ -24,6 +24,9 @@ func Text(w io.Writer, r Report) error {
 		fmt.Fprintf(w, "Only the reading events of %s.\n", filterLine(r.Filter, Quote))
 	}
 	fmt.Fprintf(w, "Changes are against %s to %s, the period of the same length before.\n%s\n\n", r.Previous.From, r.Previous.To, countsNote)
+	if r.NotStored != "" {
+		fmt.Fprintf(w, "%s\n\n", r.NotStored)
+	}
 
 	t, prev := r.Total, r.Previous.Total
 	tb := table{{"", "this period", "before", "change"}}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -239,4 +240,23 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// NotStored is the file in the site folder where the preview writes what
+// PostgreSQL did not take.
+const NotStored = "not-stored.jsonl"
+
+// NotStoredNote says, for a report, how many events wait in root's
+// not-stored.jsonl, which no count holds until -import takes them; "" when none.
+func NotStoredNote(root string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(root, NotStored))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	n := bytes.Count(b, []byte{'\n'})
+	if err != nil || n == 0 {
+		return "", err
+	}
+	return fmt.Sprintf("%s in the site folder holds %d events PostgreSQL did not take from the preview: "+
+		"these counts leave out each that go run ./cmd/report -import %s (as the store's owner) has not taken yet; it takes each once.", NotStored, n, NotStored), nil
 }
