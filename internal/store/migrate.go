@@ -120,7 +120,11 @@ func (s *Store) upToDate(ctx context.Context) error {
 		return nil
 	}
 	if err := s.Migrate(ctx); err != nil {
-		return fmt.Errorf("%w (at version %d, this program needs %d), and migrating it failed: %v. Run `go run ./cmd/report -migrate` with a role that owns the schema (see docs/store.md), then start this again", ErrBehind, v, Latest, err)
+		who := "as a user who may write the file and its folder, on a disk with room"
+		if s.postgres {
+			who = "with a role that owns the schema"
+		}
+		return fmt.Errorf("%w (at version %d, this program needs %d), and migrating it failed: %v. Run `go run ./cmd/report -migrate` %s (see docs/store.md), then start this again", ErrBehind, v, Latest, err, who)
 	}
 	return nil
 }
