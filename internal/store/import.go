@@ -253,7 +253,7 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 		return ImportResult{}, err
 	}
 	defer f.Close()
-	end, size, err := wholeEnd(f)
+	end, size, err := settledEnd(f)
 	if err != nil {
 		return ImportResult{}, err
 	}

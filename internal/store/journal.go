@@ -109,6 +109,15 @@ func (j *Journal) reopen() error {
 	return nil
 }
 
+// settledEnd is wholeEnd for a reader, read under the writers' lock: a batch
+// whose write failed part-way is cut off before its writer lets go, never
+// read as events (it was answered 503). The lines before end stay as they are.
+func settledEnd(f *os.File) (end, size int64, err error) {
+	unlock, _ := lockFile(f)
+	defer unlock()
+	return wholeEnd(f)
+}
+
 // wholeEnd is where f's whole lines end, and its size.
 func wholeEnd(f *os.File) (end, size int64, err error) {
 	fi, err := f.Stat()
@@ -190,7 +199,7 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 	}
 	defer f.Close()
 	// Whole lines, as the report takes them: a last one cut is being written or was never acknowledged.
-	end, _, err := wholeEnd(f)
+	end, _, err := settledEnd(f)
 	if err != nil {
 		return nil, err
 	}

@@ -307,3 +307,61 @@ func TestAJournalHoldsNothingButEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestReadersWaitForABatchToSettle: a batch whose write failed part-way (a
+// full disk) may have reached the file as whole lines before the writer
+// cuts it off, under its lock; the preview answered 503 for it. Read in
+// that moment, the page and the report counted events never acknowledged.
+// They wait for the lock, and count only the batches that were.
+func TestReadersWaitForABatchToSettle(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" && runtime.GOOS != "windows" {
+		t.Skip("the lock is tried on Linux, macOS and Windows")
+	}
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	j, _, err := OpenJournal(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	keepOne(t, j, 1)
+	size, _ := os.Stat(path)
+	// A writer mid-batch: the lock held, a failed batch's lines in the file.
+	unlock, locked := lockFile(j.f)
+	if !locked {
+		t.Skip("this file system takes no locks")
+	}
+	line := event.Event{Name: "copy-sketch"}.NotStoredLine(at.Add(2 * time.Second))
+	if _, err := j.f.Write(append(line, line...)); err != nil {
+		t.Fatal(err)
+	}
+	// The preview's page and the report, reading meanwhile.
+	st := open(t, filepath.Join(t.TempDir(), "events.db"))
+	type result struct {
+		counted, taken int
+		err            error
+	}
+	read := make(chan result, 1)
+	go func() {
+		cs, err := JournalCounts(path, "2026-01-01", "2026-12-31")
+		res, terr := st.TakeJournal(context.Background(), path)
+		r := result{taken: res.Added, err: errors.Join(err, terr)}
+		for _, c := range cs {
+			r.counted += c.N
+		}
+		read <- r
+	}()
+	select {
+	case r := <-read:
+		unlock()
+		t.Fatalf("counted %d and took %d events while a writer held the journal mid-batch (%v)", r.counted, r.taken, r.err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	// The write failed: the writer cuts its batch off, then lets go.
+	if err := j.truncate(size.Size()); err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	if r := <-read; r.err != nil || r.counted != 1 || r.taken != 1 {
+		t.Errorf("counted %d and took %d events (%v), want the 1 acknowledged", r.counted, r.taken, r.err)
+	}
+}
