@@ -1045,3 +1045,32 @@ func TestASQLiteStoreIsNotAJournal(t *testing.T) {
 		})
 	}
 }
+
+// TestAStopDuringTheFirstWatchesEndsThePreview: Ctrl-C while the preview
+// is still adding its first watches (a site of many folders). On Windows,
+// fsnotify answers Add on the goroutine that hands over events, and the
+// watcher closed mid-Add stranded it: the preview never exited.
+func TestAStopDuringTheFirstWatchesEndsThePreview(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "site", "testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		if err := os.Mkdir(filepath.Join(root, "content", fmt.Sprintf("s%03d", i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 5 {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		done := make(chan error, 1)
+		go func() {
+			done <- Serve(ctx, Options{Root: root, Out: filepath.Join(t.TempDir(), "public"), Addr: "127.0.0.1:0", Log: io.Discard})
+		}()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("stop %d: the preview had not ended 30 s after it was stopped", i+1)
+		}
+	}
+}

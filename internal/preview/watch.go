@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -34,15 +36,36 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		close(closed)
 		return closed
 	}
-	add := func(dirs ...string) {
-		for _, dir := range dirs {
-			filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-				if err == nil && d.IsDir() {
-					w.Add(p)
-				}
-				return nil
-			})
+	// Adds in flight: the watcher is closed only once none is, as fsnotify on
+	// Windows strands an Add that a Close overtakes (the preview never ends).
+	var mu sync.Mutex
+	var adding sync.WaitGroup
+	var stopping atomic.Bool
+	watch := func(f func()) {
+		mu.Lock()
+		if stopping.Load() {
+			mu.Unlock()
+			return
 		}
+		adding.Add(1)
+		mu.Unlock()
+		defer adding.Done()
+		f()
+	}
+	add := func(dirs ...string) {
+		watch(func() {
+			for _, dir := range dirs {
+				filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+					if stopping.Load() {
+						return filepath.SkipAll // the preview is ending: one Add at most to wait for
+					}
+					if err == nil && d.IsDir() {
+						w.Add(p)
+					}
+					return nil
+				})
+			}
+		})
 	}
 	var sources []string
 	for _, d := range site.SourceDirs() {
@@ -64,7 +87,19 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		for {
 			select {
 			case <-ctx.Done():
-				return
+				mu.Lock()
+				stopping.Store(true)
+				mu.Unlock()
+				added := make(chan struct{})
+				go func() { adding.Wait(); close(added) }()
+				for {
+					select { // an Add waits for these to be taken
+					case <-w.Events:
+					case <-w.Errors:
+					case <-added:
+						return
+					}
+				}
 			case ev := <-w.Events:
 				rel, err := filepath.Rel(s.o.Root, ev.Name)
 				if rel = filepath.ToSlash(rel); err != nil || !source(rel) {
@@ -106,7 +141,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		}
 	}()
 	add(sources...)
-	w.Add(s.o.Root) // site.toml, netlify.toml, and a source folder made later
+	watch(func() { w.Add(s.o.Root) }) // site.toml, netlify.toml, and a source folder made later
 	first := make(chan struct{})
 	go func() {
 		s.rebuild()
