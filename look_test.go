@@ -285,3 +285,27 @@ func TestIndexFilters(t *testing.T) {
 		t.Errorf("after typing %q the index shows %q, want %s first", want.Meta.Title, shown, want.URL)
 	}
 }
+
+// TestIndexSaysWhatItFound: what the box answers (its matches, the line
+// that says no page explains the text, the one that says the search is
+// short) is inside a live region already in the page when it loads, so a
+// screen reader announces the answer. A live region that is itself hidden
+// until it answers is announced by no browser.
+func TestIndexSaysWhatItFound(t *testing.T) {
+	s := build(t, publishEnv)
+	srv := serve(t, s)
+	ctx := browsertest.New(t, browsertest.Options{})
+	for _, path := range []string{"/", "/404.html"} {
+		look(t, ctx, srv.URL+path, 375, "light")
+		silent, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`["matches", "no-match", "short"].filter(id => {
+			const live = document.getElementById(id).closest("[aria-live=polite], [role=status]");
+			return !live || live.closest("[hidden]") !== null;
+		})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(silent) > 0 {
+			t.Errorf("%s: the box's answers %q are in no live region shown from the start: a screen reader says nothing of them", path, silent)
+		}
+	}
+}

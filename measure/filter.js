@@ -105,7 +105,8 @@
       for (var j = 0; j < codes.length; j++) {
         lines.push(line(codes[j]));
       }
-      index.push({ item: items[i], order: part * 100000 + i, title: plain(items[i].querySelector("a").textContent), text: plain(items[i].textContent), lines: lines });
+      var title = plain(items[i].querySelector("a").textContent);
+      index.push({ item: items[i], order: part * 100000 + i, title: title, said: title.split(": ").pop(), text: plain(items[i].textContent), lines: lines });
     }
   }
   add(document, here);
@@ -142,13 +143,16 @@
   function apply() {
     // A line cut short may end in an ellipsis, which is not its text.
     var q = plain(input.value).trim().replace(/(\.\.\.|\u2026)$/, "").trim();
+    // A runtime's own class may stand before a title's message, which no
+    // quote of the library holds: TypeError: keyValidator._parse is not a function.
+    var said = q.replace(/^[a-z_$][\w$.]*: /, "");
     var found = [];
     for (var i = 0; q !== "" && i < index.length; i++) {
       var best = 0;
       for (var j = 0; j < index[i].lines.length; j++) {
         best = Math.max(best, score(q, index[i].lines[j]));
       }
-      if (best === 0 && index[i].title.indexOf(q) >= 0) {
+      if (best === 0 && (index[i].title.indexOf(q) >= 0 || said !== q && said === index[i].said)) {
         best = 0.75; // its title holds the text as typed: after every listed line
       } else if (best === 0 && index[i].text.indexOf(q) >= 0) {
         best = 0.5; // and then the rest of its entry

@@ -88,9 +88,21 @@ func TestPastedLineFindsItsPage(t *testing.T) {
 	if scope == "" {
 		t.Error("no page lists the line RuntimeError: Attempted to exit cancel scope in a different task than it was entered in")
 	}
+	// The page whose title is the line a client prints for a server's
+	// TypeError; the server's own log prints it with its class, TypeError.
+	parse := ""
+	for _, p := range built.Pages {
+		if strings.HasSuffix(p.Meta.Title, ": keyValidator._parse is not a function") {
+			parse = p.URL
+		}
+	}
+	if parse == "" {
+		t.Error("no page is titled with the line McpError: MCP error -32603: keyValidator._parse is not a function")
+	}
 	cases := []struct{ line, first string }{
 		{"mcp.shared.exceptions.McpError: Timed out while waiting for response to ClientRequest. Waited 30.0 seconds.", counterPage},
 		{"RuntimeError: Attempted to exit cancel scope in a different task than it was entered in", scope},
+		{"TypeError: keyValidator._parse is not a function", parse},
 		{"ZeroDivisionError: division by zero", ""},
 		// Lines that end in the first words of a listed line are not that
 		// line cut short: "Bad Request: No valid session ID provided".
@@ -103,7 +115,7 @@ func TestPastedLineFindsItsPage(t *testing.T) {
 		h := newHarness(t, opts{})
 		h.open(path, "")
 		for _, c := range cases {
-			if c.first == "" && strings.HasPrefix(c.line, "RuntimeError") {
+			if c.first == "" && (strings.HasPrefix(c.line, "RuntimeError") || strings.HasPrefix(c.line, "TypeError")) {
 				continue // reported above
 			}
 			got := h.paste(c.line)

@@ -126,6 +126,7 @@ func (s *Site) cut(home *Page) error {
 // cut short: a break before its last pages, weighing what it is over, and
 // the index and every page that lists the catalog are rendered again.
 func (s *Site) fit(o Options, last map[string]*Page) error {
+	var first, cutAt string // the last round's page, by its first entry, and the entry it was cut before
 	for {
 		i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.part != nil && p.out.Critical.Gzip > CriticalBudget })
 		if i < 0 {
@@ -146,7 +147,11 @@ func (s *Site) fit(o Options, last map[string]*Page) error {
 			w += run[cut].weight
 		}
 		s.breaks = maps.Clone(s.breaks) // the last build's, which its pages show, stays as it was
-		s.breaks[run[cut].File] = true
+		if run[0].File == first {
+			delete(s.breaks, cutAt) // still over: cut it shorter, leaving no page of the few entries between two cuts
+		}
+		first, cutAt = run[0].File, run[cut].File
+		s.breaks[cutAt] = true
 		for _, p := range s.Pages {
 			if p.part == nil && !p.out.Listed {
 				continue
