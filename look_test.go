@@ -121,7 +121,7 @@ func TestNoSidewaysScroll(t *testing.T) {
 		for _, width := range []int64{320, 375, 1280} {
 			look(t, ctx, srv.URL+p.URL, width, "light")
 			res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-				Scroll, Client int
+				Scroll, Client  int
 				Wide, Unreached []string
 			}](`(() => {
 				const d = document.documentElement, wide = [], unreached = [];
