@@ -41,7 +41,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	var mu sync.Mutex
 	var adding sync.WaitGroup
 	var stopping atomic.Bool
-	watch := func(f func()) {
+	track := func(f func()) {
 		mu.Lock()
 		if stopping.Load() {
 			mu.Unlock()
@@ -53,7 +53,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		f()
 	}
 	add := func(dirs ...string) {
-		watch(func() {
+		track(func() {
 			for _, dir := range dirs {
 				filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 					if stopping.Load() {
@@ -141,7 +141,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		}
 	}()
 	add(sources...)
-	watch(func() { w.Add(s.o.Root) }) // site.toml, netlify.toml, and a source folder made later
+	track(func() { w.Add(s.o.Root) }) // site.toml, netlify.toml, and a source folder made later
 	first := make(chan struct{})
 	go func() {
 		s.rebuild()
