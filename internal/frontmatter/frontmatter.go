@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -93,6 +94,9 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		}
 		// A value of the wrong kind: toml names the key, not its line.
 		if m := wrongKindRE.FindStringSubmatch(err.Error()); m != nil {
+			if isList(m[1]) && m[3] == "string" { // toml names the item's type, not the list's
+				return meta, nil, 0, fmt.Errorf("%s:%d: an item of %s is %s, but each takes %s", path, keyLine(fm, m[1]), m[1], kind(m[2]), kind(m[3]))
+			}
 			return meta, nil, 0, fmt.Errorf("%s:%d: %s is %s, but it takes %s", path, keyLine(fm, m[1]), m[1], kind(m[2]), kind(m[3]))
 		}
 		return meta, nil, 0, fmt.Errorf("%s:2: front matter: %v", path, err)
@@ -149,6 +153,17 @@ func kind(t string) string {
 	words := map[string]string{"string": "a string in quotes", "bool": "true or false", "boolean": "true or false", "int64": "a number", "float64": "a number",
 		"slice": `a list, such as ["a", "b"]`, "[]any": "a list", "map[string]any": "a table", "time.Time": "a date without quotes, such as 2026-12-05"}
 	return cmp.Or(words[t], t)
+}
+
+// isList reports whether key is one of Meta's lists.
+func isList(key string) bool {
+	t := reflect.TypeFor[Meta]()
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("toml") == key {
+			return t.Field(i).Type.Kind() == reflect.Slice
+		}
+	}
+	return false
 }
 
 // KeyLine is the line of src setting key, or opening its [table], else 1.
