@@ -235,6 +235,8 @@ func TestRefused(t *testing.T) {
 		{"no totals", strings.Join(lines[:3], ""), Options{}, "no Totals row"},
 		{"after totals", gumroad + lines[1], Options{}, ":8: a row after the Totals row of line 7"},
 		{"bad amount", strings.Replace(gumroad, ",4.5,", ",4.505,", 1), Options{}, `f.csv:4: Partial Refund ($) "4.505": want dollars with at most two decimals`},
+		// Gumroad writes each flag 0 or 1: an empty Fully Refunded? would keep a refunded sale.
+		{"a flag left empty", strings.Replace(gumroad, ",direct,1,0.0,1,0,", ",direct,1,0.0,,0,", 1), Options{}, `f.csv:3: Fully Refunded? is "": want 0 or 1`},
 		{"a zone by name", strings.Replace(gumroad, "2026-03-01 09:15:00 UTC", "2026-03-01 09:15:00 PST", 1), Options{}, `f.csv:2: Purchase Time (UTC timezone) "2026-03-01 09:15:00 PST"`},
 		// A row one cell short would be read a column off: $19.00 as the fees' $2.37.
 		{"a cell short", strings.Replace(gumroad, "19.0,0.0,,0.0,19.0,2.37,", "19.0,0.0,,0.0,2.37,", 1), Options{}, "f.csv:2: 71 cells where the header has 72: the row is damaged"},
