@@ -58,8 +58,12 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 				return nil
 			}
 			paid++
-			if st := cell("Status"); st != "" && st != "ok" {
-				return nil // a failed transaction moved nothing
+			if _, ok := cols["Status"]; ok { // Blockscout's: ok, or error for a failed transaction, which moved nothing
+				if st := cell("Status"); st == "error" {
+					return nil
+				} else if st != "ok" {
+					return fmt.Errorf("Status %q: want ok or error, as Blockscout writes it", st)
+				}
 			}
 			tx := strings.ToLower(cell(x.tx))
 			if tx == "" {
