@@ -449,10 +449,10 @@ func quartiles(byBucket map[int]int) *Visible {
 		seen := 0
 		for _, b := range buckets {
 			if seen += byBucket[b]; seen >= rank {
-				return b
+				return tally.VisibleMiddle(b)
 			}
 		}
-		return buckets[len(buckets)-1]
+		return tally.VisibleMiddle(buckets[len(buckets)-1])
 	}
 	v.Q1, v.Median, v.Q3 = at(0.25), at(0.5), at(0.75)
 	return v

@@ -21,11 +21,21 @@ type Count struct {
 // VisibleBucket is the roll-up's key for an engaged event's visible_ms: whole seconds to two
 // significant figures (95, 140, 1,200), so quartiles from a small roll-up are within 10%.
 func VisibleBucket(ms int64) int {
-	s, unit := int(ms/1000), 1
-	for s >= 100*unit && unit < 1000 {
-		unit *= 10
+	s := int(ms / 1000)
+	return s / unit(s) * unit(s)
+}
+
+// VisibleMiddle is the middle of the bucket VisibleBucket keys as b (145 for
+// 140-149 s): read at its floor, a time would read up to a tenth short.
+func VisibleMiddle(b int) int { return b + unit(b)/2 }
+
+// unit is the width of the bucket that holds s seconds.
+func unit(s int) int {
+	u := 1
+	for s >= 100*u && u < 1000 {
+		u *= 10
 	}
-	return s / unit * unit
+	return u
 }
 
 // SortCounts orders counts by their fields as bytes, whatever the database's collation.
