@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"io/fs"
 	"os"
@@ -23,16 +22,10 @@ func placeOnPages(r *report.Report, root string) (urls []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	clicks, guides := map[string][]string{}, map[string]string{}
 	for _, p := range s.Pages {
 		urls = append(urls, p.URL)
-		for _, name := range p.Clicks() {
-			clicks[name] = append(clicks[name], p.File)
-		}
-		if guide := cmp.Or(p.Meta.Guide, s.Settings.Guide); guide != "" && !p.Home {
-			guides[p.URL] = guide
-		}
 	}
+	clicks, guides := s.Places()
 	r.SetClickPages(clicks)
 	r.SetGuides(guides)
 	return urls, nil

@@ -51,10 +51,13 @@ type Server struct {
 	headers      atomic.Pointer[[]headerRule] // netlify.toml's, read at each build
 	http.Handler                              // the routes, behind the host check
 
-	mu      sync.Mutex      // guards the three below, and the log's lines
+	mu      sync.Mutex      // guards the five below, and the log's lines
 	failure string          // the last build's error, or ""
 	built   chan struct{}   // closed when a build ends, then replaced: see reloads
 	changed map[string]bool // the files saved since the last build took them (site.Options.Changed)
+	// The last good build's places of clicks and guides, for the report (site.Places).
+	clicks map[string][]string
+	guides map[string]string
 }
 
 // New returns the server of the site at o.Root, which Watch builds. A

@@ -637,6 +637,7 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 		`{"name":"view","path":"/","visible_ms":6,"scrolled":true}`,
 		`{"name":"human-candidate","path":"/","visible_ms":10001,"scrolled":true}`,
 		`{"name":"checkout","checkout":"gumroad"}`,
+		`{"name":"copy-x"}`,
 		`{"name":"view","path":"/","visible_ms":1,"scrolled":false,"bad":1}`,
 	} {
 		resp, err := http.Post(srv.URL+"/api/event", "text/plain", strings.NewReader(body))
@@ -655,8 +656,8 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	for _, c := range cs {
 		n += c.N
 	}
-	if n != 4 {
-		t.Errorf("%d events kept, want the 4 valid ones", n)
+	if n != 5 {
+		t.Errorf("%d events kept, want the 5 valid ones", n)
 	}
 	code, body, h := get(t, srv.URL+"/_preview/report")
 	if code != 200 || h.Get("Refresh") == "" {
@@ -666,12 +667,20 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	if csp := h.Get("Content-Security-Policy"); csp != "" {
 		t.Errorf("/_preview/report is served under the site's policy %q", csp)
 	}
-	// The same page as go run ./cmd/report -html writes from that store.
+	// The same page as go run ./cmd/report -html writes from that store,
+	// each click and guide on its page as the site builds.
 	q, _ := report.Period(time.Now(), 30*24*time.Hour, "", "")
 	r, err := report.Load(context.Background(), journalAt(filepath.Join(root, "events.jsonl")), q)
 	if err != nil {
 		t.Fatal(err)
 	}
+	built, err := site.Build(site.Options{FS: os.DirFS(root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clicks, guides := built.Places()
+	r.SetClickPages(clicks)
+	r.SetGuides(guides)
 	var want bytes.Buffer
 	if err := report.HTML(&want, r); err != nil {
 		t.Fatal(err)
@@ -679,7 +688,7 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	if body != want.String() {
 		t.Errorf("/_preview/report is not the report's page:\n%s", body)
 	}
-	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">buy-link clicks gumroad</td><td>1</td>`} {
+	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">buy-link clicks gumroad</td><td>1</td>`, "click copy-x on content/index.md"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the report lacks %q", want)
 		}

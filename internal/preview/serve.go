@@ -126,6 +126,12 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	rep, err := report.Load(r.Context(), s.store, q)
 	if err == nil {
 		rep.NotStored, err = store.NotStoredNote(s.o.Root)
+		s.mu.Lock()
+		if s.clicks != nil { // as cmd/report places them, from the site as served
+			rep.SetClickPages(s.clicks)
+			rep.SetGuides(s.guides)
+		}
+		s.mu.Unlock()
 	}
 	var b bytes.Buffer
 	if err == nil {

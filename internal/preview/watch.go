@@ -211,6 +211,9 @@ func (s *Server) rebuild() {
 	}
 	s.mu.Lock()
 	s.failure = failure
+	if err == nil {
+		s.clicks, s.guides = b.Places()
+	}
 	close(s.built)
 	s.built = make(chan struct{})
 	s.mu.Unlock()

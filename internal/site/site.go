@@ -4,6 +4,7 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -115,6 +116,22 @@ func (p *Page) Raw() []byte { return p.raw }
 
 // Clicks are the names of the page's click controls, as rendered.
 func (p *Page) Clicks() []string { return p.out.Clicks }
+
+// Places are what a click and a sale do not carry, for the report: the content
+// files of the pages with each click's control, and the guide each page but the
+// index offers (its front matter's, else the site's).
+func (s *Site) Places() (clicks map[string][]string, guides map[string]string) {
+	clicks, guides = map[string][]string{}, map[string]string{}
+	for _, p := range s.Pages {
+		for _, name := range p.Clicks() {
+			clicks[name] = append(clicks[name], p.File)
+		}
+		if guide := cmp.Or(p.Meta.Guide, s.Settings.Guide); guide != "" && !p.Home {
+			guides[p.URL] = guide
+		}
+	}
+	return clicks, guides
+}
 
 // Build builds the site in o.FS. Errors name the file and line to fix.
 func Build(o Options) (*Site, error) {
