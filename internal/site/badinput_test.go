@@ -198,14 +198,13 @@ func TestBadInput(t *testing.T) {
 
 		{"static/ itself a link", func(t *testing.T, r string) {
 			os.Rename(filepath.Join(r, "static"), filepath.Join(r, "assets"))
-			if err := os.Symlink("assets", filepath.Join(r, "static")); err != nil {
-				t.Skipf("no symbolic link: %v", err)
-			}
-			// Wine's os.Symlink returns nil and makes nothing.
-			if fi, err := os.Lstat(filepath.Join(r, "static")); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-				t.Skipf("os.Symlink made no link here (%v)", err)
-			}
+			link(t, "assets", filepath.Join(r, "static"))
 		}, "static/: a link, not a folder"},
+		// fs.WalkDir does not follow it: the build passed without the folder's pages.
+		{"a folder of content/ a link", func(t *testing.T, r string) {
+			writeFile(t, r, "guides/guide.md", "+++\ntitle = \"A guide\"\n+++\n\nA guide.\n")
+			link(t, filepath.Join("..", "guides"), filepath.Join(r, "content", "guides"))
+		}, "content/guides: a link to a folder"},
 
 		// site.toml.
 		{"endpoint a browser resolves off-site", func(t *testing.T, r string) {
@@ -279,5 +278,17 @@ func TestAnEditorsLockInTemplatesIsSkipped(t *testing.T) {
 	}
 	if _, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// link makes a symbolic link, or skips the test where none can be made.
+func link(t *testing.T, target, name string) {
+	t.Helper()
+	if err := os.Symlink(target, name); err != nil {
+		t.Skipf("no symbolic link: %v", err)
+	}
+	// Wine's os.Symlink returns nil and makes nothing.
+	if fi, err := os.Lstat(name); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Skipf("os.Symlink made no link here (%v)", err)
 	}
 }

@@ -59,6 +59,9 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		}
 		ext := path.Ext(name)
 		switch {
+		case d.Type()&fs.ModeSymlink != 0 && isDir(site, rel):
+			// fs.WalkDir does not follow it: the build would pass without its pages.
+			errs = append(errs, fmt.Errorf("%s: a link to a folder, whose pages the build does not read: put the folder itself there", rel))
 		case d.IsDir() || !strings.EqualFold(ext, ".md") && !strings.EqualFold(ext, ".markdown"):
 			return nil
 		case strings.EqualFold(name, "index.md") && name != "index.md":
@@ -165,4 +168,9 @@ const homeFile = TemplateDir + "/home.html"
 func Ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")
+}
+
+func isDir(site fs.FS, name string) bool {
+	fi, err := fs.Stat(site, name)
+	return err == nil && fi.IsDir()
 }
