@@ -309,3 +309,37 @@ func TestIndexSaysWhatItFound(t *testing.T) {
 		}
 	}
 }
+
+// TestCodePrintsWhole prints each error page: on paper nothing scrolls, so
+// a code block or table wider than the page would lose the ends of its
+// lines. 718 px is A4's width less Chromium's default margins.
+func TestCodePrintsWhole(t *testing.T) {
+	s := build(t, publishEnv)
+	srv := serve(t, s)
+	ctx := browsertest.New(t, browsertest.Options{})
+	blocks := 0
+	for _, p := range errorPages(s) {
+		look(t, ctx, srv.URL+p.URL, 718, "light")
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
+			Blocks int
+			Cut    []string
+		}](`(() => {
+			const els = [...document.querySelectorAll("main pre, main table")];
+			const cut = els.filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.tagName + " " + el.id + ": " + el.scrollWidth + " px in " + el.clientWidth + " px, " + JSON.stringify(el.textContent.trim().slice(0, 40)));
+			return {Blocks: els.length, Cut: cut.slice(0, 5)};
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks += res.Blocks
+		for _, c := range res.Cut {
+			t.Errorf("%s printed: a block is cut at the paper's edge: %s", p.URL, c)
+		}
+	}
+	if blocks == 0 {
+		t.Error("no error page has a code block or table: the test looked at nothing")
+	}
+}

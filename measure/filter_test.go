@@ -285,7 +285,8 @@ new PerformanceObserver(l => l.getEntries().forEach(e => { window.shifts += e.va
 
 // TestWithoutScriptEveryErrorShowsAndNoBox: with script off, the box that
 // would do nothing is hidden; the index lists every error with its lines,
-// and the not-found page, which lists none, links to the index.
+// and the not-found page, which lists none, links to the index below the
+// hidden box, where it tells the reader to paste the line.
 func TestWithoutScriptEveryErrorShowsAndNoBox(t *testing.T) {
 	for _, path := range []string{"/", "/404.html"} {
 		h := newHarness(t, opts{})
@@ -298,8 +299,8 @@ func TestWithoutScriptEveryErrorShowsAndNoBox(t *testing.T) {
 			t.Errorf("%s: the box (%v) or the no-match line (%v) shows with script off", path, got.Box, got.None)
 		}
 		if path == "/404.html" {
-			if h.eval(`[...document.querySelectorAll("main a[href='/']")].some(a => a.offsetParent !== null)`) != true {
-				t.Errorf("%s: no link to the index shows with script off", path)
+			if h.eval(`[...document.querySelectorAll("main a[href='/']")].some(a => a.offsetParent !== null && document.getElementById("filter-box").compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING)`) != true {
+				t.Errorf("%s: with script off nothing shows below the hidden box, where the page says to paste the line: no link to the index there", path)
 			}
 			continue
 		}
