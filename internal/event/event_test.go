@@ -40,8 +40,8 @@ var parseCases = []struct {
 	{"wrong type", `{"name":"view","path":"/","visible_ms":1.5,"scrolled":false}`, "whole number"},
 	{"string for a bool", `{"name":"view","path":"/","visible_ms":1,"scrolled":"no"}`, "scrolled must be true or false"},
 	{"negative time", `{"name":"view","path":"/","visible_ms":-1,"scrolled":false}`, "0 or more"},
-	{"control character", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"a\u0007b"}`, "control character"},
-	{"line separator", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"a\u2028b"}`, "control character"},
+	{"control character", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"ref":"a\u0007b"}`, "control character"},
+	{"line separator", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"ref":"a\u2028b"}`, "control character"},
 	{"deep nesting", `{"campaign":` + strings.Repeat(`{"a":`, 50) + `1` + strings.Repeat(`}`, 50) + `}`, "campaign key"},
 	{"nested object", `{"campaign":{"a":{}}}`, "campaign key"},
 	{"path with a query", `{"name":"view","path":"/?a=1","visible_ms":1,"scrolled":false}`, "without query"},
@@ -56,8 +56,11 @@ var parseCases = []struct {
 	{"reading without time", `{"name":"engaged","path":"/"}`, "carries name, path, visible_ms and scrolled"},
 	{"no name", `{}`, "name is missing"},
 	{"invalid UTF-8", "{\"name\":\"view\",\"path\":\"/\",\"visible_ms\":1,\"scrolled\":false,\"outreach\":\"a\xffb\"}", "not UTF-8"},
-	{"bidi override", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"a\u202eb"}`, "control character"},
-	{"bidi isolate, raw", "{\"name\":\"view\",\"path\":\"/\",\"visible_ms\":1,\"scrolled\":false,\"ref\":\"a.b\",\"campaign\":{\"utm_source\":\"x\u2066y\"}}", "control character"},
+	{"bidi override", `{"name":"copy-\u202eb"}`, "control character"},
+	{"bidi isolate, raw", "{\"name\":\"view\",\"path\":\"/\",\"visible_ms\":1,\"scrolled\":false,\"ref\":\"a\u2066.b\"}", "control character"},
+	// The page's URL held them: the view counts, each control character kept as U+FFFD.
+	{"bidi mark in a campaign", "{\"name\":\"view\",\"path\":\"/\",\"visible_ms\":1,\"scrolled\":false,\"campaign\":{\"utm_campaign\":\"x\u200fy\"}}", ""},
+	{"newline in an outreach code", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"a\nb"}`, ""},
 	{"path with a space", `{"name":"view","path":"/ visible_ms=999","visible_ms":1,"scrolled":false}`, "URL path"},
 	{"path with a quote", `{"name":"view","path":"/\"x","visible_ms":1,"scrolled":false}`, "URL path"},
 	{"path not from the root", `{"name":"view","path":"x/","visible_ms":1,"scrolled":false}`, "URL path"},
@@ -91,6 +94,21 @@ func TestParse(t *testing.T) {
 				t.Errorf("Parse(%s): %v, want %q", tc.body, err, tc.err)
 			}
 		})
+	}
+}
+
+// TestControlCharactersInAValueAreMarked: a campaign or outreach value keeps
+// each control character the page's URL held as U+FFFD, the rest as sent.
+func TestControlCharactersInAValueAreMarked(t *testing.T) {
+	e, err := Parse([]byte(`{"name":"view","path":"/","visible_ms":1,"scrolled":false,"campaign":{"utm_campaign":"\u05e9\u200f1"},"outreach":"a\nb\u202e"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.Campaign["utm_campaign"]; got != "\u05e9\ufffd1" {
+		t.Errorf("utm_campaign %q, want %q", got, "\u05e9\ufffd1")
+	}
+	if *e.Outreach != "a\ufffdb\ufffd" {
+		t.Errorf("outreach %q, want %q", *e.Outreach, "a\ufffdb\ufffd")
 	}
 }
 

@@ -129,7 +129,11 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 	return nil
 }
 
-// str reads key's string value into dst: no control characters, at most MaxValue of them.
+// str reads key's string value into dst: at most MaxValue characters, and
+// no control character. Bidi controls (U+202E) would reorder what a terminal
+// or log viewer shows around them. A campaign or outreach value is the page
+// URL's, as a reader followed it (a right-to-left mark in a campaign's
+// name): there each is kept as U+FFFD, and the reader's view still counts.
 func str(dec *json.Decoder, key string, dst *string) error {
 	tok, err := dec.Token()
 	s, ok := tok.(string)
@@ -139,13 +143,16 @@ func str(dec *json.Decoder, key string, dst *string) error {
 	if utf8.RuneCountInString(s) > MaxValue && key != "path" {
 		return fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
-	for _, r := range s {
-		// Bidi controls (U+202E) would reorder what a terminal or log viewer shows around them.
+	clean := strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			return fmt.Errorf("%s holds a control character", key)
+			return utf8.RuneError
 		}
+		return r
+	}, s)
+	if clean != s && key != "outreach" && !strings.HasPrefix(key, "campaign.") {
+		return fmt.Errorf("%s holds a control character", key)
 	}
-	*dst = s
+	*dst = clean
 	return nil
 }
 
