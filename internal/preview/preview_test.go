@@ -1037,6 +1037,25 @@ func TestAWriteCutShortIsNotCalledTheLastGoodSite(t *testing.T) {
 	}
 }
 
+// TestAFirstBuildThatFailsServesNoSite: with no good build yet, the terminal
+// does not speak of a last good site, and the pages answer that none is built.
+func TestAFirstBuildThatFailsServesNoSite(t *testing.T) {
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "site", "testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "content", "index.md")); err != nil {
+		t.Fatal(err)
+	}
+	srv, log := startIn(t, root)
+	if code, _, _ := get(t, srv.URL+"/"); code != http.StatusServiceUnavailable {
+		t.Errorf("GET / = %d before any good build, want 503", code)
+	}
+	if l := log.String(); !strings.Contains(l, "content/index.md: missing") || strings.Contains(l, "last good site") {
+		t.Errorf("terminal:\n%s", l)
+	}
+}
+
 // TestASQLiteStoreIsNotAJournal: -db naming a SQLite file, in any case (a
 // writer on Windows or a Mac may type events.DB), is refused, not appended to.
 func TestASQLiteStoreIsNotAJournal(t *testing.T) {

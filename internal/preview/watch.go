@@ -174,6 +174,9 @@ func (s *Server) rebuild() {
 		err = s.readHeaders()
 	}
 	kept := ", still serving the last good site"
+	if s.last == nil { // none yet, or a write cut short (said below)
+		kept = ""
+	}
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
 		s.mu.Lock()
