@@ -109,6 +109,13 @@ func covered(s string, pieces map[string]bool) bool {
 // gap is the shortest part of s, s[a:b], that leaves s[:a] and s[b:] each
 // made of pieces: what the writer must quote, mark or drop.
 func gap(s string, pieces map[string]bool) string {
+	// A traceback's module before the class ("httpx." of httpx.ConnectError)
+	// is named whole, not the few letters of it that no quote holds.
+	if cls, _, ok := strings.Cut(s, ": "); ok && nameRE.FindString(cls) == cls {
+		if i := strings.LastIndexByte(cls, '.') + 1; i > 0 && covered(s[i:], pieces) {
+			return s[:i]
+		}
+	}
 	best := s
 	for a := 0; a < len(s); a++ {
 		if !utf8.RuneStart(s[a]) || a > 0 && !covered(s[:a], pieces) {

@@ -121,6 +121,9 @@ func TestGapNamesWhatNoQuoteHolds(t *testing.T) {
 	}
 	for _, c := range []struct{ run, want string }{
 		{"quiver.PoolClosed: pool is closed", "quiver."},
+		// A module that begins or is a word of a quote is named whole, not "ing." or ".".
+		{"pooling.PoolClosed: pool is closed", "pooling."},
+		{"pool.PoolClosed: pool is closed", "pool."},
 		{"PoolClosed: pool is closed, retry", ", retry"},
 		{"PoolClosed: the pool is closed now", "the pool is closed now"}, // one part, from the first gap to the last
 	} {
