@@ -19,6 +19,9 @@ func TestHTML(t *testing.T) {
 		{"Timed out … <seconds> seconds.", "Timed out … &lt;seconds&gt; seconds."},
 		{`"a<b&c".defghijklmnop`, "&#34;a&lt;b&amp;c&#34;.<wbr>defghijklmnop"},
 		{"UrlElicitationRequiredError", "UrlElicitationRequiredError"},
+		// A run longer than the narrowest line of code breaks between the words of its name.
+		{"StreamableHTTPServerTransportOptionsForTests", "Streamable<wbr>HTTP<wbr>Server<wbr>Transport<wbr>Options<wbr>For<wbr>Tests"},
+		{"mcp.StreamableHTTPServerTransportOptionsForTests", "mcp.<wbr>Streamable<wbr>HTTP<wbr>Server<wbr>Transport<wbr>Options<wbr>For<wbr>Tests"},
 		// A quote stays with the bracket it opens, which Chromium would part.
 		{`"{error_type} '{0.url}'\n"`, `<span class=nobr>&#34;{</span>error_type} <span class=nobr>&#39;{</span>0.url}&#39;\n&#34;`},
 		{`f"{self._read_timeout_seconds}"`, `f<span class=nobr>&#34;{</span>self.<wbr>_read_<wbr>timeout_<wbr>seconds}&#34;`},
@@ -27,6 +30,15 @@ func TestHTML(t *testing.T) {
 	} {
 		if got := HTML(tc.in); got != tc.want {
 			t.Errorf("HTML(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+	// A title's larger letters: a run of more than 20 breaks between words.
+	for _, tc := range []struct{ in, want string }{
+		{"ValidationError: StreamableHTTPServerTransportOptions is invalid", "ValidationError: Streamable<wbr>HTTP<wbr>Server<wbr>Transport<wbr>Options is invalid"},
+		{"anyio.ClosedResourceError", "anyio.<wbr>ClosedResourceError"},
+	} {
+		if got := Title(tc.in); got != tc.want {
+			t.Errorf("Title(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
 }

@@ -30,7 +30,7 @@ func loadTemplates(site fs.FS, asset func(string) (string, error)) (*templates, 
 	t := template.New("").Funcs(template.FuncMap{
 		"asset": asset,
 		// wbr marks where a code-like title may wrap: after a dot, never inside a name.
-		"wbr": func(s string) template.HTML { return template.HTML(linebreak.HTML(s)) },
+		"wbr": func(s string) template.HTML { return template.HTML(linebreak.Title(s)) },
 	})
 	tm := &templates{set: t, src: map[string][]byte{}, files: map[string]string{}}
 	for _, pattern := range []string{"*.html", "partials/*.html"} {
