@@ -154,3 +154,34 @@ func TestTheDocsNameOnlyMarksTheSiteHas(t *testing.T) {
 		}
 	}
 }
+
+// TestAnUnsetPublisherIsShownUnset: without a publisher the pages said
+// "Published by , an autonomous agent lab"; they show the placeholder other
+// unset settings show, and the build warns (so -publish refuses).
+func TestAnUnsetPublisherIsShownUnset(t *testing.T) {
+	root := t.TempDir()
+	for _, dir := range []string{"content", "templates", "static", "measure"} {
+		if err := os.CopyFS(filepath.Join(root, dir), os.DirFS(dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	toml, err := os.ReadFile("site.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	toml = regexp.MustCompile(`(?m)^publisher = .*$`).ReplaceAll(toml, []byte(`publisher = " "`))
+	if err := os.WriteFile(filepath.Join(root, "site.toml"), toml, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := site.Build(site.Options{FS: os.DirFS(root), Getenv: func(k string) string { return publishEnv[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(s.Files["mcp/mcperror/index.html"])
+	if strings.Contains(page, "Published by ,") || !strings.Contains(page, "[publisher is not set]") {
+		t.Errorf("the footer without a publisher:\n%s", page[max(0, strings.Index(page, "<footer")):])
+	}
+	if !strings.Contains(strings.Join(s.Warnings, "\n"), "publisher") {
+		t.Errorf("no warning of the publisher unset: %q", s.Warnings)
+	}
+}

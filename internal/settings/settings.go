@@ -58,6 +58,10 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 		}
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
+	// As the SITE_ variables are: "  " is no publisher, nor no guide.
+	for _, p := range []*string{&s.BaseURL, &s.Language, &s.Publisher, &s.Contact, &s.Storefront, &s.Wallet, &s.PaymentContact, &s.Endpoint, &s.Guide, &s.Title, &s.Description} {
+		*p = strings.TrimSpace(*p)
+	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return s, fmt.Errorf("%s:%d: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, frontmatter.KeyLine(src, und[0].String()), und[0].String())
 	}
@@ -121,7 +125,7 @@ func (s Settings) validate(from map[string]string, src []byte) error {
 // Missing lists the settings a published site needs and lacks.
 func (s Settings) Missing() []string {
 	var m []string
-	for _, v := range [][2]string{{s.BaseURL, "base_url (or SITE_BASE_URL; Netlify sets URL)"}, {s.Contact, "contact (or SITE_CONTACT)"},
+	for _, v := range [][2]string{{s.BaseURL, "base_url (or SITE_BASE_URL; Netlify sets URL)"}, {s.Publisher, "publisher"}, {s.Contact, "contact (or SITE_CONTACT)"},
 		{s.Storefront, "storefront_url (or SITE_STOREFRONT_URL)"}, {s.Wallet, "wallet_address (or SITE_WALLET_ADDRESS)"},
 		{s.PaymentContact, "payment_contact (or SITE_PAYMENT_CONTACT)"}} {
 		if v[0] == "" {

@@ -105,6 +105,26 @@ func TestPaymentContact(t *testing.T) {
 	}
 }
 
+// TestABlankValueIsUnset: a value of spaces in site.toml is no value, as a
+// blank SITE_ variable is not: a publisher or guide of "  " would print
+// "Published by  ," and pass -publish.
+func TestABlankValueIsUnset(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, File), []byte("publisher = \"  \"\nguide = \" \"\ncontact = \" a@b.org \"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(os.DirFS(dir), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Publisher != "" || s.Guide != "" || s.Contact != "a@b.org" {
+		t.Errorf("publisher %q, guide %q, contact %q", s.Publisher, s.Guide, s.Contact)
+	}
+	if missing := strings.Join(s.Missing(), "; "); !strings.Contains(missing, "publisher") {
+		t.Errorf("Missing() = %q, want publisher in it", missing)
+	}
+}
+
 // TestABadValueIsNamedWhereItWasSet: a value that an environment variable
 // set (Netlify's UI, or SITE_* in a shell) is not in site.toml, whose line
 // says base_url = "": the error must name the variable, or the writer
