@@ -108,28 +108,34 @@ func TestImportLogTakesEachNotStoredLineOnce(t *testing.T) {
 	})
 }
 
-// TestImportTakesWhatTheReceiverTook: an event the receiver took, whose
-// campaign holds & < and > (a URL's utm_content="<b>&…" decoded), comes
-// back from its not-stored line, and from the line as netlify logs --json
-// wraps it: written as \u0026, 200 of them would be over the receiver's
-// 1,024 bytes, and the import would refuse an event that was answered 204.
-// The body is of the largest size the receiver takes.
+// TestImportTakesWhatTheReceiverTook: an event the receiver took comes back
+// from its not-stored line, and from the line as netlify logs --json wraps
+// it, each body of the largest size the receiver takes. A campaign's & < and
+// > (a URL's utm_content="<b>&…" decoded), written as \u0026, 200 of them
+// would be over the receiver's 1,024 bytes; so would a campaign's control
+// characters (a stray %0A, sent as \n, or U+0085, two bytes), each kept as
+// U+FFFD, three bytes. The import must not refuse an event answered 204.
 func TestImportTakesWhatTheReceiverTook(t *testing.T) {
-	body := `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"campaign":{"utm_content":"` + strings.Repeat("<&>", 66) + `"}}`
-	body = strings.Replace(body, "/", "/"+strings.Repeat("a", event.MaxBody-len(body)), 1) // the largest body taken
-	e, err := event.Parse([]byte(body))
-	if err != nil {
-		t.Fatalf("the receiver refuses the %d-byte body: %v", len(body), err)
-	}
-	line := string(e.NotStoredLine(at))
-	wrapped, _ := json.Marshal(map[string]string{"message": strings.TrimSpace(line), "function": "event"})
-	each(t, func(t *testing.T, dsn string) {
-		s := open(t, dsn)
-		res, err := s.ImportLog(context.Background(), strings.NewReader(line+string(wrapped)+"\n"))
-		if got, want := importResult(res), "added 1, again 1, stored 0, skipped 0, refused []"; err != nil || got != want {
-			t.Errorf("import: %s, %v; want %s", got, err, want)
+	for _, tc := range []struct{ name, value string }{
+		{"& < >", strings.Repeat("<&>", 66)},
+		{"control characters", strings.Repeat("\\n\u0085", 100)},
+	} {
+		body := `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"campaign":{"utm_content":"` + tc.value + `"}}`
+		body = strings.Replace(body, "/", "/"+strings.Repeat("a", event.MaxBody-len(body)), 1) // the largest body taken
+		e, err := event.Parse([]byte(body))
+		if err != nil {
+			t.Fatalf("%s: the receiver refuses the %d-byte body: %v", tc.name, len(body), err)
 		}
-	})
+		line := string(e.NotStoredLine(at))
+		wrapped, _ := json.Marshal(map[string]string{"message": strings.TrimSpace(line), "function": "event"})
+		each(t, func(t *testing.T, dsn string) {
+			s := open(t, dsn)
+			res, err := s.ImportLog(context.Background(), strings.NewReader(line+string(wrapped)+"\n"))
+			if got, want := importResult(res), "added 1, again 1, stored 0, skipped 0, refused []"; err != nil || got != want {
+				t.Errorf("%s: import: %s, %v; want %s", tc.name, got, err, want)
+			}
+		})
+	}
 }
 
 // TestImportTakesTheReleaseBeforesLines: the release before (c390457),
