@@ -80,9 +80,12 @@ func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 		err = s.mayAdd(ctx)
 	}
 	if err != nil && o.ReadOnly && !s.postgres && sqliteCode(err, 8, 14) {
-		// A WAL file in a folder this user may not write: SQLite cannot make the
-		// -shm file, and no writer can be at work (it needs the -wal file): read it as it is.
+		// A WAL file in a folder this user may not write: SQLite cannot make the -shm file, and
+		// no writer can be at work: read the file as it is, unless a -wal holds events it leaves out.
 		s.db.Close()
+		if fi, err := os.Stat(dsn + "-wal"); err == nil && fi.Size() > 0 {
+			return nil, fmt.Errorf("%s-wal holds events not yet in %s (its writer stopped short), which only a user who may write %s can read: run this as one", dsn, dsn, filepath.Dir(dsn))
+		}
 		if s.db, err = openSQLite(dsn, true, true); err != nil {
 			return nil, err
 		}
