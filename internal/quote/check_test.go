@@ -46,6 +46,9 @@ func TestCheck(t *testing.T) {
 		{"moved, one line", v2, "acme/lib@v2:src/mod.py#5", "def raise_it():", "found at 8"},
 		{"gone", v1, "acme/lib@v1:src/mod.py#5", "def vanished():", "not found anywhere in the file"},
 		{"no such file", v1, "acme/lib@v1:src/nope.py#1", "x", "no such file"},
+		// A Mac or Windows opens src/mod.py for these, and the page's link to GitHub finds nothing.
+		{"a file in another case", v1, "acme/lib@v1:src/Mod.py#6", "raise Boom(", "MISMATCH x.md:3: src/Mod.py#6: no such file"},
+		{"a folder in another case", v1, "acme/lib@v1:SRC/mod.py#6", "raise Boom(", "MISMATCH x.md:3: SRC/mod.py#6: no such file"},
 		{"past the end", v1, "acme/lib@v1:src/mod.py#40", "x", "past the end"},
 		{"version mismatch", v1, "acme/lib@v2:src/mod.py#6", "raise Boom(", "VERSION MISMATCH x.md:3: src/mod.py#6 cites v2, but testdata/check/v1 holds v1: not checked"},
 	} {

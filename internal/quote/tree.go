@@ -5,8 +5,11 @@ package quote
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"errref/internal/cite"
@@ -93,15 +96,22 @@ func (s Copy) versionOf(c cite.Spec) string {
 // tree reads the files of s's folder, never outside it; of a checkout,
 // the commit's, not an edit or an untracked file in its work tree.
 func (s Copy) tree() Tree {
-	return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(path string) ([]byte, error) {
+	return Tree{Version: s.Version, Where: s.Dir, ReadFile: func(name string) ([]byte, error) {
 		if s.clone != nil {
-			return s.clone.readFile(s.head, path)
+			return s.clone.readFile(s.head, name)
 		}
 		root, err := os.OpenRoot(s.Dir)
 		if err != nil {
 			return nil, err
 		}
 		defer root.Close()
-		return root.ReadFile(path)
+		// A Mac or Windows opens src/mod.py for SRC/Mod.py, which the page's link to GitHub does not find.
+		for p := name; p != "."; p = path.Dir(p) {
+			entries, _ := fs.ReadDir(root.FS(), path.Dir(p))
+			if !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == path.Base(p) }) {
+				return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+			}
+		}
+		return root.ReadFile(name)
 	}}
 }
