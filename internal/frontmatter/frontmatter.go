@@ -81,7 +81,8 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if end == 0 {
 		return meta, nil, 0, fmt.Errorf("%s:1: front matter is not closed: add a line %q after the last key", path, delim)
 	}
-	fm := bytes.Join(lines[1:end], nil)
+	// A string over lines keeps its line ends: a CRLF checkout's must be Linux's.
+	fm := bytes.ReplaceAll(bytes.Join(lines[1:end], nil), []byte("\r\n"), []byte("\n"))
 	md, err := toml.Decode(string(fm), &meta)
 	if err != nil {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {

@@ -51,6 +51,7 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
+	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")) // as front matter: a string over lines keeps its line ends
 	md, err := toml.Decode(string(src), &s)
 	if err != nil {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok { // toml's own Line is one off at a CRLF: the line of the byte it stopped at

@@ -465,11 +465,16 @@ func TestAnyFS(t *testing.T) {
 	t.Run("checked out with CRLF line ends", func(t *testing.T) {
 		// Git for Windows checks text out with CRLF (core.autocrlf): the
 		// same sources, the same bytes. A code span across a line end
-		// shows it: the line end becomes one space.
+		// shows it: the line end becomes one space; and a TOML string
+		// over lines, in front matter and site.toml, keeps its line end.
 		lf, crlf := fixture(t), fixture(t)
 		for _, mem := range []fstest.MapFS{lf, crlf} {
 			f := mem["content/index.md"]
 			f.Data = append(f.Data, "\nA span `across a\nline end`.\n"...)
+			f.Data = bytes.Replace(f.Data, []byte(`description = "The fixture's`), []byte(`description = """The`+"\n"+`fixture's`), 1)
+			f.Data = bytes.Replace(f.Data, []byte(`page."`), []byte(`page."""`), 1)
+			f = mem["site.toml"]
+			f.Data = bytes.Replace(f.Data, []byte(`publisher = "Fixture"`), []byte(`publisher = """The`+"\n"+`Fixture"""`), 1)
 		}
 		for name, f := range crlf {
 			if !strings.HasPrefix(name, "static/") { // the author's files, copied as they are
