@@ -74,7 +74,7 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return nil
 	}
 	aside := tmp + asideSuffix
-	if err := rename(dir, aside); err != nil {
+	if err := retry(func() error { return os.Rename(dir, aside) }); err != nil {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
 	if err := os.Rename(tmp, dir); err != nil {
@@ -226,7 +226,7 @@ func Update(dir string, prev, next map[string][]byte) error {
 		if err := checkName(dir, name); err != nil {
 			return err
 		}
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(name))); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := retry(func() error { return os.Remove(filepath.Join(dir, filepath.FromSlash(name))) }); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
 		// os.Remove leaves a folder that holds anything.
@@ -253,7 +253,7 @@ func Update(dir string, prev, next map[string][]byte) error {
 		}
 		_, err = f.Write(next[name])
 		if err = errors.Join(err, f.Chmod(0o644), f.Close()); err == nil {
-			err = rename(f.Name(), p)
+			err = retry(func() error { return os.Rename(f.Name(), p) })
 		}
 		if err != nil {
 			os.Remove(f.Name())
@@ -263,14 +263,14 @@ func Update(dir string, prev, next map[string][]byte) error {
 	return nil
 }
 
-// rename is os.Rename, tried again for up to 2 s on Windows, where what
-// another program holds open (the preview serving a page a browser reloads,
-// an antivirus scan) cannot be renamed over or away until it is closed.
-func rename(from, to string) error {
-	err := os.Rename(from, to)
-	for i := 0; err != nil && runtime.GOOS == "windows" && i < 200; i++ {
+// retry runs f again for up to 2 s on Windows, where what another program
+// holds open (the preview serving a page a browser reloads, an antivirus
+// scan) cannot be renamed over or away, nor removed, until it is closed.
+func retry(f func() error) error {
+	err := f()
+	for i := 0; err != nil && !errors.Is(err, os.ErrNotExist) && runtime.GOOS == "windows" && i < 200; i++ {
 		time.Sleep(10 * time.Millisecond)
-		err = os.Rename(from, to)
+		err = f()
 	}
 	return err
 }
