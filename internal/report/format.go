@@ -13,14 +13,18 @@ import (
 )
 
 // Quote shows a stored value Go-quoted when it holds anything a terminal could
-// take for a control (an escape, a bidi override) or a space that blurs a column.
-// A backslash is plain: a Windows path with each one doubled cannot be pasted back.
+// take for a control (an escape, a bidi override), and in plain quotes when a
+// space would blur a column. A backslash is plain: a Windows path with each
+// one doubled cannot be pasted back, and "C:\Users\Ann Lee" is how cmd.exe takes it.
 func Quote(s string) string {
 	plain := strings.ReplaceAll(s, `\`, "/")
-	if q := strconv.Quote(plain); q[1:len(q)-1] == plain && !strings.ContainsAny(s, " \t") {
-		return s
+	if q := strconv.Quote(plain); q[1:len(q)-1] != plain {
+		return strconv.Quote(s)
 	}
-	return strconv.Quote(s)
+	if strings.Contains(s, " ") {
+		return `"` + s + `"`
+	}
+	return s
 }
 
 func pct(v *float64) string {

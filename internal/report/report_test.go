@@ -395,7 +395,8 @@ func TestQuote(t *testing.T) {
 		{"tab\there", `"tab\there"`},
 		{"café", "café"},
 		{`C:\Users\ann\site\events.db`, `C:\Users\ann\site\events.db`},
-		{`C:\Users\Ann Lee\events.db`, `"C:\\Users\\Ann Lee\\events.db"`},
+		{`C:\Users\Ann Lee\events.db`, `"C:\Users\Ann Lee\events.db"`}, // as cmd.exe and PowerShell take it
+		{`C:\Users\"Ann"\x`, `"C:\\Users\\\"Ann\"\\x"`},
 		{"a\\\x1b", `"a\\\x1b"`},
 	} {
 		if got := Quote(tc.in); got != tc.want {
