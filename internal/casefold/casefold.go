@@ -4,6 +4,9 @@
 package casefold
 
 import (
+	"io/fs"
+	"path"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -18,4 +21,17 @@ func Key(s string) string {
 		}
 		return least
 	}, s)
+}
+
+// Exact reports whether fsys holds name spelt as it is, each folder and the
+// file: on a file system that folds case, opening SRC/Mod.py finds src/mod.py,
+// which a case-sensitive server (GitHub, Netlify) does not.
+func Exact(fsys fs.FS, name string) bool {
+	for p := name; p != "."; p = path.Dir(p) {
+		entries, _ := fs.ReadDir(fsys, path.Dir(p))
+		if !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == path.Base(p) }) {
+			return false
+		}
+	}
+	return true
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"errref/internal/casefold"
 )
 
 type headerRule struct {
@@ -59,7 +61,11 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	if strings.HasSuffix(r.URL.Path, "/") {
 		want = path.Join(name, "index.html")
 	}
-	switch fi, err := root.Stat(want[1:]); {
+	fi, err := root.Stat(want[1:])
+	if err == nil && !casefold.Exact(root.FS(), want[1:]) {
+		err = os.ErrNotExist // /PAY/ found on a Mac or Windows, which Netlify answers 404
+	}
+	switch {
 	case err == nil && fi.IsDir():
 		// To the cleaned path: /%2fevil.example/..%2fpay is /pay, and a
 		// Location of //evil.example/../pay/ would leave the site.

@@ -408,6 +408,22 @@ func TestNothingOutsideTheOutputIsServed(t *testing.T) {
 	}
 }
 
+// TestAPathInAnotherCaseIs404: a Mac's or Windows' file system finds
+// public/pay/index.html for /PAY/, which Netlify answers 404: a link typed
+// in another case, or a page's old name after a change of case only,
+// seemed to work in the preview. Only a Mac or Windows (.ci/wine/test) can fail it.
+func TestAPathInAnotherCaseIs404(t *testing.T) {
+	_, srv, _ := start(t)
+	for _, p := range []string{"/PAY/", "/Pay/index.html", "/pay/Index.html", "/Robots.txt"} {
+		if code, _, _ := get(t, srv.URL+p); code != 404 {
+			t.Errorf("GET %s: %d, want 404", p, code)
+		}
+	}
+	if code, _, _ := get(t, srv.URL+"/pay/"); code != 200 {
+		t.Errorf("GET /pay/: %d, want 200", code)
+	}
+}
+
 func TestReceiver(t *testing.T) {
 	_, srv, log := start(t)
 	for _, tc := range []struct {

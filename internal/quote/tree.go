@@ -5,13 +5,11 @@ package quote
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
+	"errref/internal/casefold"
 	"errref/internal/cite"
 )
 
@@ -105,12 +103,8 @@ func (s Copy) tree() Tree {
 			return nil, err
 		}
 		defer root.Close()
-		// A Mac or Windows opens src/mod.py for SRC/Mod.py, which the page's link to GitHub does not find.
-		for p := name; p != "."; p = path.Dir(p) {
-			entries, _ := fs.ReadDir(root.FS(), path.Dir(p))
-			if !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == path.Base(p) }) {
-				return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-			}
+		if !casefold.Exact(root.FS(), name) { // found in another case on a Mac or Windows: the page's link to GitHub is not
+			return nil, &os.PathError{Op: "open", Path: name, Err: os.ErrNotExist}
 		}
 		return root.ReadFile(name)
 	}}
