@@ -159,12 +159,8 @@ func kind(t string) string {
 // isList reports whether key is one of Meta's lists.
 func isList(key string) bool {
 	t := reflect.TypeFor[Meta]()
-	for i := range t.NumField() {
-		if t.Field(i).Tag.Get("toml") == key {
-			return t.Field(i).Type.Kind() == reflect.Slice
-		}
-	}
-	return false
+	f, ok := t.FieldByNameFunc(func(name string) bool { f, _ := t.FieldByName(name); return f.Tag.Get("toml") == key })
+	return ok && f.Type.Kind() == reflect.Slice
 }
 
 // KeyLine is the line of src setting key, or opening its [table], else 1.
