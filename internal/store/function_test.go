@@ -178,8 +178,8 @@ func TestImportTakesTheReleaseBeforesLines(t *testing.T) {
 }
 
 // TestImportRefusesLinesByNumberAndTakesTheRest: a line that is not UTF-8,
-// one over MaxLine and one the receiver would refuse are each named by
-// number, and every valid line around them is taken.
+// one over MaxLine, one the receiver would refuse and one of UTF-16 are each
+// named by number, and every valid line around them is taken.
 func TestImportRefusesLinesByNumberAndTakesTheRest(t *testing.T) {
 	each(t, func(t *testing.T, dsn string) {
 		s := open(t, dsn)
@@ -193,6 +193,7 @@ func TestImportRefusesLinesByNumberAndTakesTheRest(t *testing.T) {
 			`{"ts":"2026-03-02T10:00:00Z","name":"view","path":"/ x"}`,
 			ok(3),
 			`{"ts":"2026-03-02T10:00:00Z","name":"x","pad":"` + strings.Repeat("a", MaxLine) + `"}`,
+			"\x00{\x00\"\x00t\x00s\x00\"\x00:\x00", // a line of a UTF-16 file, after its first
 			ok(4),
 		}, "\n")
 		res, err := s.ImportLog(context.Background(), strings.NewReader(log))
@@ -202,7 +203,7 @@ func TestImportRefusesLinesByNumberAndTakesTheRest(t *testing.T) {
 		if res.Added != 4 {
 			t.Errorf("added %d, want the 4 valid lines", res.Added)
 		}
-		want := []string{"line 2: not UTF-8", "line 4: a \"view\" event carries", "line 6: over 1048576 bytes"}
+		want := []string{"line 2: not UTF-8", "line 4: a \"view\" event carries", "line 6: over 1048576 bytes", "line 7: holds NUL bytes, as UTF-16 does"}
 		if len(res.Refused) != len(want) {
 			t.Fatalf("refused %v, want %v", res.Refused, want)
 		}

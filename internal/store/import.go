@@ -154,6 +154,9 @@ const (
 func parseLine(line []byte) (Item, lineKind, error) {
 	// encoding/json would turn invalid bytes into U+FFFD without a word;
 	// the receiver refuses them, and so does the import.
+	if bytes.IndexByte(line, 0) >= 0 { // every other byte of a line, in UTF-16
+		return Item{}, 0, errors.New("holds NUL bytes, as UTF-16 does (PowerShell 5's >): save the file as UTF-8")
+	}
 	if !utf8.Valid(line) {
 		return Item{}, 0, errors.New("not UTF-8")
 	}
