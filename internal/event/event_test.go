@@ -284,6 +284,23 @@ func TestNoSilent204(t *testing.T) {
 	}
 }
 
+// TestEventsInOneTickGetTwoTimes: on a clock that ticks every 15.6 ms
+// (Windows'), two like events in one tick would share a key, and the store
+// would keep one; each event is later than the one before.
+func TestEventsInOneTickGetTwoTimes(t *testing.T) {
+	tick := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	var got []time.Time
+	h := &Handler{Sink: func(_ Event, at time.Time) error { got = append(got, at); return nil }, clock: func() time.Time { return tick }}
+	for range 3 {
+		r := httptest.NewRequest("POST", "/api/event", strings.NewReader(`{"name":"view","path":"/","visible_ms":0,"scrolled":false}`))
+		r.Header.Set("Content-Type", "text/plain")
+		h.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	if len(got) != 3 || !got[0].Equal(tick) || !got[1].After(got[0]) || !got[2].After(got[1]) {
+		t.Errorf("times %v, want each after the one before, from %v", got, tick)
+	}
+}
+
 // BenchmarkServeHTTP is the handler's cost for one valid event, without
 // the network.
 func BenchmarkServeHTTP(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -15,6 +16,29 @@ import (
 // sets none, and keeps no header.
 type Handler struct {
 	Sink func(Event, time.Time) error
+
+	mu    sync.Mutex
+	last  time.Time        // the last event's time: see now
+	clock func() time.Time // time.Now, or a test's
+}
+
+// now is the time an event arrived, after the last one's by a nanosecond at
+// least: a stored event's key is its time and fields, and Windows' clock may
+// tick only every 0.5 to 15.6 ms, in which two tabs one save reloads send
+// the same view.
+func (h *Handler) now() time.Time {
+	clock := time.Now
+	if h.clock != nil {
+		clock = h.clock
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := clock().Round(0) // the wall clock's, which the key holds
+	if !t.After(h.last) {
+		t = h.last.Add(time.Nanosecond)
+	}
+	h.last = t
+	return t
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +70,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	if err := h.Sink(e, time.Now()); err != nil {
+	if err := h.Sink(e, h.now()); err != nil {
 		// The reason is the server's (its log has it): the page is told only that.
 		http.Error(w, "the event could not be kept", http.StatusServiceUnavailable)
 		return
