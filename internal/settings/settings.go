@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net/mail"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -46,7 +47,8 @@ var WalletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
 // Load reads site.toml and the environment; Netlify's URL stands in for an unset base_url.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
-	s := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
+	def := Settings{Language: "en", Endpoint: "/api/event", Title: "Error reference", Description: "Errors explained from the source of the libraries that raise them."}
+	s := def
 	src, err := fs.ReadFile(site, File)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return s, fmt.Errorf("%s: %w", File, err)
@@ -59,9 +61,10 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 		}
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
-	// As the SITE_ variables are: "  " is no publisher, nor no guide.
-	for _, p := range []*string{&s.BaseURL, &s.Language, &s.Publisher, &s.Contact, &s.Storefront, &s.Wallet, &s.PaymentContact, &s.Endpoint, &s.Guide, &s.Title, &s.Description} {
-		*p = strings.TrimSpace(*p)
+	// As the SITE_ variables are: "  " is unset, no publisher, nor a title of "".
+	v, d := reflect.ValueOf(&s).Elem(), reflect.ValueOf(def)
+	for i := range v.NumField() {
+		v.Field(i).SetString(cmp.Or(strings.TrimSpace(v.Field(i).String()), d.Field(i).String()))
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return s, fmt.Errorf("%s:%d: unknown setting %q: the settings are base_url, language, publisher, contact, storefront_url, wallet_address, payment_contact, endpoint, title, description, guide", File, frontmatter.KeyLine(src, und[0].String()), und[0].String())

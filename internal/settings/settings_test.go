@@ -125,6 +125,21 @@ func TestABlankValueIsUnset(t *testing.T) {
 	}
 }
 
+// TestABlankValueTakesTheDefault: a value of spaces is unset, so a setting
+// with a default keeps it: title = " " is not an index titled "", nor
+// language = " " a refused build.
+func TestABlankValueTakesTheDefault(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, File), []byte("title = \" \"\ndescription = \"\"\nlanguage = \" \"\nendpoint = \"  \"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(os.DirFS(dir), func(string) string { return "" })
+	want, _ := Load(os.DirFS(t.TempDir()), func(string) string { return "" }) // no site.toml: the defaults
+	if err != nil || s != want {
+		t.Errorf("Load = %+v, %v; want %+v", s, err, want)
+	}
+}
+
 // TestABadValueIsNamedWhereItWasSet: a value that an environment variable
 // set (Netlify's UI, or SITE_* in a shell) is not in site.toml, whose line
 // says base_url = "": the error must name the variable, or the writer

@@ -113,12 +113,13 @@ func TestImportLogTakesEachNotStoredLineOnce(t *testing.T) {
 // it, each body of the largest size the receiver takes. A campaign's & < and
 // > (a URL's utm_content="<b>&…" decoded), written as \u0026, 200 of them
 // would be over the receiver's 1,024 bytes; so would a campaign's control
-// characters (a stray %0A, sent as \n, or U+0085, two bytes), each kept as
-// U+FFFD, three bytes. The import must not refuse an event answered 204.
+// characters (a stray %0A, sent as \n, U+0085, two bytes, or DEL, one),
+// each kept as U+FFFD, three bytes. The import must not refuse an event answered 204.
 func TestImportTakesWhatTheReceiverTook(t *testing.T) {
 	for _, tc := range []struct{ name, value string }{
 		{"& < >", strings.Repeat("<&>", 66)},
 		{"control characters", strings.Repeat("\\n\u0085", 100)},
+		{"DEL", strings.Repeat("\x7f", 200)}, // %7F, one byte as JSON.stringify sends it
 	} {
 		body := `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"campaign":{"utm_content":"` + tc.value + `"}}`
 		body = strings.Replace(body, "/", "/"+strings.Repeat("a", event.MaxBody-len(body)), 1) // the largest body taken

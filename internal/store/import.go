@@ -187,9 +187,10 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	if bytes.Contains(body, []byte(`\u00`)) {
 		body = []byte(htmlEscapes.Replace(string(body)))
 	}
-	// U+FFFD is a campaign's control character, sent in two bytes (\n, U+0085), written
-	// in three: read as U+0085, which the receiver keeps as U+FFFD, no body grows past MaxBody.
-	body = bytes.ReplaceAll(body, []byte("\uFFFD"), []byte("\u0085"))
+	// U+FFFD is a campaign's control character, sent in as little as one byte (DEL,
+	// which JSON leaves bare), written in three: read as DEL, which the receiver keeps
+	// as U+FFFD, no body grows past MaxBody.
+	body = bytes.ReplaceAll(body, []byte("\uFFFD"), []byte("\x7f"))
 	e, err := event.Parse(body)
 	if err != nil {
 		return Item{}, 0, err
