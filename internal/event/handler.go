@@ -23,9 +23,10 @@ type Handler struct {
 }
 
 // now is the time an event arrived, after the last one's by a nanosecond at
-// least: a stored event's key is its time and fields, and Windows' clock may
-// tick only every 0.5 to 15.6 ms, in which two tabs one save reloads send
-// the same view.
+// least: a stored event's key is its time and fields, and on Windows Go's
+// wall clock moves only at the system's timer tick (runtime/time_windows_amd64.s
+// at go1.26.8 reads KUSER_SHARED_DATA's SystemTime), within which two tabs
+// one save reloads send the same view.
 func (h *Handler) now() time.Time {
 	clock := time.Now
 	if h.clock != nil {
