@@ -117,8 +117,12 @@
         el = type == "click" && t.closest("[data-measure-click]");
         if (el) {
           once({ name: el.dataset.measureClick });
-          // A copy control copies its code block; a refusal is dropped.
-          if (t = d.getElementById(el.dataset.copy)) navigator.clipboard.writeText(t.textContent)["catch"](elapsed);
+          // A copy control copies its code block and then says so; when
+          // the browser refuses, the block is selected for the reader to
+          // copy by hand, so that nobody pastes what the clipboard held.
+          if (t = d.getElementById(el.dataset.copy)) navigator.clipboard.writeText(t.textContent).then(function () {
+            el.textContent = "Copied";
+          }, function () { getSelection().selectAllChildren(t); });
         }
       }
     } catch (_) { /* never throw into the page */ }

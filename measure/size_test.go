@@ -13,10 +13,11 @@ import (
 
 // The budget for the bundled /measure.js, gzip -9. The size is
 // deterministic, so the test asserts it exactly against both numbers: the
-// ceiling is the hard limit, the target 1 KiB.
+// ceiling is the hard limit, the target 1 KiB and the 40 B that saying
+// "Copied" (or selecting the block the browser would not copy) costs.
 // Raising either one is a decision, not a test fix.
 const (
-	gzipTarget  = 1024
+	gzipTarget  = 1064
 	gzipCeiling = 1300
 )
 
