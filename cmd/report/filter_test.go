@@ -62,3 +62,29 @@ func TestFiltersMatchWhatTheCounterRecords(t *testing.T) {
 		}
 	}
 }
+
+// A campaign's or outreach code's control and bidi characters are kept as
+// U+FFFD (docs/counter.md): -campaign and -outreach, typed as the link had
+// them (a right-to-left mark in a Hebrew campaign's name), or copied from
+// the report, find those views.
+func TestFiltersReadMarksAsTheReceiverKeepsThem(t *testing.T) {
+	dir := t.TempDir()
+	siteIn(t, dir, map[string]string{"mcp/mcperror.md": "+++\ntitle = \"x\"\ndescription = \"d\"\n+++\nText.\n\n{{< marker >}}\n"})
+	ms, scrolled, code := int64(1), false, "rtl\u200fcode"
+	e := event.Event{Name: event.View, Path: "/mcp/mcperror/", VisibleMS: &ms, Scrolled: &scrolled, Outreach: &code,
+		Campaign: map[string]string{"utm_campaign": "spring\u200fsale"}}
+	os.WriteFile(filepath.Join(dir, "log.jsonl"), e.NotStoredLine(time.Now()), 0o644)
+	if code, _, errs := runReport(t, dir, nil, "-import", "log.jsonl"); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, args := range [][]string{
+		{"-campaign", "spring\u200fsale"}, {"-campaign", "spring\ufffdsale"},
+		{"-outreach", "rtl\u200fcode"}, {"-outreach", "rtl\ufffdcode"},
+	} {
+		code, out, errs := runReport(t, dir, nil, append(args, "-json")...)
+		var r report.Report
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.Total.View != 1 {
+			t.Errorf("%q: exit %d, %d views, want 1: %s", args, code, r.Total.View, errs)
+		}
+	}
+}

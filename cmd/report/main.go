@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"errref/internal/event"
 	"errref/internal/report"
 	"errref/internal/sales"
 	"errref/internal/store"
@@ -96,6 +97,8 @@ func show(f flags) error {
 		return err
 	}
 	q.Filter = f.filter
+	// Read as the receiver keeps them: a mark as U+FFFD.
+	q.Filter.Campaign, q.Filter.Outreach = event.Marked(q.Filter.Campaign), event.Marked(q.Filter.Outreach)
 	if q.Filter.Ref != "" {
 		if q.Filter.Ref, err = refHost(q.Filter.Ref); err != nil {
 			return err

@@ -143,17 +143,23 @@ func str(dec *json.Decoder, key string, dst *string) error {
 	if utf8.RuneCountInString(s) > MaxValue && key != "path" {
 		return fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
-	clean := strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			return utf8.RuneError
-		}
-		return r
-	}, s)
+	clean := Marked(s)
 	if clean != s && key != "outreach" && !strings.HasPrefix(key, "campaign.") {
 		return fmt.Errorf("%s holds a control character", key)
 	}
 	*dst = clean
 	return nil
+}
+
+// Marked is s with each control character, line or paragraph separator
+// and bidi control as U+FFFD, as a campaign or outreach value is kept.
+func Marked(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
+			return utf8.RuneError
+		}
+		return r
+	}, s)
 }
 
 // check holds the keys of each kind of event to the contract, in the order sent.
