@@ -516,6 +516,9 @@ func TestCopyControlCopiesAndSendsItsNameOnlyOnce(t *testing.T) {
 	if text := h.eval(`document.querySelector('[data-measure-click="copy-sketch"]').textContent`).(string); text != "Copied" {
 		t.Errorf("once copied, the control reads %q, want %q", text, "Copied")
 	}
+	if live := h.eval(`document.querySelector('[data-measure-click="copy-sketch"]').ariaLive`); live != "polite" {
+		t.Errorf("the control's aria-live is %v: a screen reader would not say it copied", live)
+	}
 	clicks := h.named("copy-sketch")
 	if len(clicks) != 1 {
 		t.Fatalf("%d copy-sketch events after two presses, want 1", len(clicks))

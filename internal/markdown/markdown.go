@@ -390,11 +390,12 @@ func (r *pageRenderer) fenced(n ast.Node, entering bool) (ast.WalkStatus, error)
 			// The counter does the copying and records the click it promises.
 			return r.fail(n, "copy=%s: a copy control needs the counter, and this page has counter = false", name)
 		}
+		// aria-live: a screen reader says "Copied" when measure.js sets it.
 		label := DefaultCopyLabel
 		if l, ok := attrs["label"]; ok {
 			label = l
 		}
-		fmt.Fprintf(r, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s">%s</button>`,
+		fmt.Fprintf(r, `<button type="button" class="copy" data-measure-click="%s" data-copy="%s" aria-live="polite">%s</button>`,
 			html.EscapeString(name), id, html.EscapeString(label))
 	} else if _, ok := attrs["label"]; ok {
 		return r.fail(n, "label= names the copy control's text, and goes with copy=NAME")

@@ -89,12 +89,12 @@ func TestRender(t *testing.T) {
 		{
 			name: "copy= adds the click control",
 			src:  "```python copy=copy-sketch\nx = 1\n```\n",
-			want: []string{`</pre><button type="button" class="copy" data-measure-click="copy-sketch" data-copy="code-1">Copy the code (records a click)</button></figure>`},
+			want: []string{`</pre><button type="button" class="copy" data-measure-click="copy-sketch" data-copy="code-1" aria-live="polite">Copy the code (records a click)</button></figure>`},
 		},
 		{
 			name: "label= changes the control's text",
 			src:  "```python copy=copy-sketch label=\"Copy it, \\\"as is\\\" (records a click)\"\nx = 1\n```\n",
-			want: []string{`data-copy="code-1">Copy it, &#34;as is&#34; (records a click)</button>`},
+			want: []string{`data-copy="code-1" aria-live="polite">Copy it, &#34;as is&#34; (records a click)</button>`},
 		},
 		{
 			name: "cite= and copy= together",
