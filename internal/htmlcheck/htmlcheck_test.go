@@ -21,6 +21,9 @@ func TestIslands(t *testing.T) {
 		{`<math><mi style="color:red">x</mi></math>`, "inline styles are not allowed"},
 		{`<a href="jav&#x09;ascript:alert(1)">x</a>`, "control character"},
 		{`<a href=" javascript:alert(1)">x</a>`, "uses the scheme javascript"},
+		{`<img src="/favicon.svg" alt="">`, ""},
+		{`<img src="https://evil.example/pixel.png" alt="">`, "loads from another site"},
+		{`<svg><image src="//evil.example/pixel.png"/></svg>`, "loads from another site"},
 	} {
 		ps := Check([]byte(tc.doc)).Problems
 		var msgs []string

@@ -1,6 +1,7 @@
 package sales
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -283,5 +284,19 @@ func TestAMalformedWalletIsRefusedBeforeReading(t *testing.T) {
 		if _, _, err := Read("f.csv", unread{t}, Options{Wallet: w, Product: "p"}); err == nil || !strings.Contains(err.Error(), "the wallet "+strconv.Quote(w)+" is not an address: want 0x and 40 hex digits") {
 			t.Errorf("%s: %v", w, err)
 		}
+	}
+}
+
+// TestADustTransferIsNoSale: anyone may send the wallet USDC for the price
+// of the gas, and address poisoners do, in transfers of 0 or a few units
+// from addresses that look like a buyer's; none of them is a sale.
+func TestADustTransferIsNoSale(t *testing.T) {
+	src := fixture(t, "blockscout-v11.2.7.csv")
+	for i, units := range []string{"0", "1", "4999"} {
+		src += fmt.Sprintf("0x%064x,54800100,2026-12-04 16:00:00.000000Z,0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,%s,0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913,IN,6,USDC,%s,1988102700000,ok,\n", i+1, wallet, units)
+	}
+	_, recs, err := all("f.csv", src, Options{Wallet: wallet, Product: "p"})
+	if err != nil || len(recs) != 4 {
+		t.Errorf("%+v, %v: want the fixture's 4 sales, and none of the transfers of 0, 1 and 4,999 units", recs, err)
 	}
 }

@@ -24,6 +24,9 @@ func TestLink(t *testing.T) {
 		{"data:text/html,<script>alert(1)</script>", false},
 		{"file:///etc/passwd", false},
 		{"https://ex\tample.org", false},
+		{"https:gumroad.com/l/x", false}, // on an https page, a path of that page's: /mcp/x/gumroad.com/l/x
+		{"http:/pay/", false},
+		{`https:\\gumroad.com/l/x`, true}, // a browser reads \\ as //
 	} {
 		if err := Link(tc.url); (err == nil) != tc.ok {
 			t.Errorf("Link(%q) = %v, want ok=%v", tc.url, err, tc.ok)
