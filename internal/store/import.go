@@ -163,6 +163,9 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	ts, body, ok := ownLine(line)
 	if !ok {
 		rec, ok := unwrap(line)
+		if !ok && bytes.Contains(line, []byte(`","stored":false,`)) {
+			return Item{}, 0, errors.New("holds an event after other text, as netlify logs prints it without --json: write the log again with --json")
+		}
 		if !ok {
 			return Item{}, noEvent, nil
 		}
