@@ -302,6 +302,36 @@ func cutAfterCommit(t *testing.T, server string, down bool) string {
 	return ln.Addr().String()
 }
 
+// TestImportRefusesALineCutMidFile: netlify logs --json >> log.jsonl run again
+// after a full disk cut a line joins the next line to the cut one: it was
+// counted as a line without an event, both events lost with exit 0.
+func TestImportRefusesALineCutMidFile(t *testing.T) {
+	var lines []string
+	for i := range 3 {
+		b, _ := json.Marshal(map[string]string{"message": strings.TrimSpace(string(event.Event{Name: "copy-sketch"}.NotStoredLine(at.Add(time.Duration(i) * time.Second))))})
+		lines = append(lines, string(b)+"\n")
+	}
+	each(t, func(t *testing.T, dsn string) {
+		res, err := open(t, dsn).ImportLog(context.Background(), strings.NewReader(lines[0]+lines[1][:30]+lines[2]))
+		if err != nil || res.Added != 1 || res.Skipped != 0 || len(res.Refused) != 1 || res.Refused[0].Line != 2 || !strings.Contains(res.Refused[0].Error(), "cut short") {
+			t.Errorf("%s, %v; want line 1 added, line 2 refused as cut short", importResult(res), err)
+		}
+	})
+}
+
+// TestImportRefusesALineWithTextBeforeTheEvent: netlify logs without --json
+// prints each line after its level ("INFO {...}"): every event was counted as
+// a line without an event, 0 added with exit 0. Each is refused by number.
+func TestImportRefusesALineWithTextBeforeTheEvent(t *testing.T) {
+	line := string(event.Event{Name: "copy-sketch"}.NotStoredLine(at))
+	each(t, func(t *testing.T, dsn string) {
+		res, err := open(t, dsn).ImportLog(context.Background(), strings.NewReader("INFO "+line+"INIT_START Runtime Version: provided:al2023\n"))
+		if err != nil || res.Added != 0 || res.Skipped != 1 || len(res.Refused) != 1 || res.Refused[0].Line != 1 || !strings.Contains(res.Refused[0].Error(), "--json") {
+			t.Errorf("%s, %v; want line 1 refused, naming --json, and line 2 without an event", importResult(res), err)
+		}
+	})
+}
+
 // TestImportRefusesALastLineCutShort: netlify logs --json > log.jsonl on a
 // full disk leaves its last line cut, neither an event nor JSON; it was
 // counted as a line without an event, its event lost with exit 0. It is

@@ -95,9 +95,9 @@ func (s *Store) importLines(ctx context.Context, r io.Reader, journal bool) (Imp
 // errNotJournal is a journal's line that holds no event to take.
 var errNotJournal = errors.New(`not an event as the preview writes it ({"ts":…,"stored":false,"name":…}): the journal holds nothing else`)
 
-// errCut is a last line without its end that is not whole JSON, as a full
-// disk leaves netlify logs --json > FILE: an event cut, not a line without one.
-var errCut = errors.New("cut short (no line end, not whole JSON): the file was cut as it was written, as on a full disk; write it whole and import it again (what was taken is not taken twice)")
+// errCut is a line that opens as JSON and is not whole, as a full disk leaves
+// netlify logs --json > FILE (its last line; the next run's first, after >>): an event cut, not a line without one.
+var errCut = errors.New("cut short (not whole JSON): the file was cut as it was written, as on a full disk; write it whole and import it again (what was taken is not taken twice)")
 
 // eachLine calls f with what each non-empty line of r holds and its number,
 // or with why it holds nothing readable (over MaxLine; of a journal, no event
@@ -127,7 +127,7 @@ func eachLine(r io.Reader, journal bool, f func(n int, it Item, kind lineKind, e
 			if journal && err == nil && kind != anEvent {
 				err = errNotJournal
 			}
-			if cut && line[0] == '{' && !json.Valid(line) {
+			if (cut || err == nil) && line[0] == '{' && !json.Valid(line) {
 				err = errCut
 			}
 			ferr = f(n, it, kind, err)
@@ -163,6 +163,9 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	ts, body, ok := ownLine(line)
 	if !ok {
 		rec, ok := unwrap(line)
+		if !ok && bytes.Contains(line, []byte(`","stored":false,`)) {
+			return Item{}, 0, errors.New("holds an event after other text, as netlify logs prints it without --json: write the log again with --json")
+		}
 		if !ok {
 			return Item{}, noEvent, nil
 		}
