@@ -56,9 +56,10 @@
 
   // once sends payload unless an event of its name went out in this load.
   // The build refuses the reading events' names and "checkout" as click
-  // names, so a name is its own key in sent.
+  // names, so a name is its own key in sent; == 1, since sent.constructor,
+  // a click name too, is there from the start.
   function once(payload) {
-    if (sent[payload.name]) return;
+    if (sent[payload.name] == 1) return;
     sent[payload.name] = 1;
     // A failed send is dropped: elapsed, which has no side effect, serves
     // as the rejection handler, so that nothing reaches the page's console

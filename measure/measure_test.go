@@ -681,3 +681,20 @@ func TestFetchThatThrowsSynchronouslyNeverReachesThePage(t *testing.T) {
 		t.Errorf("fetch was called %v times, want view, human-candidate and engaged tried", n)
 	}
 }
+
+// TestAClickNamedAsAnObjectPropertyIsSent: constructor is a click name the
+// build takes (lowercase letters), and every plain object has a property of
+// that name, so a record of sent events kept in one must not mistake it for sent.
+func TestAClickNamedAsAnObjectPropertyIsSent(t *testing.T) {
+	h := newHarness(t, opts{})
+	h.open(counterPage, "")
+	h.waitFor("view")
+	h.eval(`document.querySelector('[data-measure-click]').dataset.measureClick = "constructor"; 1`)
+	if err := chromedp.Do(h.ctx, chromedp.Click(`button[data-measure-click="constructor"]`)); err != nil {
+		t.Fatal(err)
+	}
+	h.settle()
+	if clicks := h.named("constructor"); len(clicks) != 1 || clicks[0].Raw != `{"name":"constructor"}` {
+		t.Errorf("%d constructor events after a press (%v), want 1, its name only", len(clicks), h.names())
+	}
+}
