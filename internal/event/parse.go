@@ -19,8 +19,8 @@ import (
 // ({1,253}) compiles to as many copies of its class, in every command's start.
 var (
 	nameRE = regexp.MustCompile(`^[a-z0-9-]+$`)
-	// hostRE is a URL's host as a browser writes it, in lower case, as -ref matches it.
-	hostRE = regexp.MustCompile(`^[a-z0-9.:\[\]_-]+$`)
+	// hostRE is a URL's host as a browser writes it, an Android app's in capitals too (com.Slack).
+	hostRE = regexp.MustCompile(`^[A-Za-z0-9.:\[\]_-]+$`)
 	// pathRE is location.pathname as a browser serializes it: ASCII, with
 	// spaces, quotes, < > and anything outside it percent-encoded.
 	pathRE = regexp.MustCompile(`^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$`)
@@ -183,8 +183,9 @@ func (e *Event) check(seen []string) error {
 			return errors.New("path must be a URL path as a browser writes it, without query or fragment")
 		}
 		if slices.Contains(seen, "ref") && !isHost(e.Ref) {
-			return errors.New("ref must be a host name in lower case, as a browser writes it")
+			return errors.New("ref must be a host name, as a browser writes it")
 		}
+		e.Ref = strings.ToLower(e.Ref)
 		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
 	case e.Name == Checkout:
 		if !slices.Contains(Checkouts, e.Checkout) {
