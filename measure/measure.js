@@ -1,6 +1,6 @@
 // measure.js: the page's one counter. It keeps the promises of the notice at
 // the end of the page; the rules it follows are its contract in
-// docs/counter.md. The build bakes the endpoint in and minifies this file. It is
+// docs/counter.md. The build minifies this file. It is
 // ES5 on purpose: a browser too old for fetch must still parse it, and then
 // do nothing.
 //
@@ -67,7 +67,7 @@
     // instead (a wrapped or polyfilled one) is caught here, since once runs
     // from timers and the marker's observer as well as from the listener.
     try {
-      fetch("__ENDPOINT__", { method: "POST", body: JSON.stringify(payload), keepalive: true,
+      fetch("/api/event", { method: "POST", body: JSON.stringify(payload), keepalive: true,
         credentials: "omit", referrerPolicy: "no-referrer" })["catch"](elapsed);
     } catch (_) {}
   }

@@ -207,12 +207,13 @@ func TestBadInput(t *testing.T) {
 		}, "content/guides: a link to a folder"},
 
 		// site.toml.
+		// The counter posted there, and neither the preview nor netlify.toml took it: every event lost.
+		{"endpoint other than /api/event", func(t *testing.T, r string) {
+			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = "/e"`)
+		}, `endpoint "/e" must be /api/event`},
 		{"endpoint a browser resolves off-site", func(t *testing.T, r string) {
 			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = "/\r/evil.example/collect"`)
-		}, `endpoint "/\r/evil.example/collect" must be a same-origin path`},
-		{"endpoint with a backslash", func(t *testing.T, r string) {
-			edit(t, r, "site.toml", `endpoint = "/api/event"`, `endpoint = '/\evil.example/collect'`)
-		}, "must be a same-origin path"},
+		}, `endpoint "/\r/evil.example/collect" must be /api/event`},
 		{"publish with settings unset", nil, "refusing to publish while these settings are unset: base_url"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,14 +1,12 @@
 package site
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 
 	"errref/internal/highlight"
@@ -89,10 +87,6 @@ func (s *Site) bundle(site fs.FS) error {
 	return s.bundleMeasure(site)
 }
 
-// EndpointPlaceholder stands in measure/measure.js for the endpoint, which
-// the build bakes in: the script reads no configuration at run time.
-const EndpointPlaceholder = `"__ENDPOINT__"`
-
 // bundleMeasure minifies the counter, measure/measure.js, and the index's filter.js, if any.
 func (s *Site) bundleMeasure(site fs.FS) error {
 	for _, name := range []string{"measure.js", "filter.js"} {
@@ -102,12 +96,6 @@ func (s *Site) bundleMeasure(site fs.FS) error {
 		}
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", MeasureDir, name, err)
-		}
-		if name == "measure.js" {
-			if n := bytes.Count(src, []byte(EndpointPlaceholder)); n != 1 {
-				return fmt.Errorf("%s/measure.js: holds %s %d times: it must hold it once, where the endpoint goes", MeasureDir, EndpointPlaceholder, n)
-			}
-			src = bytes.Replace(src, []byte(EndpointPlaceholder), []byte(strconv.Quote(s.Settings.Endpoint)), 1)
 		}
 		if s.Files[name], err = minifier.Bytes("application/javascript", src); err != nil {
 			return fmt.Errorf("%s/%s: %v", MeasureDir, name, err)
