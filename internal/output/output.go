@@ -61,7 +61,7 @@ func Write(dir string, files map[string][]byte) (err error) {
 	}
 	l.beforeMove()
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
-		if err := os.Rename(tmp, dir); err != nil {
+		if err := retry(func() error { return os.Rename(tmp, dir) }); err != nil {
 			return fmt.Errorf("%s: cannot write the site: %w", dir, err)
 		}
 		return nil
@@ -77,7 +77,7 @@ func Write(dir string, files map[string][]byte) (err error) {
 	if err := retry(func() error { return os.Rename(dir, aside) }); err != nil {
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}
-	if err := os.Rename(tmp, dir); err != nil {
+	if err := retry(func() error { return os.Rename(tmp, dir) }); err != nil {
 		os.Rename(aside, dir)
 		return fmt.Errorf("%s: cannot replace the site: %w", dir, err)
 	}

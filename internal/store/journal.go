@@ -6,6 +6,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -60,7 +61,11 @@ func (j *Journal) cutTail() (size int64, fixed bool, err error) {
 		return 0, false, fmt.Errorf("%s: %w", j.path, err)
 	}
 	if end == size {
-		return end, false, nil
+		if lines, err := wholeLines(j.f, size); err != nil || lines == size {
+			return size, false, err
+		}
+		_, err := j.f.Write([]byte("\n")) // ends an editor's last line (wholeEnd): the next is not glued to it
+		return size + 1, false, err
 	}
 	if err := j.truncate(end); err != nil {
 		return 0, false, fmt.Errorf("%s: removing a last line cut short: %w", j.path, err)
@@ -118,14 +123,23 @@ func settledEnd(f *os.File) (end, size int64, err error) {
 	return wholeEnd(f)
 }
 
-// wholeEnd is where f's whole lines end, and its size.
+// wholeEnd is where f's whole lines end, and its size. A last line without
+// its break that is whole JSON is an event an editor saved so (Notepad, its
+// empty last line deleted), not one a crash cut: it is whole too.
 func wholeEnd(f *os.File) (end, size int64, err error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, 0, err
 	}
-	end, err = wholeLines(f, fi.Size())
-	return end, fi.Size(), err
+	size = fi.Size()
+	if end, err = wholeLines(f, size); err != nil || end == size {
+		return end, size, err
+	}
+	tail := make([]byte, size-end) // not read whole when the file shrank meanwhile: not whole
+	if _, err := f.ReadAt(tail, end); err == nil && json.Valid(bytes.TrimPrefix(tail, []byte("\uFEFF"))) {
+		end = size
+	}
+	return end, size, nil
 }
 
 // wholeLines is where f's whole lines before end end: just after the last line break, or 0.

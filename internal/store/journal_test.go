@@ -193,6 +193,32 @@ func TestJournalSavedByAWindowsEditor(t *testing.T) {
 	}
 }
 
+// TestJournalSavedWithoutItsLastLineBreak: an editor saves the journal
+// without its last line break (Notepad once its empty last line is
+// deleted, as after deleting a refused line): the last line is a whole
+// event, which the report left untaken and the next preview deleted as a
+// line a crash cut short.
+func TestJournalSavedWithoutItsLastLineBreak(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	var lines []string
+	for sec := range 3 {
+		lines = append(lines, strings.TrimSuffix(string(event.Event{Name: "copy-sketch"}.NotStoredLine(at.Add(time.Duration(sec)*time.Second))), "\n"))
+	}
+	os.WriteFile(path, []byte(strings.Join(lines, "\r\n")), 0o644)
+	if counted, taken := journalTotal(t, path); counted != 3 || taken != 3 {
+		t.Errorf("before the preview: counted %d, taken %d; want 3", counted, taken)
+	}
+	j, fixed, err := OpenJournal(path)
+	if err != nil || fixed {
+		t.Fatalf("OpenJournal: fixed %v, %v; want the last line kept", fixed, err)
+	}
+	keepOne(t, j, 3)
+	j.Close()
+	if counted, taken := journalTotal(t, path); counted != 4 || taken != 4 {
+		t.Errorf("after the preview kept one more: counted %d, taken %d; want 4", counted, taken)
+	}
+}
+
 // TestJournalConcurrentWithEmptying: two writers take turns, the file
 // emptied in the middle: nothing written after the emptying is lost.
 func TestJournalConcurrentWithEmptying(t *testing.T) {
