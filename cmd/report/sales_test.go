@@ -258,10 +258,12 @@ func TestEachClickWithItsPage(t *testing.T) {
 
 // TestAGuideOnItsPagesRow: a product that one page names as its guide has
 // its sales on that page's row; one that two pages name, on neither; and
-// site.toml's guide is read as the build reads it, SITE_GUIDE first.
+// site.toml's guide is read as the build reads it, SITE_GUIDE first, as
+// named by the pages that show it (<setting:guide>), not by every page
+// without a guide of its own, as the site's other error pages are.
 func TestAGuideOnItsPagesRow(t *testing.T) {
 	dir := t.TempDir()
-	// index.md and b.md take site.toml's guide: two pages, so neither row.
+	// index.md and c.md take site.toml's guide: two pages, so neither row.
 	os.WriteFile(filepath.Join(dir, "site.toml"), []byte("guide = \"Other guide\"\n"), 0o644)
 	pages := map[string]string{}
 	for name, fm := range map[string]string{
@@ -269,8 +271,13 @@ func TestAGuideOnItsPagesRow(t *testing.T) {
 		"index.md": "",
 		"b.md":     "guide = \"B guide\"",
 		"mcp/c.md": "",
+		"mcp/d.md": "",
 	} {
-		pages[name] = "+++\ntitle = \"x\"\ndescription = \"d\"\n" + fm + "\n+++\nText.\n\n{{< marker >}}\n"
+		body := "Text on <setting:guide>."
+		if name == "mcp/d.md" {
+			body = "Text." // shows no guide
+		}
+		pages[name] = "+++\ntitle = \"x\"\ndescription = \"d\"\n" + fm + "\n+++\n" + body + "\n\n{{< marker >}}\n"
 	}
 	siteIn(t, dir, pages)
 	var lines string

@@ -64,6 +64,18 @@ var (
 
 const delim = "+++"
 
+// Hint is toml's message, with what to write instead where the mistake is a
+// writer's usual one: a date in quotes or in another form, text without quotes.
+func Hint(perr toml.ParseError) string {
+	date := " such as " + cmp.Or(perr.LastKey, "updated") + " = 2026-12-05"
+	for prefix, hint := range map[string]string{"parsing time ": ": write a date without quotes," + date, "invalid datetime": ": write a date as year-month-day," + date, "expected value but found": ": write text in double quotes"} {
+		if strings.HasPrefix(perr.Message, prefix) {
+			return perr.Message + hint
+		}
+	}
+	return perr.Message
+}
+
 // Parse splits src (the file at path) and decodes its front matter. It
 // returns the body and the line of src on which the body starts.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
@@ -86,12 +98,8 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	md, err := toml.Decode(string(fm), &meta)
 	if err != nil {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {
-			msg := perr.Message
-			if strings.HasPrefix(msg, "parsing time ") {
-				msg += ": write a date without quotes, such as " + cmp.Or(perr.LastKey, "updated") + " = 2026-12-05"
-			}
 			// The line of the byte toml stopped at: its own Line is one off at a CRLF.
-			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))+2, msg)
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))+2, Hint(perr))
 		}
 		// A value of the wrong kind: toml names the key, not its line.
 		if m := wrongKindRE.FindStringSubmatch(err.Error()); m != nil {

@@ -134,6 +134,9 @@ func TestParseErrors(t *testing.T) {
 		{"not closed", "+++\n" + keys + "\nText.\n", "p.md:1:", []string{"front matter is not closed", `add a line "+++"`}},
 		{"not TOML", "+++\n" + keys + "noindex = = true\n+++\n", "p.md:4:", []string{"front matter is not valid TOML"}},
 		{"not a date", "+++\n" + keys + "date = \"yesterday\"\n+++\n", "p.md:4:", []string{"not valid TOML", `"yesterday"`}},
+		// The two slips a writer makes most: text without quotes, and a day without its 0.
+		{"a title without quotes", "+++\ntitle = RuntimeError: x\n+++\n", "p.md:2:", []string{`expected value but found "RuntimeError"`, "write text in double quotes"}},
+		{"a date without a 0", "+++\n" + keys + "updated = 2026-12-3\n+++\n", "p.md:4:", []string{`invalid datetime: "2026-12-3"`, "write a date as year-month-day, such as updated = 2026-12-05"}},
 		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"title is a number, but it takes a string in quotes"}},
 		// toml names the key, not its line: the error names the key's line.
 		{"a string for a list", "+++\n" + keys + "\ntags = \"json\"\n+++\n", "p.md:5:", []string{`tags is a string in quotes, but it takes a list, such as ["a", "b"]`}},

@@ -57,7 +57,7 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	md, err := toml.Decode(string(src), &s)
 	if err != nil {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok { // toml's own Line is one off at a CRLF: the line of the byte it stopped at
-			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, bytes.Count(src[:min(perr.Position.Start, len(src))], []byte("\n"))+1, perr.Message)
+			return s, fmt.Errorf("%s:%d: not valid TOML: %s", File, bytes.Count(src[:min(perr.Position.Start, len(src))], []byte("\n"))+1, frontmatter.Hint(perr))
 		}
 		return s, fmt.Errorf("%s: %w", File, err)
 	}

@@ -197,6 +197,7 @@ func TestABaseURLWithAPathIsRefused(t *testing.T) {
 func TestNotTOMLNamesItsLine(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"a string not closed", "language = \"en\"\npublisher = \"x\ncontact = \"\"\n", "site.toml:2: not valid TOML: strings cannot contain newlines"},
+		{"a value without quotes", "language = en\n", "site.toml:1: not valid TOML: expected value but found \"en\" instead: write text in double quotes"},
 		{"a table name not closed", "language = \"en\"\n[extra\ncontact = \"\"\n", "site.toml:2: not valid TOML: expected '.' or ']' to end table name"},
 		{"a setting misspelt", "language = \"en\"\n\npublsher = \"x\"\n", `site.toml:3: unknown setting "publsher"`},
 		{"a base URL with a path", "language = \"en\"\n# Where it is.\nbase_url = \"https://example.org/blog\"\n", `site.toml:3: base_url "https://example.org/blog" must be the site's root`},

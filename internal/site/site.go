@@ -119,14 +119,19 @@ func (p *Page) Clicks() []string { return p.out.Clicks }
 
 // Places are what a click and a sale do not carry, for the report: the content
 // files of the pages with each click's control, and the guide each page but the
-// index offers (its front matter's, else the site's).
+// index offers: its front matter's, else the site's where it shows <setting:guide>
+// (were it every page's, no page would have the site's guide's row).
 func (s *Site) Places() (clicks map[string][]string, guides map[string]string) {
 	clicks, guides = map[string][]string{}, map[string]string{}
 	for _, p := range s.Pages {
 		for _, name := range p.Clicks() {
 			clicks[name] = append(clicks[name], p.File)
 		}
-		if guide := cmp.Or(p.Meta.Guide, s.Settings.Guide); guide != "" && !p.Home {
+		guide := p.Meta.Guide
+		if lineOf(p.src, "<setting:guide>") > 0 {
+			guide = cmp.Or(guide, s.Settings.Guide)
+		}
+		if guide != "" && !p.Home {
 			guides[p.URL] = guide
 		}
 	}
