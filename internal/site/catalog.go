@@ -124,8 +124,11 @@ func (s *Site) link() error {
 		for _, u := range p.Meta.Related {
 			r, ok := byURL[u]
 			if !ok {
-				errs = append(errs, fmt.Errorf("%s:%d: related %q is no page of this site: "+
-					"name a page by its path, such as \"/mcp/mcperror/\"", p.File, p.Meta.RelatedLine, u))
+				fix := `name a page by its path, such as "/mcp/mcperror/"`
+				if _, ok := byURL[u+"/"]; ok {
+					fix = fmt.Sprintf("write %q, with its last /", u+"/")
+				}
+				errs = append(errs, fmt.Errorf("%s:%d: related %q is no page of this site: %s", p.File, p.Meta.RelatedLine, u, fix))
 				continue
 			}
 			if !seen[r] {

@@ -153,10 +153,11 @@ func TestAMessageTheQuotesDoNotMakeIsRefusedAtItsLine(t *testing.T) {
 func TestARelatedPageThatIsNoneIsRefusedAtItsLine(t *testing.T) {
 	root := homeSite(t)
 	writeFile(t, root, "content/zz/x.md", errorPage("X", "tags = [\"net\"]\nrelated = [\"/zz/none/\"]\n"))
-	writeFile(t, root, "content/zz/y.md", errorPage("Y", "related = [\"/zz/gone/\"]\n"))
+	writeFile(t, root, "content/zz/y.md", errorPage("Y", "related = [\"/zz/gone/\", \"/zz/x\"]\n"))
 	_, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	for _, want := range []string{`content/zz/x.md:6: related "/zz/none/" is no page of this site`,
-		`content/zz/y.md:5: related "/zz/gone/" is no page of this site`} {
+		`content/zz/y.md:5: related "/zz/gone/" is no page of this site`,
+		`content/zz/y.md:5: related "/zz/x" is no page of this site: write "/zz/x/", with its last /`} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
 		}
