@@ -15,12 +15,13 @@
   var sent = {};      // the events sent in this load, by name
   var banked = 0;     // visible milliseconds before the current stretch
   var shownAt = 0;    // performance.now() when the current visible stretch began, 0 while none runs
-  var scrolled = false, input, marker, ready, timer;
+  // scrolled needs no false to start: the listener sets it before anything is sent.
+  var scrolled, input, marker, ready, timer;
   var reading = {};   // the reading events' payload: ref, campaign, outreach, then the rest
 
   // The trusted inputs that count. No name here is part of the name of
   // another event the listener gets, so indexOf can tell them apart.
-  var INPUT = " pointerdown mousemove touchstart wheel keydown";
+  var INPUT = " keydown touchstart mousemove pointerdown wheel";
 
   // shownAt is never 0 while a stretch runs: the clock starts once the
   // document is ready, well after its time origin.
@@ -67,7 +68,7 @@
     // instead (a wrapped or polyfilled one) is caught here, since once runs
     // from timers and the marker's observer as well as from the listener.
     try {
-      fetch("/api/event", { method: "POST", body: JSON.stringify(payload), keepalive: true,
+      fetch("/api/event", { method: "POST", body: JSON.stringify(payload), keepalive: 1,
         credentials: "omit", referrerPolicy: "no-referrer" })["catch"](elapsed);
     } catch (_) {}
   }
@@ -119,9 +120,11 @@
         if (el) {
           once({ name: el.dataset.measureClick });
           // A copy control copies its code block and then says so; when
-          // the browser refuses, the block is selected for the reader to
-          // copy by hand, so that nobody pastes what the clipboard held.
-          if (t = d.getElementById(el.dataset.copy)) navigator.clipboard.writeText(t.textContent).then(function () {
+          // the browser refuses, or has no clipboard API (iOS 12's Safari),
+          // which the promise turns into a refusal, the block is selected for
+          // the reader to copy by hand, so that nobody pastes what the
+          // clipboard held.
+          if (t = d.getElementById(el.dataset.copy)) new Promise(function (ok) { ok(navigator.clipboard.writeText(t.textContent)); }).then(function () {
             el.textContent = "Copied";
           }, function () { getSelection().selectAllChildren(t); });
         }
@@ -138,6 +141,6 @@
   }
 
   // The order of the names only changes how well they compress.
-  ("DOMContentLoaded prerenderingchange visibilitychange scroll auxclick pagehide click pageshow" + INPUT)
-    .replace(/\w+/g, function (type) { addEventListener(type, on, { capture: true, passive: true }); });
+  ("auxclick prerenderingchange DOMContentLoaded click visibilitychange pagehide pageshow scroll" + INPUT)
+    .replace(/\w+/g, function (type) { addEventListener(type, on, { passive: 1, capture: 1 }); });
 })(document);

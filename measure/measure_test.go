@@ -528,33 +528,39 @@ func TestCopyControlCopiesAndSendsItsNameOnlyOnce(t *testing.T) {
 	}
 }
 
-// A browser may refuse the clipboard (a permission denied, a policy): the
+// A browser may refuse the clipboard (a permission denied, a policy), or
+// have none (iOS 12's Safari has fetch but not navigator.clipboard): the
 // reader must not go on to paste what the clipboard held before, so the
 // block is selected, ready to copy by hand, and the control does not say
 // "Copied".
 func TestCopyRefusedSelectsTheBlock(t *testing.T) {
-	h := newHarness(t, opts{})
-	if _, err := chromedp.Call(h.ctx, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "clipboard-write"}, Setting: browser.PermissionSettingDenied, Origin: h.srv.URL,
-		BrowserContextID: chromedp.FromContext(h.ctx).BrowserContextID,
-	}); err != nil {
-		t.Fatal(err)
-	}
-	h.open(counterPage, "")
-	h.waitFor("view")
-	before := h.eval(`document.querySelector('[data-measure-click="copy-sketch"]').textContent`).(string)
-	if err := chromedp.Do(h.ctx, chromedp.Click(`button[data-measure-click="copy-sketch"]`)); err != nil {
-		t.Fatal(err)
-	}
-	h.waitFor("copy-sketch")
-	h.settle()
-	want := h.eval(`document.getElementById(document.querySelector('[data-measure-click="copy-sketch"]').dataset.copy).textContent`).(string)
-	// Chromium's selection leaves out the block's final line end.
-	if got := h.eval(`getSelection().toString()`).(string); got != strings.TrimSuffix(want, "\n") {
-		t.Errorf("after a refused copy the selection is %q, want the block: %q", got, want)
-	}
-	if text := h.eval(`document.querySelector('[data-measure-click="copy-sketch"]').textContent`).(string); text != before {
-		t.Errorf("after a refused copy the control reads %q, want it unchanged: %q", text, before)
+	for _, absent := range []bool{false, true} {
+		h := newHarness(t, opts{})
+		if _, err := chromedp.Call(h.ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission: &browser.PermissionDescriptor{Name: "clipboard-write"}, Setting: browser.PermissionSettingDenied, Origin: h.srv.URL,
+			BrowserContextID: chromedp.FromContext(h.ctx).BrowserContextID,
+		}); err != nil {
+			t.Fatal(err)
+		}
+		h.open(counterPage, "")
+		h.waitFor("view")
+		if absent {
+			h.eval(`delete Navigator.prototype.clipboard`)
+		}
+		before := h.eval(`document.querySelector('[data-measure-click="copy-sketch"]').textContent`).(string)
+		if err := chromedp.Do(h.ctx, chromedp.Click(`button[data-measure-click="copy-sketch"]`)); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor("copy-sketch")
+		h.settle()
+		want := h.eval(`document.getElementById(document.querySelector('[data-measure-click="copy-sketch"]').dataset.copy).textContent`).(string)
+		// Chromium's selection leaves out the block's final line end.
+		if got := h.eval(`getSelection().toString()`).(string); got != strings.TrimSuffix(want, "\n") {
+			t.Errorf("no clipboard API %v: after a refused copy the selection is %q, want the block: %q", absent, got, want)
+		}
+		if text := h.eval(`document.querySelector('[data-measure-click="copy-sketch"]').textContent`).(string); text != before {
+			t.Errorf("no clipboard API %v: after a refused copy the control reads %q, want it unchanged: %q", absent, text, before)
+		}
 	}
 }
 
