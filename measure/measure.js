@@ -141,6 +141,6 @@
   }
 
   // The order of the names only changes how well they compress.
-  ("auxclick prerenderingchange DOMContentLoaded click visibilitychange pagehide pageshow scroll" + INPUT)
+  ("auxclick prerenderingchange visibilitychange scroll click pagehide pageshow DOMContentLoaded" + INPUT)
     .replace(/\w+/g, function (type) { addEventListener(type, on, { passive: 1, capture: 1 }); });
 })(document);
