@@ -207,6 +207,27 @@ func TestOverlappingExportsCountEachTransferOnce(t *testing.T) {
 	})
 }
 
+// TestADustSaleAnOlderReleaseKeptIsNoSale: releases up to 5413124 kept a
+// transfer of under half a cent to the wallet (address poisoning) as a sale
+// of $0.00, and this release, taking the same export, passes it over: the
+// row stays, and the report counted it among the sales.
+func TestADustSaleAnOlderReleaseKeptIsNoSale(t *testing.T) {
+	recs, _ := salesOf(t, "blockscout-v11.2.7.csv", sales.Options{Wallet: "0x52908400098527886E0F7030069857D2E4169EE7", Product: "guide"})
+	dust := sales.Record{Key: strings.Repeat("d", 64), Day: "2026-12-04", Channel: "site", Product: "guide", Kept: true} // as 5413124 kept it
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		if _, err := s.KeepSales(ctx, seq(append(recs, dust)...)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Sales(ctx, "2026-12-01", "2026-12-31")
+		want := []tally.Sale{{Day: "2026-12-03", Channel: "site", Product: "guide", N: 2, Cents: 3800}, {Day: "2026-12-04", Channel: "site", Product: "guide", N: 2, Cents: 124900}}
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("sales: %+v, %v; want %+v, without the $0.00 one", got, err, want)
+		}
+	})
+}
+
 // TestAnExportRefusedMidwayStoresNothing: an error after some sales, a
 // row refused at its line, leaves the store as it was.
 func TestAnExportRefusedMidwayStoresNothing(t *testing.T) {
