@@ -12,8 +12,11 @@ import (
 )
 
 const (
-	MaxBody  = 1024 // the largest body accepted, in bytes
-	MaxValue = 200  // the longest campaign or outreach value, in characters
+	// MaxBody is the largest body accepted, in bytes: above the 7,688 of the
+	// largest the counter sends (six values of 200 characters, six bytes each
+	// as JSON writes a control character, and a ref of 253).
+	MaxBody  = 8192
+	MaxValue = 200 // the longest campaign or outreach value, in characters
 )
 
 // The names of the counter's own events: the three reading events, in the order

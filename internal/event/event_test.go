@@ -28,7 +28,7 @@ var parseCases = []struct {
 	{"click", `{"name":"copy-sketch"}`, ""},
 	{"200 characters", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"` + strings.Repeat("é", 200) + `"}`, ""},
 	{"201 characters", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"` + strings.Repeat("x", 201) + `"}`, "outreach is over 200 characters"},
-	{"too large", `{"name":"x","y":"` + strings.Repeat("a", 1030) + `"}`, "body over 1024 bytes"},
+	{"too large", `{"name":"x","y":"` + strings.Repeat("a", MaxBody) + `"}`, fmt.Sprintf("body over %d bytes", MaxBody)},
 	{"not JSON", `name=view`, "not a JSON object"},
 	{"an array", `[]`, "not a JSON object"},
 	{"two objects", `{"name":"view"}{}`, "more than one JSON object"},
@@ -101,6 +101,23 @@ func TestParse(t *testing.T) {
 // opened from an app the referrer android-app://PACKAGE/, whose host, unlike
 // a web address's, keeps its case: Slack's is com.Slack. Its reader's events
 // count, under the host in lower case, as -ref matches it.
+// TestTheLargestBodyTheCounterSendsIsTaken: measure.js sends up to five
+// campaign values and an outreach code of 200 characters each, and a ref of
+// up to 253; JSON.stringify writes a control character in six bytes, a
+// Chinese one in three. A link with long values lost the reader's every
+// event to a 400, which the counter drops.
+func TestTheLargestBodyTheCounterSendsIsTaken(t *testing.T) {
+	for _, c := range []string{`\u0001`, "中"} {
+		v := strings.Repeat(c, MaxValue)
+		body := `{"ref":"` + strings.Repeat("a.", 126) + `a","campaign":{"utm_source":"` + v + `","utm_medium":"` + v +
+			`","utm_campaign":"` + v + `","utm_term":"` + v + `","utm_content":"` + v + `"},"outreach":"` + v +
+			`","name":"human-candidate","path":"/mcp-typescript/keyvalidator-parse/","visible_ms":99999999999,"scrolled":false}`
+		if _, err := Parse([]byte(body)); err != nil {
+			t.Errorf("%s: a body of %d bytes: %v", c, len(body), err)
+		}
+	}
+}
+
 func TestAnAndroidAppsRefIsKeptInLowerCase(t *testing.T) {
 	e, err := Parse([]byte(`{"name":"view","path":"/","ref":"com.Slack","visible_ms":1,"scrolled":false}`))
 	if err != nil || e.Ref != "com.slack" {

@@ -140,7 +140,7 @@ func str(dec *json.Decoder, key string, dst *string) error {
 	if err != nil || !ok {
 		return fmt.Errorf("%s must be a string", key)
 	}
-	if utf8.RuneCountInString(s) > MaxValue && key != "path" {
+	if utf8.RuneCountInString(s) > MaxValue && key != "path" && key != "ref" { // a host may have 253
 		return fmt.Errorf("%s is over %d characters", key, MaxValue)
 	}
 	clean := Marked(s)

@@ -112,7 +112,7 @@ func TestImportLogTakesEachNotStoredLineOnce(t *testing.T) {
 // from its not-stored line, and from the line as netlify logs --json wraps
 // it, each body of the largest size the receiver takes. A campaign's & < and
 // > (a URL's utm_content="<b>&…" decoded), written as \u0026, 200 of them
-// would be over the receiver's 1,024 bytes; so would a campaign's control
+// would be over the receiver's MaxBody; so would a campaign's control
 // characters (a stray %0A, sent as \n, U+0085, two bytes, or DEL, one),
 // each kept as U+FFFD, three bytes. The import must not refuse an event answered 204.
 func TestImportTakesWhatTheReceiverTook(t *testing.T) {
