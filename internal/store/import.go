@@ -201,7 +201,6 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
 }
 
-
 // ownLine splits a line as Event.NotStoredLine writes it into time and body, decoding nothing.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
 	rest, ok := bytes.CutPrefix(line, []byte(`{"ts":"`))
