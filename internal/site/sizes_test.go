@@ -89,3 +89,33 @@ func TestCheckBudget(t *testing.T) {
 		t.Errorf("the refusal names pages that fit:\n%s", msg)
 	}
 }
+
+// TestSizesNameTheHeaviestPage: the summary names the page heaviest gzip,
+// not the one with the most HTML. A long table of one row repeated is the
+// largest page and compresses to little; a shorter page of words that do
+// not compress is over the budget, and the build must say so before
+// -publish refuses it.
+func TestSizesNameTheHeaviestPage(t *testing.T) {
+	root := fixtureSite(t)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var words []string
+	for range 4000 {
+		words = append(words, fmt.Sprintf("%x", rnd.Uint32()))
+	}
+	writeFile(t, root, "content/dense.md", errorPage("Dense", "")+strings.Join(words, " ")+"\n")
+	writeFile(t, root, "content/table.md", errorPage("Table", "")+"| a | b |\n|---|---|\n"+strings.Repeat("| the same cell | the same row |\n", 4000))
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Files["table/index.html"]) <= len(s.Files["dense/index.html"]) {
+		t.Fatal("the table's page is not the largest: the test holds nothing")
+	}
+	r, err := s.Sizes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Critical.URL != "/dense/" || r.Critical.Fits() {
+		t.Errorf("the summary names %s at %d B gzip; want /dense/, over the budget of %d B", r.Critical.URL, r.Critical.Gzip, CriticalBudget)
+	}
+}
