@@ -216,6 +216,10 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	}
 	out.Listed = cat.listed
 	out.Critical = s.critical(out)
+	// Warned as it renders, so the preview warns too; the index's pages are cut to fit (Site.fit).
+	if z := (PageSize{URL: p.URL, File: p.File, Size: out.Critical}); p.part == nil && !z.Fits() {
+		out.Warnings = append(out.Warnings, z.Over()+": -publish refuses to build")
+	}
 	return out, nil
 }
 

@@ -119,3 +119,31 @@ func TestSizesNameTheHeaviestPage(t *testing.T) {
 		t.Errorf("the summary names %s at %d B gzip; want /dense/, over the budget of %d B", r.Critical.URL, r.Critical.Gzip, CriticalBudget)
 	}
 }
+
+// TestBuildWarnsOfEveryPageOverTheBudget: the build's warnings, which the
+// preview prints, name each page over the budget, not only the heaviest,
+// so that a writer sees the overrun while writing; a page that fits is not named.
+func TestBuildWarnsOfEveryPageOverTheBudget(t *testing.T) {
+	root := fixtureSite(t)
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, name := range []string{"dense", "denser"} {
+		var words []string
+		for range 4000 + len(name)*100 {
+			words = append(words, fmt.Sprintf("%x", rnd.Uint32()))
+		}
+		writeFile(t, root, "content/"+name+".md", errorPage(name, "")+strings.Join(words, " ")+"\n")
+	}
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(s.Warnings, "\n")
+	for _, want := range []string{"content/dense.md: /dense/ is ", "content/denser.md: /denser/ is "} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning names %s over the budget; the warnings:\n%s", want, all)
+		}
+	}
+	if n := strings.Count(all, "over the budget"); n != 2 {
+		t.Errorf("%d warnings of a page over the budget, want 2:\n%s", n, all)
+	}
+}
