@@ -44,7 +44,7 @@ type rendered struct {
 	Cites              []Citation
 	Warnings           []string
 	Listed             bool // its templates listed the catalog (.Site.Pages, .Site.Sections)
-	Critical           Size // on a page of the index, its critical path (see Site.fit)
+	Critical           Size // its critical path, which Site.fit, Sizes and CheckBudget read
 }
 
 // asset is the served path of a file of static/, for templates; bundle sets s.assets before any page renders.
@@ -215,8 +215,10 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		return out, err
 	}
 	out.Listed = cat.listed
-	if p.part != nil {
-		out.Critical = s.critical(out)
+	out.Critical = s.critical(out)
+	// Warned as it renders, so the preview warns too; the index's pages are cut to fit (Site.fit).
+	if z := (PageSize{URL: p.URL, File: p.File, Size: out.Critical}); p.part == nil && !z.Fits() {
+		out.Warnings = append(out.Warnings, z.Over()+": -publish refuses to build")
 	}
 	return out, nil
 }

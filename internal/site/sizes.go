@@ -41,17 +41,16 @@ func (z PageSize) Over() string {
 // Sizes is the build's size summary.
 type Sizes struct {
 	Raw int // every file, uncompressed
-	// Critical is the heavier critical path of the page with the largest
-	// HTML (gzip follows the raw size closely enough on pages of the same
-	// templates) and of the index's pages, which compress far more.
+	// Critical is the heaviest critical path, gzip: the most HTML may be a
+	// table that compresses to little, beside a page of code that is over.
 	Critical PageSize
 	Standin  bool // the page was measured with StandinBaseURL, the build having no base URL
 	Measure  Size // measure.js
 }
 
-// Sizes measures the built files, compressing only the heaviest page's
-// critical path and measure.js. Without a base URL it measures that page
-// rendered again with StandinBaseURL, as it will be published.
+// Sizes measures the built files and measure.js, and names the heaviest
+// page. Without a base URL it measures that page, unless it is one of the
+// index's, rendered again with StandinBaseURL, as it will be published.
 func (s *Site) Sizes() (Sizes, error) {
 	r := Sizes{Standin: s.Settings.BaseURL == ""}
 	for _, data := range s.Files {
@@ -59,7 +58,7 @@ func (s *Site) Sizes() (Sizes, error) {
 	}
 	// A build has a page at least that is not one of the index's (see Site.fit).
 	pages := slices.DeleteFunc(slices.Clone(s.Pages), func(p *Page) bool { return p.part != nil })
-	heavy := slices.MaxFunc(pages, func(a, b *Page) int { return cmp.Compare(len(s.Files[a.Out]), len(s.Files[b.Out])) })
+	heavy := slices.MaxFunc(pages, func(a, b *Page) int { return cmp.Compare(a.out.Critical.Gzip, b.out.Critical.Gzip) })
 	page := heavy.out
 	if r.Standin {
 		alt := &Site{Files: s.Files, Pages: s.Pages, Settings: s.Settings, publish: s.publish, tmpl: s.tmpl, assets: s.assets, catalog: s.catalog}
@@ -72,7 +71,7 @@ func (s *Site) Sizes() (Sizes, error) {
 		}
 	}
 	r.Measure = measureAll([][]byte{s.Files["measure.js"]})[0]
-	r.Critical = PageSize{URL: heavy.URL, File: heavy.File, Size: s.critical(page)}
+	r.Critical = PageSize{URL: heavy.URL, File: heavy.File, Size: page.Critical}
 	for _, p := range s.Pages {
 		if p.part != nil && p.out.Critical.Gzip > r.Critical.Gzip {
 			r.Critical, r.Standin = PageSize{URL: p.URL, File: p.File, Size: p.out.Critical}, false
@@ -105,12 +104,12 @@ func (s *Site) critical(page rendered) Size {
 	return z
 }
 
-// CheckBudget measures every page's critical path, as built, and refuses
-// the build when one is over CriticalBudget, naming each such page.
+// CheckBudget refuses the build when a page's critical path, as built, is
+// over CriticalBudget, naming each such page.
 func (s *Site) CheckBudget() error {
 	var over []string
 	for _, p := range s.Pages {
-		z := PageSize{URL: p.URL, File: p.File, Size: s.critical(p.out)}
+		z := PageSize{URL: p.URL, File: p.File, Size: p.out.Critical}
 		if !z.Fits() {
 			over = append(over, z.Over())
 		}

@@ -89,3 +89,61 @@ func TestCheckBudget(t *testing.T) {
 		t.Errorf("the refusal names pages that fit:\n%s", msg)
 	}
 }
+
+// TestSizesNameTheHeaviestPage: the summary names the page heaviest gzip,
+// not the one with the most HTML. A long table of one row repeated is the
+// largest page and compresses to little; a shorter page of words that do
+// not compress is over the budget, and the build must say so before
+// -publish refuses it.
+func TestSizesNameTheHeaviestPage(t *testing.T) {
+	root := fixtureSite(t)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	var words []string
+	for range 4000 {
+		words = append(words, fmt.Sprintf("%x", rnd.Uint32()))
+	}
+	writeFile(t, root, "content/dense.md", errorPage("Dense", "")+strings.Join(words, " ")+"\n")
+	writeFile(t, root, "content/table.md", errorPage("Table", "")+"| a | b |\n|---|---|\n"+strings.Repeat("| the same cell | the same row |\n", 4000))
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Files["table/index.html"]) <= len(s.Files["dense/index.html"]) {
+		t.Fatal("the table's page is not the largest: the test holds nothing")
+	}
+	r, err := s.Sizes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Critical.URL != "/dense/" || r.Critical.Fits() {
+		t.Errorf("the summary names %s at %d B gzip; want /dense/, over the budget of %d B", r.Critical.URL, r.Critical.Gzip, CriticalBudget)
+	}
+}
+
+// TestBuildWarnsOfEveryPageOverTheBudget: the build's warnings, which the
+// preview prints, name each page over the budget, not only the heaviest,
+// so that a writer sees the overrun while writing; a page that fits is not named.
+func TestBuildWarnsOfEveryPageOverTheBudget(t *testing.T) {
+	root := fixtureSite(t)
+	rnd := rand.New(rand.NewPCG(5, 6))
+	for _, name := range []string{"dense", "denser"} {
+		var words []string
+		for range 4000 + len(name)*100 {
+			words = append(words, fmt.Sprintf("%x", rnd.Uint32()))
+		}
+		writeFile(t, root, "content/"+name+".md", errorPage(name, "")+strings.Join(words, " ")+"\n")
+	}
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(s.Warnings, "\n")
+	for _, want := range []string{"content/dense.md: /dense/ is ", "content/denser.md: /denser/ is "} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no warning names %s over the budget; the warnings:\n%s", want, all)
+		}
+	}
+	if n := strings.Count(all, "over the budget"); n != 2 {
+		t.Errorf("%d warnings of a page over the budget, want 2:\n%s", n, all)
+	}
+}
