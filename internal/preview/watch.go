@@ -26,7 +26,7 @@ import (
 
 // Watch builds the site, then again on every change to its source folders
 // and .toml files until ctx ends. It returns after the first build, with a
-// channel closed once the watcher has closed.
+// channel closed once the watcher has closed and no build is under way.
 func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	closed := make(chan struct{})
 	w, err := fsnotify.NewWatcher()
@@ -73,13 +73,14 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	}
 	// Builds run one at a time apart from the watcher, so that a hung build
 	// never hides the next save, which is built after it.
-	builds := make(chan struct{}, 1)
+	builds, built := make(chan struct{}, 1), make(chan struct{})
 	// The loop takes events from the start and never waits on an Add:
 	// fsnotify on Windows answers Add on the goroutine that hands over the
 	// events, only between two, so a loop inside Add while events wait
 	// would wait for good, and no save would build again.
 	go func() {
 		defer close(closed)
+		defer func() { <-built }() // a build under way still writes the output folder
 		defer w.Close()
 		defer close(builds)
 		var timer <-chan time.Time
@@ -149,6 +150,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		for range builds {
 			s.rebuild()
 		}
+		close(built)
 	}()
 	<-first
 	return closed
