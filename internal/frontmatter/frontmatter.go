@@ -67,8 +67,11 @@ const delim = "+++"
 // Hint is toml's message, with what to write instead where the mistake is a
 // writer's usual one: a date in quotes or in another form, text without quotes.
 func Hint(perr toml.ParseError) string {
-	date := " such as " + cmp.Or(perr.LastKey, "updated") + " = 2026-12-05"
-	for prefix, hint := range map[string]string{"parsing time ": ": write a date without quotes," + date, "invalid datetime": ": write a date as year-month-day," + date, "expected value but found": ": write text in double quotes"} {
+	date, bare := " such as "+cmp.Or(perr.LastKey, "updated")+" = 2026-12-05", ": write text in double quotes"
+	if typeOf(perr.LastKey) == "bool" { // counter = False: in quotes it would be text, which counter does not take
+		bare = ": write true or false"
+	}
+	for prefix, hint := range map[string]string{"parsing time ": ": write a date without quotes," + date, "invalid datetime": ": write a date as year-month-day," + date, "expected value but found": bare} {
 		if strings.HasPrefix(perr.Message, prefix) {
 			return perr.Message + hint
 		}
@@ -103,7 +106,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 		}
 		// A value of the wrong kind: toml names the key, not its line.
 		if m := wrongKindRE.FindStringSubmatch(err.Error()); m != nil {
-			if isList(m[1]) && m[3] == "string" { // toml names the item's type, not the list's
+			if strings.HasPrefix(typeOf(m[1]), "[]") && m[3] == "string" { // toml names the item's type, not the list's
 				return meta, nil, 0, fmt.Errorf("%s:%d: an item of %s is %s, but each takes %s", path, keyLine(fm, m[1]), m[1], kind(m[2]), kind(m[3]))
 			}
 			return meta, nil, 0, fmt.Errorf("%s:%d: %s is %s, but it takes %s", path, keyLine(fm, m[1]), m[1], kind(m[2]), kind(m[3]))
@@ -164,11 +167,11 @@ func kind(t string) string {
 	return cmp.Or(words[t], t)
 }
 
-// isList reports whether key is one of Meta's lists.
-func isList(key string) bool {
+// typeOf is the Go type of Meta's key, a pointer's element's ([]string, bool), or "<nil>".
+func typeOf(key string) string {
 	t := reflect.TypeFor[Meta]()
-	f, ok := t.FieldByNameFunc(func(name string) bool { f, _ := t.FieldByName(name); return f.Tag.Get("toml") == key })
-	return ok && f.Type.Kind() == reflect.Slice
+	f, _ := t.FieldByNameFunc(func(name string) bool { f, _ := t.FieldByName(name); return f.Tag.Get("toml") == key })
+	return strings.TrimPrefix(fmt.Sprint(f.Type), "*")
 }
 
 // KeyLine is the line of src setting key, or opening its [table], else 1.

@@ -45,16 +45,3 @@ func Link(raw string) error {
 	}
 	return nil
 }
-
-// SameOriginPath refuses anything but a path on the page's own site: one
-// slash first, not two, and a browser reads a backslash as a slash.
-func SameOriginPath(raw string) error {
-	if strings.ContainsFunc(raw, func(r rune) bool { return r <= 0x20 || r == 0x7f }) {
-		return fmt.Errorf("%q holds a space or a control character: a browser would read %q", raw, Normalize(raw))
-	}
-	s := strings.ReplaceAll(raw, `\`, "/")
-	if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") {
-		return fmt.Errorf("%q is not a path on this site: write one such as /api/event", raw)
-	}
-	return nil
-}
