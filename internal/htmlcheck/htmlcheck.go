@@ -181,7 +181,7 @@ func (p *checker) element(e *element) {
 			if err := urlcheck.Link(v); err != nil {
 				add(v, "<%s %s=...>: %v", e.name, k, err)
 			} else if (k == "src" || k == "poster") && !sameSite(v) {
-				add(v, "<%s %s=%q>: loads from another site, which the CSP (img-src 'self') blocks, so readers get it broken: put the file in static/", e.name, k, v)
+				add(v, "<%s %s=%q>: loads from another site, which the CSP (each source 'self') blocks, so readers get it broken: put the file in static/", e.name, k, v)
 			}
 		}
 	}
