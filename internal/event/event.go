@@ -12,10 +12,11 @@ import (
 )
 
 const (
-	// MaxBody is the largest body accepted, in bytes: above the 7,688 of the
-	// largest the counter sends (six values of 200 characters, six bytes each
-	// as JSON writes a control character, and a ref of 253).
-	MaxBody  = 8192
+	// MaxBody is the largest body accepted, in bytes: above the 1,703 of the
+	// largest the counter sends for a link in ASCII (six values of 200
+	// characters and a ref of 253), and below what PostgreSQL's index of the
+	// roll-up, which holds every value, takes in a row (2,704).
+	MaxBody  = 2048
 	MaxValue = 200 // the longest campaign or outreach value, in characters
 )
 

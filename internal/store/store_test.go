@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
@@ -593,6 +594,50 @@ func TestCountsRefuseOtherColumns(t *testing.T) {
 			if got, err := s.counts(ctx, query, "2026-03-01", "2026-03-03"); err == nil {
 				t.Errorf("%s: %v, want an error", query, got)
 			}
+		}
+	})
+}
+
+// TestTheLargestEventIsKept: every event the receiver takes is one the
+// store can keep. PostgreSQL holds an index row to 2,704 bytes, and the
+// roll-ups' keys hold an event's every value: at a body of 8,192 bytes,
+// distinct Chinese characters (which no compression shrinks) were over,
+// and the function's whole batch went to the not-stored log, which
+// -import then failed on at every run.
+func TestTheLargestEventIsKept(t *testing.T) {
+	var chars []rune
+	for r := rune(0x4e00); len(chars) < 6*event.MaxValue; r++ {
+		chars = append(chars, r)
+	}
+	value := func(i int) string { return string(chars[i*event.MaxValue : (i+1)*event.MaxValue]) }
+	body := `{"ref":"` + strings.Repeat("a.", 126) + `a","campaign":{"utm_source":"` + value(0) + `","utm_medium":"` + value(1) +
+		`","utm_campaign":"` + value(2) + `","utm_term":"` + value(3) + `","utm_content":"` + value(4) + `"},"outreach":"` + value(5) +
+		`","name":"human-candidate","path":"/","visible_ms":1,"scrolled":false}`
+	// Cut the values to the largest body the receiver takes.
+	var e event.Event
+	var err error
+	for n := event.MaxValue; n > 0; n-- {
+		cut := body
+		for i := range 6 {
+			cut = strings.Replace(cut, value(i), value(i)[:len(string([]rune(value(i))[:n]))], 1)
+		}
+		if len(cut) <= event.MaxBody {
+			e, err = event.Parse([]byte(cut))
+			break
+		}
+	}
+	// And a body of DEL, one byte each as JSON.stringify sends it, kept as U+FFFD in three.
+	del := strings.Repeat("\x7f", event.MaxValue)
+	marked, err2 := event.Parse([]byte(`{"ref":"` + strings.Repeat("a.", 126) + `a","campaign":{"utm_source":"` + del + `","utm_medium":"` + del +
+		`","utm_campaign":"` + del + `","utm_term":"` + del + `","utm_content":"` + del + `"},"outreach":"` + del +
+		`","name":"view","path":"/","visible_ms":1,"scrolled":false}`))
+	if err = errors.Join(err, err2); err != nil {
+		t.Fatal(err)
+	}
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		if _, err := s.Keep(context.Background(), []Item{{Event: e, At: time.Now()}, {Event: marked, At: time.Now()}}); err != nil {
+			t.Errorf("the receiver takes them, the store does not: %v", err)
 		}
 	})
 }
