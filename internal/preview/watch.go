@@ -148,7 +148,9 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		s.rebuild()
 		close(first)
 		for range builds {
-			s.rebuild()
+			if ctx.Err() == nil { // a save queued before Ctrl-C is not built after it
+				s.rebuild()
+			}
 		}
 		close(built)
 	}()
