@@ -67,9 +67,15 @@ const delim = "+++"
 // Hint is toml's message, with what to write instead where the mistake is a
 // writer's usual one: a date in quotes or in another form, text without quotes.
 func Hint(perr toml.ParseError) string {
+	// Followed, the hint must build: counter = "False" would be text, which counter does not take.
 	date, bare := " such as "+cmp.Or(perr.LastKey, "updated")+" = 2026-12-05", ": write text in double quotes"
-	if typeOf(perr.LastKey) == "bool" { // counter = False: in quotes it would be text, which counter does not take
+	switch typeOf(perr.LastKey) {
+	case "bool":
 		bare = ": write true or false"
+	case "[]string":
+		bare = ": write a list of text, such as " + perr.LastKey + ` = ["…"]`
+	case "time.Time":
+		bare = ": write a date as year-month-day," + date
 	}
 	for prefix, hint := range map[string]string{"parsing time ": ": write a date without quotes," + date, "invalid datetime": ": write a date as year-month-day," + date, "expected value but found": bare} {
 		if strings.HasPrefix(perr.Message, prefix) {

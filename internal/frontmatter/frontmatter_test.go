@@ -137,6 +137,8 @@ func TestParseErrors(t *testing.T) {
 		// The two slips a writer makes most: text without quotes, and a day without its 0.
 		{"a title without quotes", "+++\ntitle = RuntimeError: x\n+++\n", "p.md:2:", []string{`expected value but found "RuntimeError"`, "write text in double quotes"}},
 		// counter, noindex and older_versions take true or false, which quotes would make text.
+		{"a list without brackets", "+++\n" + keys + "messages = Foo\n+++\n", "p.md:4:", []string{`expected value but found "Foo"`, `write a list of text, such as messages = ["…"]`}},
+		{"a date in words", "+++\n" + keys + "updated = soon\n+++\n", "p.md:4:", []string{`expected value but found "soon"`, "write a date as year-month-day, such as updated = 2026-12-05"}},
 		{"a yes without true", "+++\n" + keys + "counter = False\n+++\n", "p.md:4:", []string{`expected value but found "False"`, "write true or false"}},
 		{"a date without a 0", "+++\n" + keys + "updated = 2026-12-3\n+++\n", "p.md:4:", []string{`invalid datetime: "2026-12-3"`, "write a date as year-month-day, such as updated = 2026-12-05"}},
 		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"title is a number, but it takes a string in quotes"}},
