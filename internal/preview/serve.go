@@ -73,6 +73,8 @@ func Serve(ctx context.Context, o Options) error {
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	stop()
+	<-watched // a build under way prints its lines before this one
 	fmt.Fprintln(o.Log, "preview stopped")
 	return nil
 }
