@@ -143,8 +143,8 @@ func TestImportTakesWhatTheReceiverTook(t *testing.T) {
 // still deployed while a publisher upgrades, logged & < > as \u0026,
 // \u003c, \u003e. testdata/c390457-not-stored.jsonl is its cmd/event's
 // stdout for the two bodies below, each answered 204: the first, 931
-// bytes, is 2,911 so written (a body of 1,024 at most 6,144, within
-// MaxBody). Each is taken as the event sent, under the key of the
+// bytes, is 2,911 so written, and -import refused it as over the
+// receiver's 1,024. Each is taken as the event sent, under the key of the
 // line this release writes for it, so that neither is counted twice.
 func TestImportTakesTheReleaseBeforesLines(t *testing.T) {
 	v := strings.Repeat("a&b<c>", 33)

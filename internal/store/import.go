@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -186,6 +187,9 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	if err != nil {
 		return Item{}, 0, fmt.Errorf("ts %q is not an RFC 3339 time", ts)
 	}
+	if bytes.Contains(body, []byte(`\u00`)) {
+		body = []byte(htmlEscapes.Replace(string(body)))
+	}
 	// U+FFFD is a campaign's control character, sent in as little as one byte (DEL,
 	// which JSON leaves bare), written in three: read as DEL, which the receiver keeps
 	// as U+FFFD, no body grows past MaxBody.
@@ -200,6 +204,10 @@ func parseLine(line []byte) (Item, lineKind, error) {
 	sum := sha256.Sum256(append([]byte(at.UTC().Format(time.RFC3339Nano)+"\n"), canon...))
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
 }
+
+// htmlEscapes undoes the \u0026, \u003c and \u003e of the lines of releases up to
+// c390457, so that a body passes MaxBody again as it did when sent; \\ is kept as it is.
+var htmlEscapes = strings.NewReplacer(`\\`, `\\`, `\u0026`, "&", `\u003c`, "<", `\u003e`, ">")
 
 // ownLine splits a line as Event.NotStoredLine writes it into time and body, decoding nothing.
 func ownLine(line []byte) (ts string, body []byte, ok bool) {
