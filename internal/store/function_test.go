@@ -144,7 +144,7 @@ func TestImportTakesWhatTheReceiverTook(t *testing.T) {
 // \u003c, \u003e. testdata/c390457-not-stored.jsonl is its cmd/event's
 // stdout for the two bodies below, each answered 204: the first, 931
 // bytes, is 2,911 so written, and -import refused it as over the
-// receiver's 1,024. Each is taken as the event sent, under the key of the
+// receiver's MaxBody. Each is taken as the event sent, under the key of the
 // line this release writes for it, so that neither is counted twice.
 func TestImportTakesTheReleaseBeforesLines(t *testing.T) {
 	v := strings.Repeat("a&b<c>", 33)
