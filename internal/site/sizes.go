@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // CriticalBudget is what fits in the first round trip: ten segments of 1,460 bytes.
@@ -156,25 +157,14 @@ func measureAll(files [][]byte) []Size {
 
 // measure measures data with gzip at level, -9 or -1. Writers are reset,
 // not made: a new one is 600 KB of tables, which would cost about as much
-// as compressing a small file, and a build measures every page. They are
-// kept in a channel, not a sync.Pool, which each collection empties.
+// as compressing a small file, and a build measures every page.
 func measure(data []byte, level int) Size {
-	pool := gzipWriters[0]
+	pool := &gzipWriters[0]
 	if level == gzip.BestSpeed {
-		pool = gzipWriters[1]
+		pool = &gzipWriters[1]
 	}
-	var zw *gzip.Writer
-	select {
-	case zw = <-pool:
-	default:
-		zw, _ = gzip.NewWriterLevel(nil, level)
-	}
-	defer func() {
-		select {
-		case pool <- zw:
-		default:
-		}
-	}()
+	zw := pool.Get().(*gzip.Writer)
+	defer pool.Put(zw)
 	var n counter
 	zw.Reset(&n)
 	zw.Write(data)
@@ -182,7 +172,10 @@ func measure(data []byte, level int) Size {
 	return Size{len(data), int(n)}
 }
 
-var gzipWriters = [2]chan *gzip.Writer{make(chan *gzip.Writer, 8), make(chan *gzip.Writer, 8)}
+var gzipWriters = [2]sync.Pool{
+	{New: func() any { zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression); return zw }},
+	{New: func() any { zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return zw }},
+}
 
 // counter counts the bytes written to it.
 type counter int
