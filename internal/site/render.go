@@ -215,7 +215,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 		return out, err
 	}
 	out.Listed = cat.listed
-	out.Critical = s.critical(out, p.part == nil)
+	out.Critical = s.critical(out)
 	// Warned as it renders, so the preview warns too; the index's pages are cut to fit (Site.fit).
 	if z := (PageSize{URL: p.URL, File: p.File, Size: out.Critical}); p.part == nil && !z.Fits() {
 		out.Warnings = append(out.Warnings, z.Over()+": -publish refuses to build")

@@ -71,7 +71,7 @@ func (s *Site) Sizes() (Sizes, error) {
 		}
 	}
 	r.Measure = measureAll([][]byte{s.Files["measure.js"]})[0]
-	r.Critical = PageSize{URL: heavy.URL, File: heavy.File, Size: s.critical(page, false)}
+	r.Critical = PageSize{URL: heavy.URL, File: heavy.File, Size: page.Critical}
 	for _, p := range s.Pages {
 		if p.part != nil && p.out.Critical.Gzip > r.Critical.Gzip {
 			r.Critical, r.Standin = PageSize{URL: p.URL, File: p.File, Size: p.out.Critical}, false
@@ -83,13 +83,7 @@ func (s *Site) Sizes() (Sizes, error) {
 // critical measures a page's critical path: its HTML and the build's
 // stylesheets and scripts it loads, each of those measured once a build:
 // every page of the index loads the same ones.
-//
-// With quick, a page is first compressed with gzip -1, four times as fast
-// (0.3 ms to 1.1 for the McpError page's 59 KB), which writes a fifth more
-// (14,298 B to 11,631 there): only a page that comes within a tenth of the
-// budget so is measured with -9. A catalog of 1,000 pages measured every
-// page at -9 in 12% of its cold build.
-func (s *Site) critical(page rendered, quick bool) Size {
+func (s *Site) critical(page rendered) Size {
 	s.sizeOnce.Do(func() {
 		var names []string
 		var files [][]byte
@@ -103,19 +97,11 @@ func (s *Site) critical(page rendered, quick bool) Size {
 			s.sized[names[i]] = z
 		}
 	})
-	sum := func(level int) Size {
-		z := measure(page.HTML, level)
-		for _, name := range s.loaded(page.Loads) {
-			z = z.plus(s.sized[name])
-		}
-		return z
+	z := measureAll([][]byte{page.HTML})[0]
+	for _, name := range s.loaded(page.Loads) {
+		z = z.plus(s.sized[name])
 	}
-	if quick {
-		if z := sum(gzip.BestSpeed); z.Gzip <= CriticalBudget*9/10 {
-			return z
-		}
-	}
-	return sum(gzip.BestCompression)
+	return z
 }
 
 // CheckBudget refuses the build when a page's critical path, as built, is
@@ -149,33 +135,25 @@ func (s *Site) loaded(loads []string) []string {
 // measureAll measures each of files with gzip -9.
 func measureAll(files [][]byte) []Size {
 	sizes := make([]Size, len(files))
+	// Writers are reset, not made: a new one is 600 KB of tables, which
+	// would cost about as much as compressing a small file, and a build
+	// measures in several places (the index's pages, as each renders).
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
 	for i, data := range files {
-		sizes[i] = measure(data, gzip.BestCompression)
+		var n counter
+		zw.Reset(&n)
+		zw.Write(data)
+		zw.Close()
+		sizes[i] = Size{len(data), int(n)}
 	}
 	return sizes
 }
 
-// measure measures data with gzip at level, -9 or -1. Writers are reset,
-// not made: a new one is 600 KB of tables, which would cost about as much
-// as compressing a small file, and a build measures every page.
-func measure(data []byte, level int) Size {
-	pool := &gzipWriters[0]
-	if level == gzip.BestSpeed {
-		pool = &gzipWriters[1]
-	}
-	zw := pool.Get().(*gzip.Writer)
-	defer pool.Put(zw)
-	var n counter
-	zw.Reset(&n)
-	zw.Write(data)
-	zw.Close()
-	return Size{len(data), int(n)}
-}
-
-var gzipWriters = [2]sync.Pool{
-	{New: func() any { zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression); return zw }},
-	{New: func() any { zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed); return zw }},
-}
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestCompression)
+	return zw
+}}
 
 // counter counts the bytes written to it.
 type counter int
