@@ -99,11 +99,20 @@ func TestPastedLineFindsItsPage(t *testing.T) {
 	if parse == "" {
 		t.Error("no page is titled with the line McpError: MCP error -32603: keyValidator._parse is not a function")
 	}
+	// The page that lists httpx's line for a 421, the last of its traceback.
+	misdirected := ""
+	for _, p := range built.Pages {
+		if slices.ContainsFunc(p.Meta.Messages, func(m string) bool { return strings.Contains(m, "Misdirected Request") }) {
+			misdirected = p.URL
+		}
+	}
 	cases := []struct{ line, first string }{
 		{"mcp.shared.exceptions.McpError: Timed out while waiting for response to ClientRequest. Waited 30.0 seconds.", counterPage},
 		{"RuntimeError: Attempted to exit cancel scope in a different task than it was entered in", scope},
 		{"TypeError: keyValidator._parse is not a function", parse},
 		{"ZeroDivisionError: division by zero", ""},
+		{"For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/421", misdirected},
+		{"For more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/404", ""},
 		// Lines that end in the first words of a listed line are not that
 		// line cut short: "Bad Request: No valid session ID provided".
 		{"ValueError: bad request", ""},

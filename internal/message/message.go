@@ -132,10 +132,14 @@ func gap(s string, pieces map[string]bool) string {
 }
 
 // nameRE is a name in code, dotted or not: McpError, keyValidator._parse.
-var nameRE = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*`)
+var (
+	nameRE  = regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*`)
+	tokenRE = regexp.MustCompile(nameRE.String() + `|[0-9]+`)
+)
 
 // pieces are the texts a quote of code can print: its string literals, cut
-// at their interpolations, and the names outside them. A quote with no quote
+// at their interpolations, and the names and numbers outside them (a status
+// code's 421, which a literal's {0.status_code} prints). A quote with no quote
 // mark may be a literal's inside, so its own text counts too.
 func pieces(q string) []string {
 	var out []string
@@ -147,7 +151,7 @@ func pieces(q string) []string {
 		if strings.IndexByte("\"'`", q[i]) < 0 {
 			continue
 		}
-		out = append(out, nameRE.FindAllString(q[code:i], -1)...)
+		out = append(out, tokenRE.FindAllString(q[code:i], -1)...)
 		end := q[i : i+1]
 		if strings.HasPrefix(q[i:], strings.Repeat(end, 3)) {
 			end = q[i : i+3] // a Python triple-quoted string
@@ -164,7 +168,7 @@ func pieces(q string) []string {
 		i = j + len(end) - 1
 		code = min(i+1, len(q))
 	}
-	return append(out, nameRE.FindAllString(q[code:], -1)...)
+	return append(out, tokenRE.FindAllString(q[code:], -1)...)
 }
 
 // literalParts cuts a literal's text at its interpolations, dropping empty parts.

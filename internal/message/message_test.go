@@ -58,6 +58,9 @@ func TestCheck(t *testing.T) {
 		// A quote without quote marks may be a literal's inside, quoted without its backquotes.
 		{"Streamable HTTP error: Error POSTing to endpoint: {body}", []string{"Streamable HTTP error: ${message}", "Error POSTing to endpoint: ${text}"}, ""},
 		{"Error POSTing to endpoint (HTTP {status}): {body}", []string{"Error POSTing to endpoint (HTTP ${response.status}): ${text}"}, ""},
+		// A number in code fills a literal's interpolation: httpx's line for a server's 421.
+		{"For more information check: https://x.test/Status/421", []string{`"For more information check: https://x.test/Status/{0.status_code}"`, `Response("Invalid Host header", status_code=421)`}, ""},
+		{"For more information check: https://x.test/Status/404", []string{`"For more information check: https://x.test/Status/{0.status_code}"`, `Response("Invalid Host header", status_code=421)`}, "For more information check: https://x.test/Status/404"},
 	} {
 		m, err := Parse(c.msg)
 		if err != nil {
