@@ -26,7 +26,6 @@ func placeOnPages(r *report.Report, root string) (urls []string, err error) {
 		urls = append(urls, p.URL)
 	}
 	clicks, guides := s.Places()
-	r.SetClickPages(clicks)
-	r.SetGuides(guides)
+	r.Place(clicks, guides)
 	return urls, nil
 }

@@ -695,8 +695,7 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	clicks, guides := built.Places()
-	r.SetClickPages(clicks)
-	r.SetGuides(guides)
+	r.Place(clicks, guides)
 	var want bytes.Buffer
 	if err := report.HTML(&want, r); err != nil {
 		t.Fatal(err)

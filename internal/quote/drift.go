@@ -186,11 +186,6 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 	return nil
 }
 
-// historyBroken reports whether a quote kept as history fails where it quotes.
-func (r *repo) historyBroken() bool {
-	return slices.ContainsFunc(r.history, func(res Result) bool { return res.Kind != Unchanged })
-}
-
 // newestOf finds the newest release of g's major version, or the newest
 // cited if newer; of two tags of it at one commit (1.15.0, v1.15.0), one.
 func newestOf(versions []version.Version, tags map[string]string, g *group, pre bool) (version.Version, error) {

@@ -138,7 +138,8 @@ func writeText(w io.Writer, repos []*repo, answer string, pre bool) error {
 			printProse(&b, g.prose, older)
 			fmt.Fprintln(&b, summary(r, g, pre))
 		}
-		if r.historyBroken() {
+		// A quote kept as history that fails where it quotes.
+		if slices.ContainsFunc(r.history, func(res Result) bool { return res.Kind != Unchanged }) {
 			for _, res := range r.history {
 				res.Report(&b)
 			}

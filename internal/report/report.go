@@ -200,14 +200,38 @@ type SiteWide struct {
 	ClickPages map[string][]string `json:"click_pages,omitempty"`
 }
 
-// SetClickPages records which pages have each click's control; under a filter it does nothing.
-func (r *Report) SetClickPages(pages map[string][]string) {
+// Place records which pages have each click's control, and puts each
+// product's sales on the row of the one page whose guide it is (guides: URL
+// path to guide). Under a filter it does nothing; without sales, only the first.
+func (r *Report) Place(clicks map[string][]string, guides map[string]string) {
 	if r.SiteWide == nil {
 		return
 	}
 	r.SiteWide.ClickPages = map[string][]string{}
 	for name := range r.SiteWide.Clicks {
-		r.SiteWide.ClickPages[name] = append([]string{}, pages[name]...) // [] on no page now
+		r.SiteWide.ClickPages[name] = append([]string{}, clicks[name]...) // [] on no page now
+	}
+	if r.SiteWide.Sales == nil {
+		return
+	}
+	pages := map[string][]string{}
+	for path, g := range guides {
+		pages[g] = append(pages[g], path)
+	}
+	for i := range r.Pages {
+		p := &r.Pages[i]
+		g := guides[p.Path]
+		if g == "" || len(pages[g]) != 1 {
+			continue
+		}
+		n, cents := 0, int64(0)
+		for _, s := range r.SiteWide.Sales.Products {
+			if s.Product == g {
+				n += s.Sales
+				cents += s.RevenueCents
+			}
+		}
+		p.Guide, p.Sales, p.RevenueCents = g, &n, &cents
 	}
 }
 

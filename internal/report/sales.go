@@ -92,30 +92,3 @@ func (r *Report) addSales(sales []tally.Sale) {
 	})
 	w.Sales = out
 }
-
-// SetGuides puts each product's sales on the row of the one page whose
-// guide it is (guides: URL path to guide). Without sales it does nothing.
-func (r *Report) SetGuides(guides map[string]string) {
-	if r.SiteWide == nil || r.SiteWide.Sales == nil {
-		return
-	}
-	pages := map[string][]string{}
-	for path, g := range guides {
-		pages[g] = append(pages[g], path)
-	}
-	for i := range r.Pages {
-		p := &r.Pages[i]
-		g := guides[p.Path]
-		if g == "" || len(pages[g]) != 1 {
-			continue
-		}
-		n, cents := 0, int64(0)
-		for _, s := range r.SiteWide.Sales.Products {
-			if s.Product == g {
-				n += s.Sales
-				cents += s.RevenueCents
-			}
-		}
-		p.Guide, p.Sales, p.RevenueCents = g, &n, &cents
-	}
-}

@@ -64,9 +64,6 @@ type Link struct {
 // IsError reports whether p is an error page: in a section, not its own page.
 func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.File, "/index.md") }
 
-// LibraryName is the library the page explains: its own, or its section's.
-func (p *Page) LibraryName() string { return p.library }
-
 // link groups the pages into sections, sets each error page's neighbours
 // and related pages, makes s.catalog, and sums what each page shows of the
 // others (see Site.reuse).
@@ -100,7 +97,7 @@ func (s *Site) link() error {
 				strings.Compare(a.Meta.Title, b.Meta.Title), strings.Compare(a.File, b.File))
 		})
 		for i, p := range sec.Pages {
-			p.library = cmp.Or(p.Meta.Library, sec.Library)
+			p.LibraryName = cmp.Or(p.Meta.Library, sec.Library)
 			if i > 0 {
 				p.Prev = linkTo(sec.Pages[i-1])
 			}
@@ -167,7 +164,7 @@ func (s *Site) sum() {
 	h := sha256.New()
 	for _, p := range s.Pages {
 		h.Reset()
-		fmt.Fprintf(h, "%v %q\n", p.Meta.Updated, p.library)
+		fmt.Fprintf(h, "%v %q\n", p.Meta.Updated, p.LibraryName)
 		for _, l := range append([]*Link{p.Prev, p.Next}, p.Related...) {
 			if l != nil {
 				h.Write(faces[l.URL])

@@ -80,7 +80,7 @@ func TestFoldersAreSections(t *testing.T) {
 		for _, r := range p.Related {
 			related = append(related, r.URL)
 		}
-		got := []string{p.Out, p.Section, url(p.Prev), url(p.Next), strings.Join(related, " "), p.LibraryName()}
+		got := []string{p.Out, p.Section, url(p.Prev), url(p.Next), strings.Join(related, " "), p.LibraryName}
 		want := []string{tc.out, tc.section, tc.prev, tc.next, tc.related, tc.library}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%s: out, section, prev, next, related, library = %q, want %q", tc.url, got, want)

@@ -187,7 +187,7 @@ func (s *Site) entries(o Options, last map[string]*Page) error {
 	for _, sec := range secs {
 		s.heads[sec.Name] = &Section{Name: sec.Name, Library: sec.Library}
 		for _, p := range sec.Pages {
-			if l := last[p.File]; l != nil && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.library == p.library {
+			if l := last[p.File]; l != nil && bytes.Equal(l.raw, p.raw) && l.URL == p.URL && l.LibraryName == p.LibraryName {
 				p.entry = l.entry
 			} else {
 				todo = append(todo, p)

@@ -60,12 +60,8 @@ func (s *Site) render(o Options) error {
 	if slices.ContainsFunc(s.Pages, func(p *Page) bool { return p.Home }) && s.tmpl.set.Lookup("home") == nil {
 		return fmt.Errorf("%s/index.md: missing, and %s/ has no home.html to lay out the index of errors, /: add one of them", ContentDir, TemplateDir)
 	}
-	var todo []*Page
-	for _, p := range s.Pages {
-		if p.out.HTML == nil { // else reused from Prev
-			todo = append(todo, p)
-		}
-	}
+	// A page with HTML was reused from Prev.
+	todo := slices.DeleteFunc(slices.Clone(s.Pages), func(p *Page) bool { return p.out.HTML != nil })
 	s.Rendered += len(todo)
 	return s.renderEach(o, todo)
 }

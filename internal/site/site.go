@@ -94,28 +94,25 @@ type Page struct {
 	Section string // the page's folder under content/ ("mcp"), empty at the top
 	Home    bool   // the generated index of errors, /
 	// Prev and Next: neighbours in the section by title; Related: sharing a tag or in Meta.Related.
-	Prev, Next *Link
-	Related    []*Link
-	Messages   []message.Message // Meta.Messages, read
-	library    string
-	raw        []byte      // the file as read
-	stat       fs.FileInfo // its size and modification time when read
-	src        []byte      // its body, after the front matter
-	first      int
-	shows      [sha256.Size]byte // what it shows of the other pages (see Site.sum)
-	part       *Part             // the part of the index it lists, on a page of the index
-	weight     int               // its entry's on the index, gzip (see Site.entries)
-	entry      []byte            // its entry, as the index lays it out
-	after      []byte            // the entry or heading before it, which its weight was measured after
-	out        rendered
+	Prev, Next  *Link
+	Related     []*Link
+	Messages    []message.Message // Meta.Messages, read
+	LibraryName string            // the library the page explains: its own, or its section's
+	raw         []byte            // the file as read
+	stat        fs.FileInfo       // its size and modification time when read
+	src         []byte            // its body, after the front matter
+	first       int
+	shows       [sha256.Size]byte // what it shows of the other pages (see Site.sum)
+	part        *Part             // the part of the index it lists, on a page of the index
+	weight      int               // its entry's on the index, gzip (see Site.entries)
+	entry       []byte            // its entry, as the index lays it out
+	after       []byte            // the entry or heading before it, which its weight was measured after
+	out         rendered
 }
 
 // Raw is the page's file as the build read it: what a tool that rewrites
 // the file checks it against, so that it never writes over a newer edit.
 func (p *Page) Raw() []byte { return p.raw }
-
-// Clicks are the names of the page's click controls, as rendered.
-func (p *Page) Clicks() []string { return p.out.Clicks }
 
 // Places are what a click and a sale do not carry, for the report: the content
 // files of the pages with each click's control, and the guide each page but the
@@ -124,7 +121,7 @@ func (p *Page) Clicks() []string { return p.out.Clicks }
 func (s *Site) Places() (clicks map[string][]string, guides map[string]string) {
 	clicks, guides = map[string][]string{}, map[string]string{}
 	for _, p := range s.Pages {
-		for _, name := range p.Clicks() {
+		for _, name := range p.out.Clicks {
 			clicks[name] = append(clicks[name], p.File)
 		}
 		guide := p.Meta.Guide
