@@ -513,10 +513,13 @@ func Period(now time.Time, since time.Duration, from, to string) (Query, error) 
 	if start.After(end) {
 		return Query{}, fmt.Errorf("-from %s is after -to %s", from, to)
 	}
+	if end.Sub(start) >= maxDays*24*time.Hour {
+		return Query{}, fmt.Errorf("-from %s to -to %s: at most %d days (a century)", from, to, maxDays)
+	}
 	return Query{From: from, To: to, Today: today}, nil
 }
 
-// maxDays is the longest -since: a century, far inside a time.Duration (213,505 days overflow it).
+// maxDays is the longest period: a century, far inside a time.Duration (106,752 days overflow it).
 const maxDays = 36_500
 
 // ParseSince reads -since: a number of days such as 30d, or a Go duration.

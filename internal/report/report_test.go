@@ -431,6 +431,13 @@ func TestPeriod(t *testing.T) {
 		{0, "2026-03-31", "2026-03-01", "", "", "is after"},
 		{0, "31/03/2026", "", "", "", "write a date"},
 		{time.Hour, "", "", "", "", "at least one day"},
+		// Over 292 years a time.Duration overflows, and the period's days
+		// came up short of -to: the report crashed on an event after them.
+		{0, "0001-01-01", "", "", "", "a century"},
+		{30 * 24 * time.Hour, "", "9999-12-31", "9999-12-02", "9999-12-31", ""},
+		{0, "2026-03-01", "9999-12-31", "", "", "a century"},
+		{0, "1926-04-26", "2026-03-31", "1926-04-26", "2026-03-31", ""},
+		{0, "1926-04-25", "2026-03-31", "", "", "a century"},
 	} {
 		q, err := Period(now, tc.since, tc.from, tc.to)
 		from, to := q.From, q.To
