@@ -499,6 +499,9 @@ func Period(now time.Time, since time.Duration, from, to string) (Query, error) 
 	if err != nil {
 		return Query{}, fmt.Errorf("-to %q: write a date such as 2026-03-31", to)
 	}
+	if to > today { // the days to come would read as days without a reader, beside a whole period before
+		return Query{}, fmt.Errorf("-to %s is after today, %s (UTC): end the period today or before", to, today)
+	}
 	if from == "" {
 		days := int(since.Hours() / 24)
 		if days < 1 {

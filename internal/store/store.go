@@ -105,7 +105,7 @@ func (s *Store) mayAdd(ctx context.Context) error {
 	if err := s.db.QueryRowContext(ctx, `SELECT has_table_privilege('events', 'INSERT')`).Scan(&ok); err != nil || ok {
 		return err
 	}
-	return errors.New("this role may not add events (INSERT on events), as a reader's may not: give a writer's URL, or the owner's (docs/store.md)")
+	return errors.New("this role may not add events (INSERT on events), as a reader's may not: give the preview a writer's URL, and -import the owner's (docs/store.md)")
 }
 
 func openPostgres(dsn string, o Options) (*sql.DB, error) {
