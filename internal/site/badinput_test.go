@@ -84,6 +84,9 @@ func TestBadInput(t *testing.T) {
 		{"problem that no line makes", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "{{< marker >}}", "")
 		}, "content/index.md:1: the page loads /measure.js and has 0 elements with data-measure-marker"},
+		{"a counter of a release before 4952992, whose endpoint the build filled in", func(t *testing.T, r string) {
+			edit(t, r, "measure/measure.js", `"/api/event"`, `"__ENDPOINT__"`)
+		}, `measure/measure.js: holds "__ENDPOINT__"`},
 		{"another script in a template", func(t *testing.T, r string) {
 			edit(t, r, "templates/base.html", "</body>", `<script src="/x.js"></script></body>`)
 		}, `(rendering content/404.md): a <script> other than <script src="/measure.js" defer>`},

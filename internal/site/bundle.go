@@ -97,6 +97,9 @@ func (s *Site) bundleMeasure(site fs.FS) error {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", MeasureDir, name, err)
 		}
+		if name == "measure.js" && strings.Contains(string(src), `"__ENDPOINT__"`) { // an older release's: it would post to ./__ENDPOINT__
+			return fmt.Errorf(`%s/measure.js: holds "__ENDPOINT__", which releases before 4952992 replaced with site.toml's endpoint and this one does not: every event would be lost; write "/api/event" in its place`, MeasureDir)
+		}
 		if s.Files[name], err = minifier.Bytes("application/javascript", src); err != nil {
 			return fmt.Errorf("%s/%s: %v", MeasureDir, name, err)
 		}
