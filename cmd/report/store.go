@@ -133,7 +133,7 @@ func importSales(f flags) error {
 		return fmt.Errorf("%w (nothing of it was stored)", err)
 	}
 	n := res.Added + res.Changed + res.Again
-	fmt.Fprintf(os.Stderr, "report: %s: %s, %d sales, %d kept (%s), %d fully refunded, lost in a dispute or not charged yet (a pre-order, a free trial)\n",
+	fmt.Fprintf(os.Stderr, "report: %s: %s, %d sales, %d kept (%s), %d fully refunded, lost in a dispute, not charged yet (a pre-order, a free trial) or under half a cent\n",
 		report.Quote(f.salesFile), kind, n, res.Kept, report.Money(res.Cents), n-res.Kept)
 	fmt.Fprintf(os.Stderr, "imported into %s: %d sales added, %d changed since an earlier import, %d taken before\n",
 		report.Quote(st.String()), res.Added, res.Changed, res.Again)

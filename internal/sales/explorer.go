@@ -89,10 +89,9 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 		}
 		for _, tx := range txs {
 			cents := (units[tx] + 5_000) / 10_000 // to the nearest cent, 10^4 units
-			if cents == 0 {
-				continue // 0 or dust, which anyone may send for the gas (address poisoning): no buyer's
-			}
-			if err := keep(Record{Key: key(event.Site, tx), Day: day[tx], Channel: event.Site, Product: o.Product, Cents: cents, Kept: true}); err != nil {
+			// 0 or dust, which anyone may send for the gas (address poisoning), is no buyer's: not kept, and so
+			// no longer a sale in the report of 5413124 (which counts every kept row), which kept it as one.
+			if err := keep(Record{Key: key(event.Site, tx), Day: day[tx], Channel: event.Site, Product: o.Product, Cents: cents, Kept: cents > 0}); err != nil {
 				return err
 			}
 		}

@@ -3,6 +3,8 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"os/exec"
@@ -224,6 +226,39 @@ func TestADustSaleAnOlderReleaseKeptIsNoSale(t *testing.T) {
 		want := []tally.Sale{{Day: "2026-12-03", Channel: "site", Product: "guide", N: 2, Cents: 3800}, {Day: "2026-12-04", Channel: "site", Product: "guide", N: 2, Cents: 124900}}
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("sales: %+v, %v; want %+v, without the $0.00 one", got, err, want)
+		}
+	})
+}
+
+// TestADustSaleAnOlderReleaseKeptIsNoneOnTakenAgain: the report of
+// 5413124, still deployed while this release is taken up, counts every row
+// kept = 1, a transfer that rounds to $0.00 among them as that release kept
+// it; taking the same export again with this release makes it none for both.
+func TestADustSaleAnOlderReleaseKeptIsNoneOnTakenAgain(t *testing.T) {
+	tx := "0x" + strings.Repeat("d", 64)
+	b, err := os.ReadFile("../sales/testdata/blockscout-v11.2.7.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, tx+",54800100,2026-12-04 16:00:00.000000Z,0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed,0x52908400098527886E0F7030069857D2E4169EE7,0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913,IN,6,USDC,1,1988102700000,ok,\n"...)
+	sum := sha256.Sum256([]byte("site\n" + tx))
+	old := sales.Record{Key: hex.EncodeToString(sum[:]), Day: "2026-12-04", Channel: "site", Product: "guide", Kept: true} // as 5413124 kept it
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		if _, err := s.KeepSales(ctx, seq(old)); err != nil {
+			t.Fatal(err)
+		}
+		_, export, err := sales.Read("export.csv", bytes.NewReader(b), sales.Options{Wallet: "0x52908400098527886E0F7030069857D2E4169EE7", Product: "guide"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.KeepSales(ctx, export); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sales WHERE kept = 1`).Scan(&n); err != nil || n != 4 {
+			t.Errorf("%d sales kept, %v; want the export's 4, the $0.00 one no longer", n, err)
 		}
 	})
 }
