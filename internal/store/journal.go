@@ -277,6 +277,9 @@ func NotStoredNote(root string) (string, error) {
 		return "", nil
 	}
 	n := bytes.Count(b, []byte{'\n'})
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++ // a last line an editor saved without its break
+	}
 	if err != nil || n == 0 {
 		return "", err
 	}

@@ -391,3 +391,27 @@ func TestReadersWaitForABatchToSettle(t *testing.T) {
 		t.Errorf("counted %d and took %d events (%v), want the 1 acknowledged", r.counted, r.taken, r.err)
 	}
 }
+
+// TestNotStoredNoteCountsEachLine counts the events waiting in
+// not-stored.jsonl, the last one without its line break too.
+func TestNotStoredNoteCountsEachLine(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		n    string // "" for no note
+	}{
+		{"", ""},
+		{"{}\n", "holds 1 events"},
+		{"{}", "holds 1 events"},
+		{"{}\n{}", "holds 2 events"},
+		{"{}\n{}\n", "holds 2 events"},
+	} {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, NotStored), []byte(tc.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		note, err := NotStoredNote(root)
+		if err != nil || (tc.n == "") != (note == "") || !strings.Contains(note, tc.n) {
+			t.Errorf("%q: %q, %v; want %q", tc.file, note, err, tc.n)
+		}
+	}
+}
