@@ -22,14 +22,16 @@ import (
 )
 
 // month is the HTML of the generated month's report (trafficMonth), with
-// a hostile campaign and a long host name added.
+// a hostile campaign, a long host name, and one with the longest label DNS
+// allows (63 characters), which anyone may send as a ref, added.
 func month(t testing.TB) []byte {
 	t.Helper()
 	end := time.Date(2026, 3, 31, 0, 0, 0, 0, time.UTC)
 	counts := trafficCounts(makeTraffic(trafficMonth(end)))
 	counts = append(counts,
 		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Source: "x", Campaign: hostile, N: 3},
-		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: "a-rather-long-host-name-for-a-phone.example-mirror.org", N: 2})
+		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: "a-rather-long-host-name-for-a-phone.example-mirror.org", N: 2},
+		tally.Count{Day: "2026-03-20", Name: "view", Path: "/", Ref: strings.Repeat("w", 63) + ".example", N: 1})
 	var b bytes.Buffer
 	if err := HTML(&b, build(t, counts, Query{From: "2026-03-02", To: "2026-03-31", Today: "2026-03-31"})); err != nil {
 		t.Fatal(err)
@@ -106,12 +108,14 @@ const measure = `(() => {
 	}
 	const split = [];
 	// A host may break after a dot when it is wider than the screen,
-	// never inside a label.
+	// never inside a label but one wider than its cell.
 	document.querySelectorAll(".host > span").forEach(h => {
 		const r = document.createRange();
 		r.selectNodeContents(h);
-		const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
-		if (lines.size > 1) split.push(h.textContent);
+		const rects = [...r.getClientRects()];
+		const lines = new Set(rects.map(x => Math.round(x.top)));
+		const width = rects.reduce((w, x) => w + x.width, 0);
+		if (lines.size > 1 && width <= h.closest("td").clientWidth) split.push(h.textContent);
 	});
 	return {
 		Pwned: !!window.pwned,
