@@ -28,6 +28,8 @@ var parseCases = []struct {
 	{"click", `{"name":"copy-sketch"}`, ""},
 	{"200 characters", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"` + strings.Repeat("é", 200) + `"}`, ""},
 	{"201 characters", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"` + strings.Repeat("x", 201) + `"}`, "outreach is over 200 characters"},
+	{"DEL, kept as U+FFFD, over MaxBody", `{"name":"view","path":"/","visible_ms":1,"scrolled":false,"outreach":"` + strings.Repeat("\x7f", 200) + `","campaign":{"utm_source":"` +
+		strings.Repeat("\x7f", 200) + `","utm_medium":"` + strings.Repeat("\x7f", 200) + `","utm_campaign":"` + strings.Repeat("\x7f", 200) + `"}}`, "are over 2048 bytes"},
 	{"too large", `{"name":"x","y":"` + strings.Repeat("a", MaxBody) + `"}`, fmt.Sprintf("body over %d bytes", MaxBody)},
 	{"not JSON", `name=view`, "not a JSON object"},
 	{"an array", `[]`, "not a JSON object"},
