@@ -15,6 +15,7 @@ require (
 	github.com/tdewolff/minify/v2 v2.25.0
 	github.com/tdewolff/parse/v2 v2.25.0
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/crypto v0.55.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.50.0
 	modernc.org/sqlite v1.62.0

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"golang.org/x/crypto/sha3"
 
 	"errref/internal/frontmatter"
 	"errref/internal/urlcheck"
@@ -44,6 +45,26 @@ type Settings struct {
 
 // WalletRE is an address on Base as wallet_address takes it: 0x and 40 hex digits.
 var WalletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+
+// Checksummed reports whether an address in mixed case has EIP-55's capitals:
+// a letter is upper case where the Keccak-256 of the lower-case digits has a
+// nibble of 8 or more. All lower or all upper case carries no checksum.
+func Checksummed(addr string) bool {
+	digits := addr[2:]
+	if strings.ToLower(digits) == digits || strings.ToUpper(digits) == digits {
+		return true
+	}
+	h := sha3.NewLegacyKeccak256()
+	h.Write([]byte(strings.ToLower(digits)))
+	sum := h.Sum(nil)
+	for i, c := range digits {
+		nibble := sum[i/2] >> (4 * (1 - i%2)) & 0xf
+		if 'a' <= c && c <= 'f' && nibble >= 8 || 'A' <= c && c <= 'F' && nibble < 8 {
+			return false
+		}
+	}
+	return true
+}
 
 // Load reads site.toml and the environment; Netlify's URL stands in for an unset base_url.
 func Load(site fs.FS, getenv func(string) string) (Settings, error) {
@@ -116,6 +137,8 @@ func (s Settings) validate(from map[string]string, src []byte) error {
 	}
 	if s.Wallet != "" && !WalletRE.MatchString(s.Wallet) {
 		bad("wallet_address", "must be 0x and 40 hex digits", s.Wallet)
+	} else if s.Wallet != "" && !Checksummed(s.Wallet) {
+		bad("wallet_address", "has capitals that are not its EIP-55 checksum's: a typo would send buyers' payments to an address nobody holds; copy it from the wallet", s.Wallet)
 	}
 	if s.Endpoint != "/api/event" {
 		bad("endpoint", "must be /api/event, where the preview and netlify.toml's redirect take the counter's events (or be left out)", s.Endpoint)

@@ -211,3 +211,30 @@ func TestNotTOMLNamesItsLine(t *testing.T) {
 		}
 	}
 }
+
+// TestAWalletsCapitalsAreItsChecksum takes EIP-55's own examples
+// (eips.ethereum.org/EIPS/eip-55) and refuses each with one letter's case
+// changed, as a mistyped address would be.
+func TestAWalletsCapitalsAreItsChecksum(t *testing.T) {
+	for _, addr := range []string{
+		"0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+		"0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+		"0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+		"0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+		"0x52908400098527886E0F7030069857D2E4169EE7", // all capitals: no checksum to hold
+		"0xde709f2102306220921060314715629080e2fb77", // all lower case, likewise
+	} {
+		if !Checksummed(addr) {
+			t.Errorf("%s: refused, want it taken", addr)
+		}
+		i := strings.IndexAny(addr[2:], "abcdefABCDEF") + 2
+		typo := addr[:i] + strings.Map(func(r rune) rune { return r ^ 0x20 }, addr[i:i+1]) + addr[i+1:]
+		if strings.ToLower(typo) != typo && strings.ToUpper(typo[2:]) != typo[2:] && Checksummed(typo) {
+			t.Errorf("%s: taken, want its capitals refused", typo)
+		}
+		_, err := Load(fstest.MapFS{File: {Data: []byte("wallet_address = \"" + typo + "\"\n")}}, func(string) string { return "" })
+		if mixed := strings.ToLower(typo[2:]) != typo[2:] && strings.ToUpper(typo[2:]) != typo[2:]; mixed != (err != nil && strings.Contains(err.Error(), "EIP-55")) {
+			t.Errorf("wallet_address = %q: %v", typo, err)
+		}
+	}
+}
