@@ -128,7 +128,8 @@ func (s Settings) validate(from map[string]string, src []byte) error {
 			s.BaseURL)
 	}
 	for _, m := range []struct{ name, value string }{{"contact", s.Contact}, {"payment_contact", s.PaymentContact}} {
-		if a, err := mail.ParseAddress(m.value); m.value != "" && (err != nil || a.Address != m.value) {
+		// ? # % would be a mailto: link's query, fragment or escape.
+		if a, err := mail.ParseAddress(m.value); m.value != "" && (err != nil || a.Address != m.value || strings.ContainsAny(m.value, "?#%")) {
 			bad(m.name, "must be a bare e-mail address such as name@example.org", m.value)
 		}
 	}

@@ -73,6 +73,9 @@ func TestPaymentContact(t *testing.T) {
 		{"the environment wins", `payment_contact = "orders@lilulab.net"`, "hash@lilulab.net", "hash@lilulab.net", ""},
 		{"not an address", `payment_contact = "send it to us"`, "", "", `payment_contact "send it to us" must be a bare e-mail address`},
 		{"a name and an address", "", "Lilu <orders@lilulab.net>", "", "payment_contact"},
+		// Valid to the mail parser, but a mailto: link's query: a Cc to another.
+		{"a mailto query", "", "a?cc=x@lilulab.net", "", "payment_contact"},
+		{"a fragment", "", "a#b@lilulab.net", "", "payment_contact"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
