@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -311,5 +313,40 @@ func TestAGuideOnItsPagesRow(t *testing.T) {
 	code, out, errs = runReport(t, dir, []string{"SITE_GUIDE=The McpError field guide"}, "-from", "2026-03-01", "-to", "2026-03-03")
 	if code != 0 || !strings.Contains(rows(out), `revenue / "The McpError field guide" 3 $52.50 /b/`) {
 		t.Errorf("with SITE_GUIDE, the index's row: exit %d, %s\n%s", code, errs, out)
+	}
+}
+
+// TestARenamedPageKeepsItsReadsBefore: a page's aliases, its earlier
+// paths, answer with a 301 to it, so their reading events are the page's,
+// read before it was renamed: on its row, not "none before" beside a row
+// of the old path going to 0.
+func TestARenamedPageKeepsItsReadsBefore(t *testing.T) {
+	dir := t.TempDir()
+	siteIn(t, dir, map[string]string{
+		"new-name.md": "+++\ntitle = \"x\"\ndescription = \"d\"\naliases = [\"/old-name/\"]\n+++\nText.\n\n{{< marker >}}\n",
+		"other.md":    "+++\ntitle = \"y\"\ndescription = \"d\"\n+++\nText.\n\n{{< marker >}}\n",
+	})
+	var lines string
+	for i, at := range []string{"2026-02-27T10:00:00Z", "2026-02-28T10:00:00Z", "2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z"} {
+		path := []string{"/old-name/", "/old-name/", "/old-name/", "/new-name/"}[i]
+		lines += `{"ts":"` + at + `","stored":false,"name":"view","path":"` + path + `","visible_ms":0,"scrolled":false}` + "\n"
+	}
+	lines += `{"ts":"2026-03-02T11:00:00Z","stored":false,"name":"view","path":"/other/","visible_ms":0,"scrolled":false}` + "\n"
+	log := filepath.Join(dir, "log.jsonl")
+	os.WriteFile(log, []byte(lines), 0o644)
+	if code, _, errs := runReport(t, dir, nil, "-import", log); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs := runReport(t, dir, nil, "-from", "2026-03-01", "-to", "2026-03-03", "-json")
+	var r report.Report
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("exit %d, %s\n%s", code, errs, out)
+	}
+	var got []string
+	for _, p := range r.Pages {
+		got = append(got, fmt.Sprintf("%s %d (before %d)", p.Path, p.View, p.Previous.View))
+	}
+	if want := []string{"/new-name/ 2 (before 2)", "/other/ 1 (before 0)"}; !slices.Equal(got, want) {
+		t.Errorf("pages %q, want %q", got, want)
 	}
 }

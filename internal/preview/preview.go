@@ -55,9 +55,9 @@ type Server struct {
 	failure string          // the last build's error, or ""
 	built   chan struct{}   // closed when a build ends, then replaced: see reloads
 	changed map[string]bool // the files saved since the last build took them (site.Options.Changed)
-	// The last good build's places of clicks and guides, for the report (site.Places).
-	clicks map[string][]string
-	guides map[string]string
+	// The last good build's places of clicks, guides and aliases, for the report (site.Places).
+	clicks          map[string][]string
+	guides, aliases map[string]string
 }
 
 // New returns the server of the site at o.Root, which Watch builds. A

@@ -694,8 +694,7 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clicks, guides := built.Places()
-	r.Place(clicks, guides)
+	r.Place(built.Places())
 	var want bytes.Buffer
 	if err := report.HTML(&want, r); err != nil {
 		t.Fatal(err)

@@ -130,7 +130,7 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 		rep.NotStored, err = store.NotStoredNote(s.o.Root)
 		s.mu.Lock()
 		if s.clicks != nil { // as cmd/report places them, from the site as served
-			rep.Place(s.clicks, s.guides)
+			rep.Place(s.clicks, s.guides, s.aliases)
 		}
 		s.mu.Unlock()
 	}

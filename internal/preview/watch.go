@@ -219,7 +219,7 @@ func (s *Server) rebuild() {
 	s.mu.Lock()
 	s.failure = failure
 	if err == nil {
-		s.clicks, s.guides = b.Places()
+		s.clicks, s.guides, s.aliases = b.Places()
 	}
 	close(s.built)
 	s.built = make(chan struct{})

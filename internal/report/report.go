@@ -119,6 +119,10 @@ func (s *Steps) add(name string, n int) {
 	}
 }
 
+func (s *Steps) plus(o Steps) {
+	s.View, s.HumanCandidate, s.Engaged = s.View+o.View, s.HumanCandidate+o.HumanCandidate, s.Engaged+o.Engaged
+}
+
 // Funnel is a group's steps, the rates between them, and how many later steps followed a scroll.
 type Funnel struct {
 	Steps
@@ -200,10 +204,20 @@ type SiteWide struct {
 	ClickPages map[string][]string `json:"click_pages,omitempty"`
 }
 
-// Place records which pages have each click's control, and puts each
-// product's sales on the row of the one page whose guide it is (guides: URL
-// path to guide). Under a filter it does nothing; without sales, only the first.
-func (r *Report) Place(clicks map[string][]string, guides map[string]string) {
+// Place puts the reads at each page's aliases, its earlier paths, which answer
+// with a 301 to it, on its row (its views before a rename are its own), records
+// which pages have each click's control, and puts each product's sales on the
+// row of the one page whose guide it is (guides: URL path to guide). Under a
+// filter it does only the first; without sales, not the last.
+func (r *Report) Place(clicks map[string][]string, guides, aliases map[string]string) {
+	pages := map[string]*PageRow{}
+	for _, p := range r.Pages {
+		to := at(pages, cmp.Or(aliases[p.Path], p.Path))
+		to.plus(p.Steps)
+		to.Previous.plus(p.Previous)
+		to.ScrolledHuman, to.ScrolledEngaged = to.ScrolledHuman+p.ScrolledHuman, to.ScrolledEngaged+p.ScrolledEngaged
+	}
+	r.Pages = pageRows(pages)
 	if r.SiteWide == nil {
 		return
 	}
@@ -214,14 +228,14 @@ func (r *Report) Place(clicks map[string][]string, guides map[string]string) {
 	if r.SiteWide.Sales == nil {
 		return
 	}
-	pages := map[string][]string{}
+	by := map[string][]string{}
 	for path, g := range guides {
-		pages[g] = append(pages[g], path)
+		by[g] = append(by[g], path)
 	}
 	for i := range r.Pages {
 		p := &r.Pages[i]
 		g := guides[p.Path]
-		if g == "" || len(pages[g]) != 1 {
+		if g == "" || len(by[g]) != 1 {
 			continue
 		}
 		n, cents := 0, int64(0)
@@ -387,15 +401,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		}
 	}
 
-	r.Pages = make([]PageRow, 0, len(pages))
-	for path, p := range pages {
-		p.Path = path
-		p.rates()
-		r.Pages = append(r.Pages, *p)
-	}
-	slices.SortFunc(r.Pages, func(a, b PageRow) int {
-		return cmp.Or(b.View-a.View, b.Previous.View-a.Previous.View, cmp.Compare(a.Path, b.Path))
-	})
+	r.Pages = pageRows(pages)
 	r.Total.rates()
 	if r.SiteWide != nil {
 		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks[event.Gumroad]+r.SiteWide.BuyLinkClicks[event.Site], r.Total.Engaged)
@@ -420,6 +426,20 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 	return r, nil
 }
 
+// pageRows lists pages by views, now then before, each with its path and rates.
+func pageRows(pages map[string]*PageRow) []PageRow {
+	out := make([]PageRow, 0, len(pages))
+	for path, p := range pages {
+		p.Path = path
+		p.rates()
+		out = append(out, *p)
+	}
+	slices.SortFunc(out, func(a, b PageRow) int {
+		return cmp.Or(b.View-a.View, b.Previous.View-a.Previous.View, cmp.Compare(a.Path, b.Path))
+	})
+	return out
+}
+
 // at is m's value at k, made when m has none.
 func at[K comparable, V any](m map[K]*V, k K) *V {
 	v := m[k]
@@ -440,9 +460,7 @@ func rows[K comparable](m map[K]*Steps, row func(K, Steps) Row) []Row {
 	if len(out) > Top {
 		other := Row{Other: len(out) - Top + 1}
 		for _, r := range out[Top-1:] {
-			other.View += r.View
-			other.HumanCandidate += r.HumanCandidate
-			other.Engaged += r.Engaged
+			other.plus(r.Steps)
 		}
 		out = append(out[:Top-1], other)
 	}

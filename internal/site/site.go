@@ -117,10 +117,14 @@ func (p *Page) Raw() []byte { return p.raw }
 // Places are what a click and a sale do not carry, for the report: the content
 // files of the pages with each click's control, and the guide each page but the
 // index offers: its front matter's, else the site's where it shows <setting:guide>
-// (were it every page's, no page would have the site's guide's row).
-func (s *Site) Places() (clicks map[string][]string, guides map[string]string) {
-	clicks, guides = map[string][]string{}, map[string]string{}
+// (were it every page's, no page would have the site's guide's row); and the
+// page each alias answers with a 301.
+func (s *Site) Places() (clicks map[string][]string, guides, aliases map[string]string) {
+	clicks, guides, aliases = map[string][]string{}, map[string]string{}, map[string]string{}
 	for _, p := range s.Pages {
+		for _, a := range p.Meta.Aliases {
+			aliases[a] = p.URL
+		}
 		for _, name := range p.out.Clicks {
 			clicks[name] = append(clicks[name], p.File)
 		}
@@ -132,7 +136,7 @@ func (s *Site) Places() (clicks map[string][]string, guides map[string]string) {
 			guides[p.URL] = guide
 		}
 	}
-	return clicks, guides
+	return clicks, guides, aliases
 }
 
 // Build builds the site in o.FS. Errors name the file and line to fix.
