@@ -458,6 +458,10 @@ func rows[K comparable](m map[K]*Steps, row func(K, Steps) Row) []Row {
 	}
 	sortRows(out)
 	if len(out) > Top {
+		// The row without one stays, last before the others, where its views would pass for codes' or hosts'.
+		if i := slices.IndexFunc(out, func(r Row) bool { return r.None }); i > Top-2 {
+			out[Top-2], out[i] = out[i], out[Top-2]
+		}
 		other := Row{Other: len(out) - Top + 1}
 		for _, r := range out[Top-1:] {
 			other.plus(r.Steps)

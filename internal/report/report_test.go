@@ -564,3 +564,24 @@ func TestAClickThatStoppedKeepsItsRow(t *testing.T) {
 		t.Error("the HTML page lacks the stopped click")
 	}
 }
+
+// TestTheRowWithoutACodeIsNeverAmongTheOthers: past Top rows the rest add
+// up in one row of "other codes"; the views without a code keep their own
+// row however few they are, rather than pass for codes' views there.
+func TestTheRowWithoutACodeIsNeverAmongTheOthers(t *testing.T) {
+	counts := []tally.Count{{Day: "2026-03-01", Name: "view", Path: "/", N: 2}}
+	for i := range Top + 5 {
+		counts = append(counts, tally.Count{Day: "2026-03-01", Name: "view", Path: "/", Outreach: fmt.Sprintf("code-%02d", i), N: 3})
+	}
+	r := build(t, counts, query)
+	var text bytes.Buffer
+	if err := Text(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	none := slices.IndexFunc(r.Outreach, func(row Row) bool { return row.None })
+	other := r.Outreach[len(r.Outreach)-1]
+	if len(r.Outreach) != Top || none < 0 || r.Outreach[none].View != 2 || other.Other != 7 || other.View != 21 ||
+		!regexp.MustCompile(`no outreach code\s+2 `).Match(text.Bytes()) {
+		t.Errorf("outreach rows %+v\n%s", r.Outreach, text.String())
+	}
+}
