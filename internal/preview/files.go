@@ -6,6 +6,7 @@ package preview
 import (
 	"bytes"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"strings"
@@ -68,8 +69,9 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err == nil && fi.IsDir():
 		// To the cleaned path: /%2fevil.example/..%2fpay is /pay, and a
-		// Location of //evil.example/../pay/ would leave the site.
-		http.Redirect(w, r, name+"/", http.StatusMovedPermanently)
+		// Location of //evil.example/../pay/ would leave the site. The query
+		// goes along, as on Netlify: a link's outreach code and campaign.
+		http.Redirect(w, r, (&url.URL{Path: name + "/", RawQuery: r.URL.RawQuery}).String(), http.StatusMovedPermanently)
 	case err != nil:
 		servePage(w, r, root, "404.html", http.StatusNotFound)
 	case strings.HasSuffix(want, ".html"):

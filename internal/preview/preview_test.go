@@ -589,7 +589,7 @@ func TestATemplateThatHangsIsReportedAndTheFixRebuilds(t *testing.T) {
 
 // TestHostAndRedirect: the preview answers only at its own address (a
 // DNS-rebinding page sends another Host, for pages and events alike), and
-// redirects only to a cleaned path on itself.
+// redirects only to a cleaned path on itself, with the query the link had.
 func TestHostAndRedirect(t *testing.T) {
 	_, srv, _ := start(t)
 	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
@@ -606,6 +606,8 @@ func TestHostAndRedirect(t *testing.T) {
 		{"GET", "evil.example", "/", 403, ""},
 		{"POST", "evil.example:" + port, "/api/event", 403, ""},
 		{"GET", "127.0.0.1:" + port, "/pay", 301, "/pay/"},
+		// An outreach link written without its slash keeps its code and campaign, as on Netlify.
+		{"GET", "127.0.0.1:" + port, "/pay?oc=abc123&utm_source=x", 301, "/pay/?oc=abc123&utm_source=x"},
 		{"GET", "127.0.0.1:" + port, "/%2fevil.example/..%2fpay", 301, "/pay/"},
 		// ServeMux cleans the path first, then /pay is redirected as above.
 		{"GET", "127.0.0.1:" + port, "//evil.example/../pay", 307, "/pay"},
