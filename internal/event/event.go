@@ -13,7 +13,7 @@ import (
 
 const (
 	// MaxBody is the largest body accepted, in bytes: above the 1,703 of the
-	// largest the counter sends for a link in ASCII (six values of 200
+	// largest the counter sends for a link of ASCII letters and digits (six values of 200
 	// characters and a ref of 253), and below what PostgreSQL's index of the
 	// roll-up, which holds every value, takes in a row (2,704).
 	MaxBody  = 2048
