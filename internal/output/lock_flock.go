@@ -29,7 +29,7 @@ func lockDir(dir string) (*lock, error) {
 		f.Close()
 		return nil, fmt.Errorf("another build of the same folder removed %s: build again", dir)
 	}
-	if err := os.WriteFile(filepath.Join(dir, Marker), []byte(markerText), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, Marker), mark(), 0o644); err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func lockDir(dir string) (*lock, error) {
 		return nil, err
 	}
 	if err = lockFile(f); err == nil {
-		_, err = f.WriteString(markerText)
+		_, err = f.Write(mark())
 	}
 	if err != nil {
 		f.Close()

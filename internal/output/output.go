@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -23,6 +24,10 @@ import (
 const Marker = ".errref-build"
 
 const markerText = "This folder is the output of errref's build (go run ./cmd/build). Each build replaces it whole.\n"
+
+// mark is the marker's text, numbered anew by each build: by it the preview
+// tells its folder from one another build wrote, even its own as a spare.
+func mark() []byte { return fmt.Appendf(nil, "%sbuild %x\n", markerText, rand.Uint64()) }
 
 // Write makes dir, when Replaceable, hold exactly files (by slash path)
 // and Marker, written into a fresh .DIR.new-* beside it that then takes

@@ -33,7 +33,7 @@ func takeSpare(dir string, names []string) (string, *lock, bool) {
 	tmp := filepath.Join(filepath.Dir(dir), fmt.Sprintf(".%s.new-%d", filepath.Base(dir), rand.Uint32()))
 	// A spare the build did not make is left alone; one that cannot be
 	// pruned is a marked .DIR.new-* folder, which the next build removes.
-	if !marked(spare) || os.Rename(spare, tmp) != nil || prune(tmp, names) != nil {
+	if !marked(spare) || os.Rename(spare, tmp) != nil || prune(tmp, names) != nil || os.WriteFile(filepath.Join(tmp, Marker), mark(), 0o644) != nil {
 		l.release()
 		return "", nil, false
 	}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -45,7 +44,7 @@ type Server struct {
 	store  report.CountReader
 	keep   []io.Closer // closed after the writer: the store, the journals
 	last   *site.Site  // the last good build, as written to Out; nil before one
-	outDir os.FileInfo // Out as last's write left it
+	mark   []byte      // Out's marker as last's write left it (output.Marker)
 	warned []string    // the warnings printed last (rebuild runs one at a time)
 
 	headers      atomic.Pointer[[]headerRule] // netlify.toml's, read at each build

@@ -213,24 +213,32 @@ func TestSameSizeEditAtTheSameTimeIsShown(t *testing.T) {
 }
 
 // TestAnotherBuildsOutputIsWrittenOver: a go run ./cmd/build beside the
-// preview replaces the output folder, perhaps with older sources; the
-// preview's next build writes the folder whole, not only the files its own
-// last build changed, which would serve the other build's pages as its own.
+// preview replaces the output folder, perhaps with older sources or other
+// settings; the preview's next build writes the folder whole, not only the
+// files its own last build changed, which would serve the other build's
+// pages as its own. Two builds put the preview's own folder back in place,
+// as their spare (docs/output.md), holding the second build's site.
 func TestAnotherBuildsOutputIsWrittenOver(t *testing.T) {
-	root, srv, _ := start(t)
-	events := stream(t, srv)
-	if err := output.Write(filepath.Join(root, "public"), map[string][]byte{"index.html": []byte("another build's index")}); err != nil {
-		t.Fatal(err)
-	}
-	save(t, filepath.Join(root, "content", "404.md"), page404+"Edited.\n")
-	if e := next(t, events); e != "reload: \n" {
-		t.Fatalf("event = %q, want reload", e)
-	}
-	if _, body, _ := get(t, srv.URL+"/"); strings.Contains(body, "another build's index") {
-		t.Error("/ is the other build's page, not the preview's")
-	}
-	if code, _, _ := get(t, srv.URL+"/pay/"); code != 200 {
-		t.Errorf("/pay/: %d, want 200: a page the other build lacked is not written back", code)
+	for _, builds := range []int{1, 2} {
+		t.Run(fmt.Sprint(builds), func(t *testing.T) {
+			root, srv, _ := start(t)
+			events := stream(t, srv)
+			for range builds {
+				if err := output.Write(filepath.Join(root, "public"), map[string][]byte{"index.html": []byte("another build's index")}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			save(t, filepath.Join(root, "content", "404.md"), page404+"Edited.\n")
+			if e := next(t, events); e != "reload: \n" {
+				t.Fatalf("event = %q, want reload", e)
+			}
+			if _, body, _ := get(t, srv.URL+"/"); strings.Contains(body, "another build's index") {
+				t.Error("/ is the other build's page, not the preview's")
+			}
+			if code, _, _ := get(t, srv.URL+"/pay/"); code != 200 {
+				t.Errorf("/pay/: %d, want 200: a page the other build lacked is not written back", code)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@
 package preview
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
@@ -190,20 +191,17 @@ func (s *Server) rebuild() {
 		// Whole, in one swap, the first time and when another build
 		// (go run ./cmd/build beside the preview) has replaced the folder
 		// since; a failure leaves the folder as it was.
-		if fi, _ := os.Stat(s.o.Out); s.last == nil || fi == nil || !os.SameFile(fi, s.outDir) {
+		if m, _ := os.ReadFile(filepath.Join(s.o.Out, output.Marker)); s.last == nil || len(m) == 0 || !bytes.Equal(m, s.mark) {
 			err = output.Write(s.o.Out, b.Files)
 		} else if err = output.Update(s.o.Out, s.last.Files, b.Files); err != nil {
 			kept = ""
 			err = fmt.Errorf("%w\n%s may hold part of this build beside the last: the next save writes it whole", err, s.o.Out)
 		}
 		// After a failure the folder may hold part of each build: next time, write it whole.
-		s.last, s.outDir = nil, nil
+		s.last = nil
 		if err == nil {
 			s.last = b
-			s.outDir, _ = os.Stat(s.o.Out)
-			// On Windows, the folder's ID now: os.Stat leaves it to SameFile,
-			// which would read it from whatever folder has the name by then.
-			os.SameFile(s.outDir, s.outDir)
+			s.mark, _ = os.ReadFile(filepath.Join(s.o.Out, output.Marker))
 		}
 	}
 	// The terminal hears first, then the page: a test or a person reading
