@@ -95,12 +95,12 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	}
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	lines := bytes.SplitAfter(src, []byte("\n"))
-	if strings.TrimRight(string(lines[0]), "\r\n") != delim {
-		return meta, nil, 0, fmt.Errorf("%s:1: no front matter: start the file with a line %q, the TOML keys, and another %q line", path, delim, delim)
+	if first := strings.TrimRight(string(lines[0]), "\r\n"); first != delim {
+		return meta, nil, 0, fmt.Errorf("%s:1: no front matter: the first line is %q; start the file with a line %q, the TOML keys, and another %q line", path, first, delim, delim)
 	}
 	end := 1 + slices.IndexFunc(lines[1:], func(l []byte) bool { return strings.TrimRight(string(l), "\r\n") == delim })
 	if end == 0 {
-		return meta, nil, 0, fmt.Errorf("%s:1: front matter is not closed: add a line %q after the last key", path, delim)
+		return meta, nil, 0, fmt.Errorf("%s:1: front matter is not closed: add a line %q, with nothing after it, after the last key", path, delim)
 	}
 	// A string over lines keeps its line ends: a CRLF checkout's must be Linux's.
 	fm := bytes.ReplaceAll(bytes.Join(lines[1:end], nil), []byte("\r\n"), []byte("\n"))

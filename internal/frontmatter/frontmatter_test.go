@@ -130,7 +130,9 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"empty file", "", "p.md:1:", []string{"no front matter", `"+++"`}},
 		{"no front matter", "# Title\n\nText.\n", "p.md:1:", []string{"no front matter"}},
-		{"a space after the opening +++", "+++ \n" + keys + "+++\n", "p.md:1:", []string{"no front matter"}},
+		// A space after +++ is not seen on the screen: the error shows it.
+		{"a space after the opening +++", "+++ \n" + keys + "+++\n", "p.md:1:", []string{"no front matter", `the first line is "+++ "`}},
+		{"a space after the closing +++", "+++\n" + keys + "+++ \n", "p.md:1:", []string{"front matter is not closed", `add a line "+++", with nothing after it,`}},
 		{"not closed", "+++\n" + keys + "\nText.\n", "p.md:1:", []string{"front matter is not closed", `add a line "+++"`}},
 		{"not TOML", "+++\n" + keys + "noindex = = true\n+++\n", "p.md:4:", []string{"front matter is not valid TOML"}},
 		{"not a date", "+++\n" + keys + "date = \"yesterday\"\n+++\n", "p.md:4:", []string{"not valid TOML", `"yesterday"`}},
