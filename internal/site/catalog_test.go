@@ -96,6 +96,10 @@ func TestFoldersAreSections(t *testing.T) {
 	if i, j := strings.Index(home, ">yy/deep<"), strings.Index(home, ">Zed<"); i < 0 || j < 0 || i > j {
 		t.Errorf("the home page does not group the pages by section, yy/deep before Zed (zz):\n%s", home)
 	}
+	// yy/deep names no library, which no build requires.
+	if !strings.Contains(home, "<p class=meta>updated <time datetime=2026-12-01>") || strings.Contains(home, "class=meta>,") {
+		t.Errorf("the entry of a page with no library does not read \"updated 1 December 2026\":\n%s", home)
+	}
 }
 
 // TestEveryMarkdownFileIsPublishedOrRefused: no Markdown file is skipped.
