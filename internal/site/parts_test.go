@@ -189,6 +189,34 @@ func TestAHomeOfTheWritersOwnSearchesTheCatalog(t *testing.T) {
 	}
 }
 
+// TestARetitledHomeOfTheWritersOwnRetitlesEveryPageOfTheIndex: the
+// pages of the index after / take their title and description from
+// content/index.md, so a rebuild after it changes renders them again, as
+// a cold build does, without a base URL too (where no breadcrumb shows it).
+func TestARetitledHomeOfTheWritersOwnRetitlesEveryPageOfTheIndex(t *testing.T) {
+	root := bigCatalog(t, 400)
+	writeFile(t, root, "content/index.md", "+++\ntitle = \"Our errors\"\ndescription = \"Every error we explain.\"\ncounter = false\n+++\n\nPaste your line.\n\n{{< errors >}}\n")
+	prev, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit(t, root, "content/index.md", "Our errors", "Their errors")
+	next, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Prev: prev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cold.Files["page/2/index.html"] == nil {
+		t.Fatal("400 pages leave the index on one page")
+	}
+	if names := differing(next.Files, cold.Files); len(names) > 0 {
+		t.Errorf("after a new title in content/index.md, %v differ from a cold build's", names)
+	}
+}
+
 // longPage is an error page whose description is k words drawn at random
 // (seeded): prose that compresses as little as a writer's own does.
 func longPage(k int) string {
