@@ -217,6 +217,32 @@ func TestARetitledHomeOfTheWritersOwnRetitlesEveryPageOfTheIndex(t *testing.T) {
 	}
 }
 
+// TestTheNotFoundPageSearchesEveryPageOfAnIndexAHomeOfOneOwnsLengthens:
+// a longer content/index.md leaves less room for entries, and the index
+// goes on over more pages; a rebuild gives the not-found page's box the
+// new count (data-parts), as a cold build does, so it searches them all.
+func TestTheNotFoundPageSearchesEveryPageOfAnIndexAHomeOfOneOwnsLengthens(t *testing.T) {
+	root := bigCatalog(t, 400)
+	home := "+++\ntitle = \"Our errors\"\ndescription = \"Every error we explain.\"\ncounter = false\n+++\n\n%s\n\n{{< errors >}}\n"
+	writeFile(t, root, "content/index.md", fmt.Sprintf(home, "Paste your line."))
+	writeFile(t, root, "content/404.md", "+++\ntitle = \"Not found\"\ndescription = \"No page here.\"\ncounter = false\nnoindex = true\n+++\n\nPaste it below.\n\n{{< errors >}}\n")
+	prev, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, root, "content/index.md", fmt.Sprintf(home, strings.Join(words(rand.New(rand.NewPCG(3, 3)), 600), " ")))
+	next, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv, Prev: prev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := prev.catalog.parts, next.catalog.parts; a >= b {
+		t.Fatalf("600 words on content/index.md leave the index on %d pages, from %d", b, a)
+	}
+	if missing := missed(t, next, "404.html"); len(missing) > 0 {
+		t.Errorf("404.html: the box finds %d of the %d error pages; missing %v", len(next.catalog.pages)-len(missing), len(next.catalog.pages), missing)
+	}
+}
+
 // longPage is an error page whose description is k words drawn at random
 // (seeded): prose that compresses as little as a writer's own does.
 func longPage(k int) string {
