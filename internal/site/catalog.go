@@ -176,6 +176,8 @@ func (s *Site) sum() {
 		h.Sum(p.shows[:0])
 	}
 	h.Reset()
+	// And the index's own file: its pages show its title, and its length sets their cut (see Site.paginate).
+	h.Write(s.Pages[slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })].raw)
 	for _, sec := range s.catalog.sections {
 		for _, p := range append([]*Page{sec.Page}, sec.Pages...) {
 			if p != nil {

@@ -112,9 +112,8 @@ func (s *Site) cut(home *Page) error {
 			continue
 		}
 		url := partURL(n + 1)
-		// home's raw, so that it is rendered again when content/index.md, whose Meta it shows, changes (see Site.reuse).
 		p := &Page{File: fmt.Sprintf("%s (page %d)", homeFile, n+1), URL: url, Out: url[1:] + "index.html",
-			Home: true, Meta: home.Meta, part: part, raw: home.raw}
+			Home: true, Meta: home.Meta, part: part}
 		p.Meta.Title = fmt.Sprintf("%s, page %d of %d", home.Meta.Title, n+1, len(runs))
 		s.Pages = append(s.Pages, p)
 	}

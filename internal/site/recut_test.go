@@ -146,3 +146,18 @@ func tailSite(t *testing.T, n, k int) string {
 	}
 	return root
 }
+
+// TestAShorterHomeOfOnesOwnCutsTheIndexAsACold: fit cut the catalog again
+// under a long content/index.md; once it is short, a rebuild cuts the
+// index as a cold build does, not at the last build's break, which the
+// room it leaves no longer needs.
+func TestAShorterHomeOfOnesOwnCutsTheIndexAsACold(t *testing.T) {
+	root := recutSite(t, 400, 1200)
+	writeFile(t, root, "templates/home.html", "<h1>{{.Page.Meta.Title}}</h1>\n{{template \"errors\" .}}\n")
+	block := strings.Join(words(rand.New(rand.NewPCG(3, 4)), 1200), " ")
+	home := "+++\ntitle = \"Our errors\"\ndescription = \"Every error we explain.\"\ncounter = false\n+++\n\n%s\n\n{{< errors >}}\n\n%[1]s\n"
+	writeFile(t, root, "content/index.md", fmt.Sprintf(home, block))
+	prev := recut(t, root)
+	writeFile(t, root, "content/index.md", fmt.Sprintf(home, "Paste your line."))
+	rebuild(t, root, prev)
+}

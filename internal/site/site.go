@@ -203,15 +203,14 @@ func (s *Site) sumInputs() {
 
 // reuse takes from prev (its pages by file in last) the rendering of each
 // page whose file, s.inputs, what it shows of the others and, if it listed
-// it, the catalog and its count of parts are the same: a render reads
-// nothing else. The count changes with the room content/index.md leaves.
+// it, the catalog are the same: a render reads nothing else.
 func (s *Site) reuse(prev *Site, last map[string]*Page) {
 	if prev == nil || prev.inputs != s.inputs {
 		return
 	}
 	for _, p := range s.Pages {
 		l := last[p.File]
-		if l != nil && bytes.Equal(l.raw, p.raw) && l.shows == p.shows && (!l.out.Listed || prev.catalogSum == s.catalogSum && prev.catalog.parts == s.catalog.parts) {
+		if l != nil && bytes.Equal(l.raw, p.raw) && l.shows == p.shows && (!l.out.Listed || prev.catalogSum == s.catalogSum) {
 			p.out, p.Body = l.out, l.Body
 		}
 	}
