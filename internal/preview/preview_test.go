@@ -655,10 +655,21 @@ func TestDeletedHomePageKeepsTheLastGoodSite(t *testing.T) {
 }
 
 // TestEventsAreStoredAndReported: each valid event the preview receives is
-// in its store, and /_preview/report shows the funnel from it.
+// in its store, and /_preview/report shows the funnel from it, a view at a
+// page's earlier path (its alias) on the page's row.
 func TestEventsAreStoredAndReported(t *testing.T) {
-	root, srv, _ := start(t)
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "site", "testdata", "fixture"))); err != nil {
+		t.Fatal(err)
+	}
+	pay := filepath.Join(root, "content", "pay.md")
+	data, _ := os.ReadFile(pay)
+	if err := os.WriteFile(pay, bytes.Replace(data, []byte("counter = false\n"), []byte("counter = false\naliases = [\"/buy/\"]\n"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := startIn(t, root)
 	for _, body := range []string{
+		`{"name":"view","path":"/buy/","visible_ms":7,"scrolled":false}`,
 		`{"name":"view","path":"/","visible_ms":5,"scrolled":false,"campaign":{"utm_source":"<b>hn</b>"}}`,
 		`{"name":"view","path":"/","visible_ms":6,"scrolled":true}`,
 		`{"name":"human-candidate","path":"/","visible_ms":10001,"scrolled":true}`,
@@ -682,8 +693,8 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	for _, c := range cs {
 		n += c.N
 	}
-	if n != 5 {
-		t.Errorf("%d events kept, want the 5 valid ones", n)
+	if n != 6 {
+		t.Errorf("%d events kept, want the 6 valid ones", n)
 	}
 	code, body, h := get(t, srv.URL+"/_preview/report")
 	if code != 200 || h.Get("Refresh") == "" {
@@ -712,10 +723,13 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	if body != want.String() {
 		t.Errorf("/_preview/report is not the report's page:\n%s", body)
 	}
-	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">2</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">buy-link clicks gumroad</td><td>1</td>`, "click copy-x on content/index.md"} {
+	for _, want := range []string{"Readers, ", `<span class="name">views</span> <span class="n">3</span>`, "&lt;b&gt;hn&lt;/b&gt;", `<td class="key">buy-link clicks gumroad</td><td>1</td>`, "click copy-x on content/index.md", `<td class="key">/pay/</td><td data-label="views"><span class="v">1 `} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the report lacks %q", want)
 		}
+	}
+	if strings.Contains(body, "/buy/") {
+		t.Error("the view at /pay/'s alias /buy/ has a row of its own, not on /pay/'s")
 	}
 }
 
