@@ -47,7 +47,7 @@ func main() {
 	flag.StringVar(&f.db, "db", "", "the SQLite file of events (default: events.db in -root, or SITE_EVENTS_DB)")
 	flag.StringVar(&f.since, "since", "30d", "the period: this many days up to today, UTC")
 	flag.StringVar(&f.from, "from", "", "the first UTC day of the period, YYYY-MM-DD (instead of -since)")
-	flag.StringVar(&f.to, "to", "", "the last UTC day of the period, YYYY-MM-DD (default today)")
+	flag.StringVar(&f.to, "to", "", "the last UTC day of the period, YYYY-MM-DD, today or before (default today)")
 	flag.BoolVar(&f.json, "json", false, "write JSON, for scripts")
 	flag.StringVar(&f.html, "html", "", "write a self-contained HTML page with charts to this file; - writes it to standard output")
 	flag.StringVar(&f.filter.Path, "path", "", "only the reading events of this path, such as /pay/ (clicks, buy-link clicks and sales, which carry no path, are left out)")

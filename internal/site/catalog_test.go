@@ -50,6 +50,7 @@ func TestFoldersAreSections(t *testing.T) {
 	writeFile(t, root, "content/zz/sample.md", errorPage("B sample", "tags = [\"net\"]\n"))
 	writeFile(t, root, "content/zz/another.md", errorPage("A another", "library = \"Zed\"\n"))
 	writeFile(t, root, "content/yy/deep/third.md", errorPage("C third", "tags = [\"Net\"]\n")) // one tag, in any case
+	writeFile(t, root, "content/xx/bare.md", strings.Replace(errorPage("D bare", ""), "updated = 2026-12-01\n", "", 1))
 	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +100,10 @@ func TestFoldersAreSections(t *testing.T) {
 	// yy/deep names no library, which no build requires.
 	if !strings.Contains(home, "<p class=meta>updated <time datetime=2026-12-01>") || strings.Contains(home, "class=meta>,") {
 		t.Errorf("the entry of a page with no library does not read \"updated 1 December 2026\":\n%s", home)
+	}
+	// Nor does a page say nothing in an empty paragraph when it has neither.
+	if strings.Contains(home, "<p class=meta></p>") {
+		t.Errorf("an entry with neither a library nor a date holds an empty paragraph:\n%s", home)
 	}
 }
 

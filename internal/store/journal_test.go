@@ -400,8 +400,8 @@ func TestNotStoredNoteCountsEachLine(t *testing.T) {
 		n    string // "" for no note
 	}{
 		{"", ""},
-		{"{}\n", "holds 1 events"},
-		{"{}", "holds 1 events"},
+		{"{}\n", "holds 1 event "},
+		{"{}", "holds 1 event "},
 		{"{}\n{}", "holds 2 events"},
 		{"{}\n{}\n", "holds 2 events"},
 	} {
