@@ -12,9 +12,11 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"errref/internal/frontmatter"
@@ -141,6 +143,17 @@ func (s *Site) Places() (clicks map[string][]string, guides, aliases map[string]
 
 // Build builds the site in o.FS. Errors name the file and line to fix.
 func Build(o Options) (*Site, error) {
+	s, err := build(o)
+	// On Windows a file an editor or a sync client holds open without sharing
+	// cannot be read until it lets go, and no save tells the preview when.
+	for i := 0; i < 20 && runtime.GOOS == "windows" && errors.Is(err, syscall.Errno(32)); i++ { // ERROR_SHARING_VIOLATION
+		time.Sleep(100 * time.Millisecond)
+		s, err = build(o)
+	}
+	return s, err
+}
+
+func build(o Options) (*Site, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
