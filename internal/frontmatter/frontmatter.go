@@ -50,9 +50,10 @@ type Meta struct {
 }
 
 var (
-	// urlRE: segments of letters, digits and - _ . ~, none starting with a
-	// dot, each ending in /; nothing a browser or file system reads another way (%, ?, #, \).
-	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-][A-Za-z0-9._~-]*/)*$`)
+	// urlRE: segments of letters, digits and - _ . ~, none starting or ending
+	// with a dot, each ending in /; nothing a browser or file system reads
+	// another way (%, ?, #, \; Windows drops a name's last dot).
+	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-](?:[A-Za-z0-9._~-]*[A-Za-z0-9_~-])?/)*$`)
 	// wrongKindRE is toml's error for a value of the wrong kind: the key, what it is, what it takes.
 	wrongKindRE = regexp.MustCompile(`last key "([^"]+)"\): incompatible types: TOML value has type ([^;]+); destination has type ([\w.]+)`)
 	// releaseRE is a release of a repository, as a citation names it.
@@ -150,7 +151,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if md.IsDefined("url") {
 		meta.URLLine = keyLine(fm, "url")
 		if !urlRE.MatchString(meta.URL) {
-			return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/pay/\"", path, meta.URLLine, meta.URL)
+			return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, and no dot last, which Windows drops, such as \"/pay/\"", path, meta.URLLine, meta.URL)
 		}
 	}
 	for _, a := range meta.Aliases {

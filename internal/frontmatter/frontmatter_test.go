@@ -174,6 +174,7 @@ func TestParseErrors(t *testing.T) {
 		{"url without its last slash", "+++\n" + keys + "url = \"/pay\"\n+++\n", "p.md:4:", []string{"must be a path that starts and ends with /"}},
 		{"url that is relative", "+++\n" + keys + "url = \"pay/\"\n+++\n", "p.md:4:", []string{"must be a path"}},
 		{"url with a hidden segment", "+++\n" + keys + "url = \"/.git/\"\n+++\n", "p.md:4:", []string{"must be a path"}},
+		{"url with a segment ending in a dot", "+++\n" + keys + "url = \"/pay./\"\n+++\n", "p.md:4:", []string{`url "/pay./" must be a path`, "no dot last, which Windows drops"}},
 		{"url with a backslash", "+++\n" + keys + "url = '/a\\b/'\n+++\n", "p.md:4:", []string{"must be a path"}},
 		{"not UTF-8", "+++\n" + keys + "+++\n\nCaf\xe9\n", "p.md:6:", []string{"not UTF-8 at byte 42", "save the file as UTF-8"}},
 		{"history that names no release", "+++\n" + keys + "history = [\"acme/lib@v1.0.0\", \"v1.6.0\"]\n+++\n", "p.md:4:", []string{`history "v1.6.0"`, "OWNER/REPO@VERSION"}},

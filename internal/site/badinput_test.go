@@ -149,11 +149,16 @@ func TestBadInput(t *testing.T) {
 		{"a page's name with a space", func(t *testing.T, r string) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/two words.md", string(data))
-		}, `content/two words.md:1: the page's path "/two words/", made of its file's name, may hold only letters, digits and - _ . ~ between slashes: rename the file, or set url`},
+		}, `content/two words.md:1: the page's path "/two words/", made of its file's name, may hold only letters, digits and - _ . ~ between slashes, and no dot last, which Windows drops: rename the file, or set url`},
 		{"a section's name with a #", func(t *testing.T, r string) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/c#/x.md", string(data))
 		}, `content/c#/x.md:1: the page's path "/c#/x/", made of its file's name`},
+		// Windows drops a name's last dot: it wrote pay./ into pay/, over that page.
+		{"a page's name ending in a dot", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/pay..md", string(data))
+		}, `content/pay..md:1: the page's path "/pay./", made of its file's name, may hold only letters, digits and - _ . ~ between slashes, and no dot last, which Windows drops: rename the file`},
 		{"home page moved off /", func(t *testing.T, r string) {
 			edit(t, r, "content/index.md", "+++\ntitle", "+++\nurl = \"/x/\"\ntitle")
 		}, "content/index.md: missing, and templates/ has no home.html to lay out the index of errors"},

@@ -146,7 +146,7 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 	p.URL = frontmatter.PageURL(strings.TrimSuffix(name, ".md"), p.Meta.URL)
 	if p.Meta.URL == "" && p.URL != "/404.html" && !frontmatter.IsPath(p.URL) {
 		return nil, fmt.Errorf("%s:1: the page's path %q, made of its file's name, may hold only letters, digits and - _ . ~ "+
-			"between slashes: rename the file, or set url = \"/SECTION/NAME/\" in its front matter", rel, p.URL)
+			"between slashes, and no dot last, which Windows drops: rename the file, or set url = \"/SECTION/NAME/\" in its front matter", rel, p.URL)
 	}
 	p.Out = strings.TrimPrefix(p.URL, "/") + "index.html"
 	if p.URL == "/404.html" {
