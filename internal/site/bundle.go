@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -60,6 +61,7 @@ func (s *Site) bundle(site fs.FS) error {
 				return err
 			}
 		case ".css":
+			data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a Windows editor's byte order mark, as in templates/
 			if rel == "style.css" {
 				data = append(append(data, '\n'), highlight.CSS()...)
 			}

@@ -301,7 +301,7 @@ func TestTheTimeLimitBoundsEachPage(t *testing.T) {
 }
 
 // TestWhatTheAuthorDidNotWriteIsIgnored: a byte order mark is accepted
-// and left out, in a page and in a template;
+// and left out, in a page, a template and a stylesheet;
 // hidden files and editors' lock and backup files in content/ and static/
 // are neither built nor published.
 func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
@@ -311,6 +311,9 @@ func TestWhatTheAuthorDidNotWriteIsIgnored(t *testing.T) {
 	footer := filepath.Join(root, "templates", "partials", "footer.html")
 	src, _ := os.ReadFile(footer)
 	os.WriteFile(footer, append([]byte("\uFEFF"), src...), 0o644)
+	css := filepath.Join(root, "static", "style.css")
+	src, _ = os.ReadFile(css)
+	os.WriteFile(css, append([]byte("\uFEFF"), src...), 0o644)
 	os.WriteFile(filepath.Join(root, "content", ".hidden.md"), []byte("not even front matter"), 0o644)
 	os.Symlink("user@host.1234:1700000000", filepath.Join(root, "content", ".#index.md")) // an Emacs lock
 	os.WriteFile(filepath.Join(root, "content", "pay.md~"), []byte("a backup"), 0o644)
