@@ -276,9 +276,11 @@ func NotStoredNote(root string) (string, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
-	n := bytes.Count(b, []byte{'\n'})
-	if len(b) > 0 && b[len(b)-1] != '\n' {
-		n++ // a last line an editor saved without its break
+	n := 0
+	for line := range bytes.Lines(b) { // the last one too, saved without its break
+		if len(bytes.Trim(line, " \t\r\n\x00\uFEFF")) > 0 { // as -import reads it: a blank line is no event
+			n++
+		}
 	}
 	if err != nil || n == 0 {
 		return "", err

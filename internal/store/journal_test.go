@@ -393,7 +393,8 @@ func TestReadersWaitForABatchToSettle(t *testing.T) {
 }
 
 // TestNotStoredNoteCountsEachLine counts the events waiting in
-// not-stored.jsonl, the last one without its line break too.
+// not-stored.jsonl, the last one without its line break too, and as -import
+// does: a blank line a Windows editor leaves (CRLF, a byte order mark) is none.
 func TestNotStoredNoteCountsEachLine(t *testing.T) {
 	for _, tc := range []struct {
 		file string
@@ -404,6 +405,8 @@ func TestNotStoredNoteCountsEachLine(t *testing.T) {
 		{"{}", "holds 1 event "},
 		{"{}\n{}", "holds 2 events"},
 		{"{}\n{}\n", "holds 2 events"},
+		{"\uFEFF{}\r\n\r\n{}\r\n\r\n", "holds 2 events"},
+		{"\uFEFF", ""},
 	} {
 		root := t.TempDir()
 		if err := os.WriteFile(filepath.Join(root, NotStored), []byte(tc.file), 0o644); err != nil {
