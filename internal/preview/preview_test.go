@@ -1140,3 +1140,24 @@ func TestAStopDuringTheFirstWatchesEndsThePreview(t *testing.T) {
 		}
 	}
 }
+
+// TestASiteFolderRenamedUnderThePreviewIsSaidSo: the site folder renamed
+// while the preview runs (the output folder with it) was told as a
+// template that defines no "base", over a last good site said to be
+// served that answered 503. Windows refuses the rename, while the
+// watches are open.
+func TestASiteFolderRenamedUnderThePreviewIsSaidSo(t *testing.T) {
+	root, srv, log := start(t)
+	events := stream(t, srv)
+	if err := os.Rename(root, root+"-moved"); err != nil {
+		t.Skipf("the site folder could not be renamed: %v", err)
+	}
+	save(t, filepath.Join(root+"-moved", "content", "index.md"), "+++\ntitle = \"A\"\ndescription = \"d\"\n+++\n\nMoved.\n")
+	want := root + ": no site folder now: was it renamed or removed? Stop the preview (Ctrl-C) and start it where the site is now"
+	if e := next(t, events); !strings.HasPrefix(e, "failed: "+want) {
+		t.Fatalf("event = %q, want %q", e, want)
+	}
+	if strings.Contains(log.String(), "still serving") {
+		t.Errorf("terminal:\n%s", log.String())
+	}
+}

@@ -182,6 +182,9 @@ func (s *Server) rebuild() {
 	if s.last == nil { // none yet, or a write cut short (said below)
 		kept = ""
 	}
+	if _, serr := os.Stat(s.o.Root); serr != nil { // the output folder gone with it: no file of it is to blame
+		kept, err = "", fmt.Errorf("%s: no site folder now: was it renamed or removed? Stop the preview (Ctrl-C) and start it where the site is now", s.o.Root)
+	}
 	if err != nil {
 		// Still changed since s.last, which the next build starts from.
 		s.mu.Lock()
