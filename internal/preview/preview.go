@@ -79,7 +79,12 @@ func (s *Server) readHeaders() error {
 	var n struct {
 		Headers []headerRule `toml:"headers"`
 	}
-	if _, err := toml.DecodeFile(filepath.Join(s.o.Root, "netlify.toml"), &n); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	_, err := toml.DecodeFile(filepath.Join(s.o.Root, "netlify.toml"), &n)
+	for i := 0; i < 20 && site.Held(err); i++ { // as site.Build waits
+		time.Sleep(100 * time.Millisecond)
+		_, err = toml.DecodeFile(filepath.Join(s.o.Root, "netlify.toml"), &n)
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("netlify.toml: %w", err)
 	}
 	s.headers.Store(&n.Headers)

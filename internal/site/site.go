@@ -144,14 +144,16 @@ func (s *Site) Places() (clicks map[string][]string, guides, aliases map[string]
 // Build builds the site in o.FS. Errors name the file and line to fix.
 func Build(o Options) (*Site, error) {
 	s, err := build(o)
-	// On Windows a file an editor or a sync client holds open without sharing
-	// cannot be read until it lets go, and no save tells the preview when.
-	for i := 0; i < 20 && runtime.GOOS == "windows" && errors.Is(err, syscall.Errno(32)); i++ { // ERROR_SHARING_VIOLATION
+	for i := 0; i < 20 && Held(err); i++ { // no save tells the preview when it lets go
 		time.Sleep(100 * time.Millisecond)
 		s, err = build(o)
 	}
 	return s, err
 }
+
+// Held reports whether err is Windows' refusal to open a file another
+// program (an editor, a sync client) holds open without sharing.
+func Held(err error) bool { return runtime.GOOS == "windows" && errors.Is(err, syscall.Errno(32)) } // ERROR_SHARING_VIOLATION
 
 func build(o Options) (*Site, error) {
 	if o.Getenv == nil {
