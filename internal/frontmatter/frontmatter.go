@@ -164,6 +164,9 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 			return meta, nil, 0, fmt.Errorf("%s:%d: history %q: name a release as OWNER/REPO@VERSION, such as \"modelcontextprotocol/python-sdk@v1.6.0\"", path, meta.HistoryLine, h)
 		}
 	}
+	if slices.ContainsFunc(meta.Tags, func(t string) bool { return strings.TrimSpace(t) == "" }) {
+		return meta, nil, 0, fmt.Errorf("%s:%d: tags holds an empty tag, which would relate the page to every page with one: remove it", path, keyLine(fm, "tags"))
+	}
 	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
 }
 

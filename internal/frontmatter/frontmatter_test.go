@@ -177,6 +177,8 @@ func TestParseErrors(t *testing.T) {
 		{"url with a segment ending in a dot", "+++\n" + keys + "url = \"/pay./\"\n+++\n", "p.md:4:", []string{`url "/pay./" must be a path`, "no dot last, which Windows drops"}},
 		{"url with a backslash", "+++\n" + keys + "url = '/a\\b/'\n+++\n", "p.md:4:", []string{"must be a path"}},
 		{"not UTF-8", "+++\n" + keys + "+++\n\nCaf\xe9\n", "p.md:6:", []string{"not UTF-8 at byte 42", "save the file as UTF-8"}},
+		// An empty tag would relate the page to every page that has one.
+		{"an empty tag", "+++\n" + keys + "tags = [\"network\", \" \"]\n+++\n", "p.md:4:", []string{`tags holds an empty tag`}},
 		{"history that names no release", "+++\n" + keys + "history = [\"acme/lib@v1.0.0\", \"v1.6.0\"]\n+++\n", "p.md:4:", []string{`history "v1.6.0"`, "OWNER/REPO@VERSION"}},
 		{"not UTF-8 in the front matter", "+++\ntitle = \"Caf\xe9\"\n", "p.md:2:", []string{"not UTF-8 at byte 16"}},
 		// toml counts the table's name line as the one after it.
