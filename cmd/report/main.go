@@ -13,6 +13,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -104,6 +105,10 @@ func show(f flags) error {
 			return err
 		}
 	}
+	// The site places what the events do not carry: an alias's reads on its page.
+	pl, siteErr := placesOf(f.root)
+	q.Aliases = pl.aliases
+	q.Filter.Path = cmp.Or(pl.aliases[q.Filter.Path], q.Filter.Path)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	st, err := f.openToRead(ctx)
@@ -136,11 +141,12 @@ func show(f flags) error {
 	} else if r.NotStored != "" {
 		fmt.Fprintf(os.Stderr, "report: warning: %s\n", r.NotStored)
 	}
-	pages, err := placeOnPages(&r, f.root)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks and guides are not put on their pages, nor -path held to them:\n  %s\n", f.root, strings.ReplaceAll(err.Error(), "\n", "\n  "))
+	if siteErr != nil {
+		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks, guides and aliases are not put on their pages, nor -path held to them:\n  %s\n", f.root, strings.ReplaceAll(siteErr.Error(), "\n", "\n  "))
+	} else if pl.urls != nil {
+		r.Place(pl.clicks, pl.guides)
 	}
-	if err := checkPath(q.Filter.Path, pages, r.Total.Steps != (report.Steps{}) || r.Previous.Total != (report.Steps{})); err != nil {
+	if err := checkPath(q.Filter.Path, pl.urls, r.Total.Steps != (report.Steps{}) || r.Previous.Total != (report.Steps{})); err != nil {
 		return err
 	}
 	if note := r.NoMatch(); note != "" && !empty {

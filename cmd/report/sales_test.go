@@ -349,4 +349,15 @@ func TestARenamedPageKeepsItsReadsBefore(t *testing.T) {
 	if want := []string{"/new-name/ 2 (before 2)", "/other/ 1 (before 0)"}; !slices.Equal(got, want) {
 		t.Errorf("pages %q, want %q", got, want)
 	}
+	// -path counts the same, by the page's path or by its alias.
+	for _, path := range []string{"/new-name/", "/old-name/"} {
+		code, out, errs := runReport(t, dir, nil, "-from", "2026-03-01", "-to", "2026-03-03", "-json", "-path", path)
+		var r report.Report
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("-path %s: exit %d, %s\n%s", path, code, errs, out)
+		}
+		if r.Total.View != 2 || r.Previous.Total.View != 2 || r.Filter.Path != "/new-name/" {
+			t.Errorf("-path %s: %d views (before %d) of %s, want 2 (before 2) of /new-name/", path, r.Total.View, r.Previous.Total.View, r.Filter.Path)
+		}
+	}
 }

@@ -6,25 +6,31 @@ import (
 	"os"
 	"path/filepath"
 
-	"errref/internal/report"
 	"errref/internal/site"
 )
 
-// placeOnPages puts on r, as the site in root builds, what a click and a sale
-// do not carry: each click's page (by the content file) and each guide's page
-// (its front matter's guide, or site.toml's or SITE_GUIDE) and each alias's, and returns the
-// pages' URLs. A folder without content/ is no site: nothing is placed.
-func placeOnPages(r *report.Report, root string) (urls []string, err error) {
+// places are what a click, a sale and an event do not carry, as the site
+// in root builds: each click's page (by the content file), each guide's page
+// (its front matter's guide, or site.toml's or SITE_GUIDE), each alias's page,
+// and the pages' URLs. A folder without content/ is no site: nothing is placed.
+type places struct {
+	urls            []string
+	clicks          map[string][]string
+	guides, aliases map[string]string
+}
+
+func placesOf(root string) (places, error) {
 	if _, err := os.Stat(filepath.Join(root, site.ContentDir)); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return places{}, nil
 	}
 	s, err := site.Build(site.Options{FS: os.DirFS(root)})
 	if err != nil {
-		return nil, err
+		return places{}, err
 	}
-	for _, p := range s.Pages {
-		urls = append(urls, p.URL)
+	var p places
+	for _, page := range s.Pages {
+		p.urls = append(p.urls, page.URL)
 	}
-	r.Place(s.Places())
-	return urls, nil
+	p.clicks, p.guides, p.aliases = s.Places()
+	return p, nil
 }

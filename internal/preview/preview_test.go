@@ -706,16 +706,18 @@ func TestEventsAreStoredAndReported(t *testing.T) {
 	}
 	// The same page as go run ./cmd/report -html writes from that store,
 	// each click and guide on its page as the site builds.
-	q, _ := report.Period(time.Now(), 30*24*time.Hour, "", "")
-	r, err := report.Load(context.Background(), journalAt(filepath.Join(root, "events.jsonl")), q)
-	if err != nil {
-		t.Fatal(err)
-	}
 	built, err := site.Build(site.Options{FS: os.DirFS(root)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.Place(built.Places())
+	clicks, guides, aliases := built.Places()
+	q, _ := report.Period(time.Now(), 30*24*time.Hour, "", "")
+	q.Aliases = aliases
+	r, err := report.Load(context.Background(), journalAt(filepath.Join(root, "events.jsonl")), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Place(clicks, guides)
 	var want bytes.Buffer
 	if err := report.HTML(&want, r); err != nil {
 		t.Fatal(err)

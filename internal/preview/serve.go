@@ -125,14 +125,17 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q, _ := report.Period(time.Now(), 30*24*time.Hour, "", "") // no dates given: it cannot fail
+	s.mu.Lock()
+	// As cmd/report places them, from the site as served.
+	clicks, guides := s.clicks, s.guides
+	q.Aliases = s.aliases
+	s.mu.Unlock()
 	rep, err := report.Load(r.Context(), s.store, q)
 	if err == nil {
 		rep.NotStored, err = store.NotStoredNote(s.o.Root)
-		s.mu.Lock()
-		if s.clicks != nil { // as cmd/report places them, from the site as served
-			rep.Place(s.clicks, s.guides, s.aliases)
+		if clicks != nil {
+			rep.Place(clicks, guides)
 		}
-		s.mu.Unlock()
 	}
 	var b bytes.Buffer
 	if err == nil {

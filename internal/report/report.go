@@ -55,6 +55,9 @@ type Query struct {
 	From, To string // UTC days, YYYY-MM-DD, both included
 	Today    string // the UTC day the report is made, marked partial in the period
 	Filter   Filter
+	// Aliases maps a page's aliases, its earlier paths, which answer with a
+	// 301 to it, to its URL: their reads, before a rename, are the page's.
+	Aliases map[string]string
 }
 
 // Previous is the period of the same length that ends the day before q's.
@@ -204,20 +207,10 @@ type SiteWide struct {
 	ClickPages map[string][]string `json:"click_pages,omitempty"`
 }
 
-// Place puts the reads at each page's aliases, its earlier paths, which answer
-// with a 301 to it, on its row (its views before a rename are its own), records
-// which pages have each click's control, and puts each product's sales on the
-// row of the one page whose guide it is (guides: URL path to guide). Under a
-// filter it does only the first; without sales, not the last.
-func (r *Report) Place(clicks map[string][]string, guides, aliases map[string]string) {
-	pages := map[string]*PageRow{}
-	for _, p := range r.Pages {
-		to := at(pages, cmp.Or(aliases[p.Path], p.Path))
-		to.plus(p.Steps)
-		to.Previous.plus(p.Previous)
-		to.ScrolledHuman, to.ScrolledEngaged = to.ScrolledHuman+p.ScrolledHuman, to.ScrolledEngaged+p.ScrolledEngaged
-	}
-	r.Pages = pageRows(pages)
+// Place records which pages have each click's control, and puts each
+// product's sales on the row of the one page whose guide it is (guides: URL
+// path to guide). Under a filter it does nothing; without sales, only the first.
+func (r *Report) Place(clicks map[string][]string, guides map[string]string) {
 	if r.SiteWide == nil {
 		return
 	}
@@ -375,6 +368,9 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 				w.Clicks[c.Name] += 0 // a click that stopped keeps its row, at 0
 			}
 			continue
+		}
+		if to := q.Aliases[c.Path]; to != "" {
+			c.Path = to
 		}
 		if filtered && !q.Filter.match(c, same) {
 			continue
