@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -188,7 +187,10 @@ func (e *Event) check(seen []string) error {
 		}
 		e.Ref = strings.ToLower(e.Ref)
 		// DEL, one byte, is kept as U+FFFD in three: past MaxBody, PostgreSQL's roll-up index refuses the batch.
-		kept := len(e.Path) + len(e.Ref) + len(strings.Join(slices.Collect(maps.Values(e.Campaign)), ""))
+		kept := len(e.Path) + len(e.Ref)
+		for _, v := range e.Campaign {
+			kept += len(v)
+		}
 		if e.Outreach != nil {
 			kept += len(*e.Outreach)
 		}

@@ -122,6 +122,7 @@ func (s *Steps) add(name string, n int) {
 	}
 }
 
+// plus adds o's counts to s's.
 func (s *Steps) plus(o Steps) {
 	s.View, s.HumanCandidate, s.Engaged = s.View+o.View, s.HumanCandidate+o.HumanCandidate, s.Engaged+o.Engaged
 }
@@ -397,7 +398,15 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		}
 	}
 
-	r.Pages = pageRows(pages)
+	r.Pages = make([]PageRow, 0, len(pages))
+	for path, p := range pages {
+		p.Path = path
+		p.rates()
+		r.Pages = append(r.Pages, *p)
+	}
+	slices.SortFunc(r.Pages, func(a, b PageRow) int {
+		return cmp.Or(b.View-a.View, b.Previous.View-a.Previous.View, cmp.Compare(a.Path, b.Path))
+	})
 	r.Total.rates()
 	if r.SiteWide != nil {
 		r.SiteWide.BuyLinkClicksPerEngaged = rate(r.SiteWide.BuyLinkClicks[event.Gumroad]+r.SiteWide.BuyLinkClicks[event.Site], r.Total.Engaged)
@@ -420,20 +429,6 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 		day[q.Today].Partial = true
 	}
 	return r, nil
-}
-
-// pageRows lists pages by views, now then before, each with its path and rates.
-func pageRows(pages map[string]*PageRow) []PageRow {
-	out := make([]PageRow, 0, len(pages))
-	for path, p := range pages {
-		p.Path = path
-		p.rates()
-		out = append(out, *p)
-	}
-	slices.SortFunc(out, func(a, b PageRow) int {
-		return cmp.Or(b.View-a.View, b.Previous.View-a.Previous.View, cmp.Compare(a.Path, b.Path))
-	})
-	return out
 }
 
 // at is m's value at k, made when m has none.

@@ -23,6 +23,12 @@ import (
 	"errref/internal/event"
 )
 
+// padding is what a line of a log may hold around its event: NULs are a
+// hole a writer at a stale offset left in a file emptied under it, which
+// must not hide the line after; nor must the byte order mark a Windows
+// editor saves in front.
+const padding = " \t\r\n\x00\uFEFF"
+
 // MaxLine is the longest log line read, in bytes; a longer one is refused by its number.
 const MaxLine = 1 << 20
 
@@ -114,12 +120,9 @@ func eachLine(r io.Reader, journal bool, f func(n int, it Item, kind lineKind, e
 		if err != nil && err != io.EOF {
 			return err
 		}
-		// NULs are a hole a writer at a stale offset left in a file
-		// emptied under it: they must not hide the line after; nor must
-		// the byte order mark a Windows editor saves in front.
 		var ferr error
 		cut := err == io.EOF // no line end: the file's last line
-		switch line := bytes.Trim(line, " \t\r\n\x00\uFEFF"); {
+		switch line := bytes.Trim(line, padding); {
 		case tooLong:
 			ferr = f(n, Item{}, 0, fmt.Errorf("over %d bytes: skipped", MaxLine))
 		case len(line) > 0:

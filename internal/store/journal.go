@@ -278,7 +278,7 @@ func NotStoredNote(root string) (string, error) {
 	}
 	n := 0
 	for line := range bytes.Lines(b) { // the last one too, saved without its break
-		if len(bytes.Trim(line, " \t\r\n\x00\uFEFF")) > 0 { // as -import reads it: a blank line is no event
+		if len(bytes.Trim(line, padding)) > 0 { // as -import reads it: a blank line is no event
 			n++
 		}
 	}
