@@ -2,6 +2,7 @@ package highlight
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"html"
@@ -30,10 +31,12 @@ const noLimit = time.Duration(1<<63 - 1)
 // untime is a copy's one rule, whose mutator chroma runs once after
 // compiling: it makes the states' rules from the lexer's, compiles them on
 // all cores (chroma would compile them one by one), in the frame (anchor,
-// flags) chroma gave its own pattern, lifts every limit, merges each
-// state's rules (merge.go), and takes itself out.
+// flags) chroma gave its own pattern, lifts every limit, keeps each
+// state's rules for lex (merge.go), and takes itself out.
 type untime struct {
-	rules chroma.Rules // the lexer's
+	raw    chroma.Rules // the lexer's
+	rules  chroma.CompiledRules
+	states map[string]*merged // each state's rules, merged
 }
 
 func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) error {
@@ -43,7 +46,7 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 		return fmt.Errorf("chroma compiled %q, not as a rule's pattern", framePlaceholder)
 	}
 	frame := self[0].Regexp.String()
-	for state, rs := range u.rules {
+	for state, rs := range u.raw {
 		rules[state] = make([]*chroma.CompiledRule, len(rs))
 		for i, r := range rs {
 			rules[state][i] = &chroma.CompiledRule{Rule: r}
@@ -68,10 +71,9 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 				}
 			}
 		}
-		if len(rs) >= 2 {
-			rules[state] = []*chroma.CompiledRule{newMerged(rs, first)}
-		}
+		u.states[state] = &merged{rules: rs, first: first}
 	}
+	u.rules = rules
 	return nil
 }
 
@@ -110,9 +112,26 @@ var registry = sync.OnceValue(func() *chroma.LexerRegistry {
 	return reg
 })
 
-// untimed returns a copy of l whose matches have no time limit, its rules merged.
-func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
-	return chroma.MustNewLexer(l.Config(), func() chroma.Rules {
+// A lexerCopy is an untimed copy of a lexer of chroma's, which lexes with
+// lex (merge.go). Text a lexer hands to itself in another state
+// (UsingSelf) goes through chroma's loop, one rule at a time, untimed all the same.
+type lexerCopy struct {
+	*chroma.RegexLexer
+	u *untime
+}
+
+// Tokenise is chroma's RegexLexer.Tokenise, with lex for its loop.
+func (c *lexerCopy) Tokenise(o *chroma.TokeniseOptions, text string) (chroma.Iterator, error) {
+	if _, err := c.Rules(); err != nil { // compiles the copy: untime runs
+		return nil, err
+	}
+	return lex(c, cmp.Or(o, &chroma.TokeniseOptions{State: "root", EnsureLF: true}), text), nil
+}
+
+// untimed returns a copy of l whose matches have no time limit.
+func untimed(l *chroma.RegexLexer) *lexerCopy {
+	u := &untime{states: map[string]*merged{}}
+	return &lexerCopy{u: u, RegexLexer: chroma.MustNewLexer(l.Config(), func() chroma.Rules {
 		// Chroma hands out rules compiled: the copy compiles them again.
 		rules, err := l.Rules()
 		if err != nil {
@@ -120,11 +139,9 @@ func untimed(l *chroma.RegexLexer) *chroma.RegexLexer {
 			return nil
 		}
 		// chroma refuses a lexer without a root state; untime makes them all.
-		return chroma.Rules{
-			"root":           nil,
-			"errref-untimed": {{Pattern: framePlaceholder, Mutator: &untime{rules: rules}}},
-		}
-	})
+		u.raw = rules
+		return chroma.Rules{"root": nil, "errref-untimed": {{Pattern: framePlaceholder, Mutator: u}}}
+	})}
 }
 
 // framePlaceholder is the pattern of a copy's one rule for chroma
@@ -168,15 +185,15 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 	return first, nil
 }
 
-var checked sync.Map // lang -> find's answer, once: func() (*chroma.RegexLexer, error)
+var checked sync.Map // lang -> find's answer, once: func() (*lexerCopy, error)
 
 // lexer returns the untimed lexer for lang, or why there is none.
-func lexer(lang string) (*chroma.RegexLexer, error) {
-	f, _ := checked.LoadOrStore(lang, sync.OnceValues(func() (*chroma.RegexLexer, error) { return find(lang) }))
-	return f.(func() (*chroma.RegexLexer, error))()
+func lexer(lang string) (*lexerCopy, error) {
+	f, _ := checked.LoadOrStore(lang, sync.OnceValues(func() (*lexerCopy, error) { return find(lang) }))
+	return f.(func() (*lexerCopy, error))()
 }
 
-func find(lang string) (*chroma.RegexLexer, error) {
+func find(lang string) (*lexerCopy, error) {
 	orig := lexers.Get(lang)
 	if orig == nil {
 		return nil, fmt.Errorf("unknown code language %q", lang)
@@ -185,7 +202,7 @@ func find(lang string) (*chroma.RegexLexer, error) {
 		return nil, fmt.Errorf("%q: %w, out of reach of the fix that makes highlighting the same under any load", lang, err)
 	}
 	name := orig.Config().Name
-	l, _ := registry().Get(name).(*chroma.RegexLexer)
+	l, _ := registry().Get(name).(*lexerCopy)
 	if l == nil {
 		return nil, fmt.Errorf("no copy of chroma's %s lexer", name)
 	}

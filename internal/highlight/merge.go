@@ -3,7 +3,6 @@ package highlight
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -14,10 +13,10 @@ import (
 
 // Chroma tries a state's rules one by one at each position, each a regexp2
 // match paying its set-up even when the rule cannot begin with the character
-// at hand: most of a cold build's time. So each state's rules become one
-// merged rule, whose engine (regexp2.RegisterEngine) skips the rules that
-// regexp2's analysis says cannot begin there and hands over to the first that
-// matches. TestCopiesLexAsChromaDoes holds it to chroma's own lexer.
+// at hand, and makes a map for each token: most of a cold build's time. So
+// the copies lex with a loop of their own, lex, which tries only the rules
+// that regexp2's analysis says can begin there. TestCopiesLexAsChromaDoes
+// holds it to chroma's own lexer.
 
 // firstSet is regexp2's own first-character analysis of a rule's pattern
 // (expr, as compiled, anchored), the one regexp2 skips ahead by when a
@@ -41,7 +40,7 @@ func firstSet(expr string) (*syntax.CharSet, error) {
 	return &code.FcPrefix.PrefixSet, nil
 }
 
-// A merged rule stands for rules, tried in their order.
+// merged holds a state's rules, tried in their order.
 type merged struct {
 	rules []*chroma.CompiledRule
 	// first is the set of characters each rule can begin with, or nil
@@ -50,55 +49,6 @@ type merged struct {
 	// ascii[c] lists, in order, the rules that can begin with c; it is
 	// made on the first c the state meets.
 	ascii [utf8.RuneSelf]atomic.Pointer[[]int]
-
-	// found hands the rule that matched from Execute, which returns only
-	// the length, to Mutate, by the text lexed: lexers run side by side.
-	mu    sync.Mutex
-	found map[*rune]foundRule
-}
-
-type foundRule struct {
-	pos   int
-	rule  int
-	match *regexp2.Match
-}
-
-// engines numbers the merged rules' patterns: regexp2 keeps an engine by its pattern.
-var engines atomic.Int64
-
-// newMerged is the rule that stands for rs; first holds each rule's first characters.
-func newMerged(rs []*chroma.CompiledRule, first map[*chroma.CompiledRule]*syntax.CharSet) *chroma.CompiledRule {
-	m := &merged{rules: rs, first: first, found: map[*rune]foundRule{}}
-	// Compiled as a pattern instead of by m.find, it would never match:
-	// every character an error, loud, not a different page.
-	pattern := fmt.Sprintf(`\G(?#errref: %d rules of chroma's, merged; see internal/highlight/merge.go)(?!)(?#%d)`, len(rs), engines.Add(1))
-	regexp2.RegisterEngine(pattern, regexp2.RuntimeEngineData{
-		CapSize: 1,
-		FindFirstChar: func(r *regexp2.Runner) bool {
-			// \G: only where the match was asked for.
-			if r.Runtextpos > r.Runtextstart {
-				r.Runtextpos = r.Runtextend
-				return false
-			}
-			return true
-		},
-		Execute: func(r *regexp2.Runner) error {
-			i, match, err := m.find(r.Runtext, r.Runtextpos)
-			if match != nil {
-				m.mu.Lock()
-				m.found[textKey(r.Runtext)] = foundRule{r.Runtextpos, i, match}
-				m.mu.Unlock()
-				r.Capture(0, match.RuneIndex, match.RuneIndex+match.RuneLength)
-			}
-			return err
-		},
-	})
-	re := regexp2.MustCompile(pattern)
-	re.MatchTimeout = noLimit
-	return &chroma.CompiledRule{
-		Rule:   chroma.Rule{Pattern: pattern, Type: m, Mutator: m},
-		Regexp: re,
-	}
 }
 
 func (m *merged) candidates(c rune) []int {
@@ -115,81 +65,115 @@ func (m *merged) candidates(c rune) []int {
 	return l
 }
 
-// find returns the first rule that matches text at pos, and its match: the rule chroma would take.
-func (m *merged) find(text []rune, pos int) (int, *regexp2.Match, error) {
+// find returns the first rule that matches text at pos, and its match: the
+// rule chroma would take (a rule whose match fails is, to chroma, no match).
+func (m *merged) find(text []rune, pos int) (int, *regexp2.Match) {
 	if pos < len(text) && text[pos] < utf8.RuneSelf {
 		for _, i := range m.candidates(text[pos]) {
-			if match, err := at(m.rules[i], text, pos); match != nil || err != nil {
-				return i, match, err
+			if match := at(m.rules[i], text, pos); match != nil {
+				return i, match
 			}
 		}
-		return -1, nil, nil
+		return -1, nil
 	}
 	for i, r := range m.rules {
 		// At the end of the text, only a rule that may match nothing can.
 		if f := m.first[r]; f == nil || pos < len(text) && f.Contains(text[pos]) {
-			if match, err := at(r, text, pos); match != nil || err != nil {
-				return i, match, err
+			if match := at(r, text, pos); match != nil {
+				return i, match
 			}
 		}
 	}
-	return -1, nil, nil
+	return -1, nil
 }
 
 // at matches rule r at pos, as chroma does.
-func at(r *chroma.CompiledRule, text []rune, pos int) (*regexp2.Match, error) {
+func at(r *chroma.CompiledRule, text []rune, pos int) *regexp2.Match {
 	match, err := r.Regexp.FindRunesMatchStartingAt(text, pos)
 	if err != nil || match == nil || match.RuneIndex != pos {
-		return nil, err
-	}
-	return match, nil
-}
-
-// textKey tells the texts being lexed apart: each lexer state holds its own copy of its text.
-func textKey(text []rune) *rune {
-	if len(text) == 0 {
 		return nil
 	}
-	return &text[0]
+	return match
 }
 
-// taken is the key under which Mutate leaves the rule it found for Emit,
-// which chroma calls next with the same state.
-type taken struct{}
-
-// Mutate finds the rule that matched, gives the state the groups that
-// rule's match has, and runs the rule's mutator.
-func (m *merged) Mutate(s *chroma.LexerState) error {
-	pos := s.Pos - utf8.RuneCountInString(s.Groups[0])
-	m.mu.Lock()
-	f, ok := m.found[textKey(s.Text)]
-	delete(m.found, textKey(s.Text))
-	m.mu.Unlock()
-	if !ok || f.pos != pos {
-		return fmt.Errorf("merged rules: no match recorded at %d", pos)
+// lex returns the tokens of text, lexed by l's rules from its root state
+// as chroma's RegexLexer.Tokenise does, but each state's rules tried
+// through its merged table: chroma would try them one by one.
+func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
+	if o.EnsureLF {
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	}
-	r := m.rules[f.rule]
-	gs := f.match.Groups()
-	s.Groups = make([]string, len(gs))
-	for i, g := range gs {
-		s.Groups[i] = g.String()
+	added := !o.Nested && l.Config().EnsureNL && !strings.HasSuffix(text, "\n")
+	if added {
+		text += "\n"
 	}
-	// Only Go code reads NamedGroups (ByGroupNames, Raku's lexer), and a
-	// lexer with Go code is never copied (lexers.go): a map a token
-	// would be a tenth of the build's time.
-	s.NamedGroups = nil
-	s.Set(taken{}, r)
-	if r.Mutator != nil {
-		return r.Mutator.Mutate(s)
+	s := &chroma.LexerState{
+		Lexer: l.RegexLexer, Registry: registry(), Text: []rune(text), Rules: l.u.rules,
+		Stack: []string{o.State}, MutatorContext: map[any]any{},
 	}
-	return nil
-}
-
-// Emit emits what the rule Mutate found emits.
-func (m *merged) Emit(groups []string, s *chroma.LexerState) chroma.Iterator {
-	r, _ := s.Get(taken{}).(*chroma.CompiledRule)
-	if r == nil || r.Type == nil {
-		return func() chroma.Token { return chroma.EOF }
+	end := len(s.Text)
+	if added {
+		end--
 	}
-	return r.Type.Emit(groups, s)
+	var pending []chroma.Iterator // what the rules taken emit, last on top
+	next := func() (chroma.Token, bool) {
+		for len(pending) > 0 {
+			n := len(pending) - 1
+			switch t := pending[n](); {
+			case t == chroma.EOF:
+				pending = pending[:n]
+			case t.Type != chroma.Ignore:
+				return t, true
+			}
+		}
+		return chroma.EOF, false
+	}
+	return func() chroma.Token {
+		for s.Pos < end && len(s.Stack) > 0 {
+			if t, ok := next(); ok {
+				return t
+			}
+			s.State = s.Stack[len(s.Stack)-1]
+			m := l.u.states[s.State]
+			if m == nil {
+				panic("unknown state " + s.State)
+			}
+			i, match := m.find(s.Text, s.Pos)
+			if match == nil {
+				// As chroma (and Pygments): an unmatched line end starts the line in the root state.
+				if s.Text[s.Pos] == '\n' && s.State != o.State {
+					s.Stack = []string{o.State}
+					continue
+				}
+				s.Pos++
+				return chroma.Token{Type: chroma.Error, Value: string(s.Text[s.Pos-1 : s.Pos])}
+			}
+			r := m.rules[i]
+			gs := match.Groups()
+			s.Rule, s.Groups = i, make([]string, len(gs))
+			for j, g := range gs {
+				s.Groups[j] = g.String()
+			}
+			// Only Go code reads NamedGroups (ByGroupNames), and a lexer with Go code is never copied (lexers.go).
+			s.NamedGroups = nil
+			s.Pos += match.RuneLength
+			if r.Mutator != nil {
+				if err := r.Mutator.Mutate(s); err != nil {
+					panic(err)
+				}
+			}
+			if r.Type != nil {
+				pending = append(pending, r.Type.Emit(s.Groups, s))
+			}
+		}
+		if t, ok := next(); ok {
+			return t
+		}
+		if s.Pos != len(s.Text) && len(s.Stack) == 0 {
+			value := string(s.Text[s.Pos:])
+			s.Pos = len(s.Text)
+			return chroma.Token{Type: chroma.Error, Value: value}
+		}
+		return chroma.EOF
+	}
 }

@@ -85,8 +85,8 @@ func TestCopiesLexAsChromaDoes(t *testing.T) {
 		if ours == chromas {
 			t.Fatalf("%s: the build highlights with chroma's own lexer, not a copy", src.lang)
 		}
-		want := tokens(t, chromas, string(text))
-		got := tokens(t, ours, string(text))
+		want := tokens(t, chromas, nil, string(text))
+		got := tokens(t, ours, nil, string(text))
 		if !slices.Equal(got, want) {
 			i := 0
 			for i < min(len(got), len(want)) && got[i] == want[i] {
@@ -100,6 +100,31 @@ func TestCopiesLexAsChromaDoes(t *testing.T) {
 		t.Errorf("compared %d files; too few for the test to mean much", compared)
 	}
 	t.Logf("compared %d files of %d", compared, len(sources))
+}
+
+// TestCopiesTakeChromasOptions: a copy lexes as chroma's lexer does under
+// each of Tokenise's options, which a lexer that hands text to another
+// passes (the build passes none), and reads \r\n and a lone \r as chroma does.
+func TestCopiesTakeChromasOptions(t *testing.T) {
+	for _, c := range []struct {
+		lang, text string
+		o          *chroma.TokeniseOptions
+	}{
+		{"console", "$ echo hi", nil}, // chroma adds the line end this lexer needs
+		{"console", "$ echo hi", &chroma.TokeniseOptions{State: "root", Nested: true}},
+		{"console", "$ echo hi\r\n$ ls\rx", nil},
+		{"console", "$ echo hi\r\n$ ls\rx", &chroma.TokeniseOptions{State: "root"}},
+		{"python", "x = 1\r\nif x:\r    print('a')\r\n", nil},
+		{"python", "abc\" + 1\n", &chroma.TokeniseOptions{State: "dqs", EnsureLF: true}},
+	} {
+		ours, err := lexer(c.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := tokens(t, ours, c.o, c.text), tokens(t, lexers.Get(c.lang), c.o, c.text); !slices.Equal(got, want) {
+			t.Errorf("%s %q with %+v: copy %v, chroma %v", c.lang, c.text, c.o, got, want)
+		}
+	}
 }
 
 // alone reports whether the test named name runs in the process of its
@@ -132,7 +157,7 @@ func tokenAt(ts []chroma.Token, i int) any {
 // One that runs on (a wrong rule taken can loop, pushing states without
 // end) cannot be stopped, and would fill memory until the system killed
 // the test: it ends the test binary instead, loudly.
-func tokens(t *testing.T, l chroma.Lexer, text string) []chroma.Token {
+func tokens(t *testing.T, l chroma.Lexer, o *chroma.TokeniseOptions, text string) []chroma.Token {
 	t.Helper()
 	// Every file of chroma's lexes in well under a second; the limit is
 	// for a loop.
@@ -147,7 +172,7 @@ func tokens(t *testing.T, l chroma.Lexer, text string) []chroma.Token {
 				done <- []chroma.Token{{Type: chroma.Error, Value: fmt.Sprint("panic: ", p)}}
 			}
 		}()
-		ts, err := chroma.Tokenise(l, nil, text)
+		ts, err := chroma.Tokenise(l, o, text)
 		if err != nil {
 			ts = []chroma.Token{{Type: chroma.Error, Value: err.Error()}}
 		}
