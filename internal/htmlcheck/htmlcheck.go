@@ -81,11 +81,16 @@ func Check(doc []byte) Findings {
 	p := &checker{Findings: Findings{IDs: map[string]bool{}}}
 	var open *element   // the element whose start tag is being read (the lexer gives attributes only in one)
 	var button *element // the click control whose text is being read
+	// One element is read after the other: their map is made once (a
+	// highlighted block is thousands of spans), but a click control's.
+	spare := &element{attrs: map[string]string{}}
 	l := phtml.NewLexer(parse.NewInputBytes(doc))
 	for tt, data := l.Next(); tt != phtml.ErrorToken; tt, data = l.Next() {
 		switch tt {
 		case phtml.StartTagToken:
-			open = &element{name: strings.ToLower(string(l.Text())), attrs: map[string]string{}}
+			open = spare
+			open.name = strings.ToLower(string(l.Text()))
+			clear(open.attrs)
 			if open.name == "noscript" {
 				p.noscript++
 			}
@@ -94,7 +99,7 @@ func Check(doc []byte) Findings {
 		case phtml.StartTagCloseToken, phtml.StartTagVoidToken:
 			p.element(open)
 			if _, ok := open.attrs["data-measure-click"]; ok && open.name == "button" {
-				button = open
+				button, spare = open, &element{attrs: map[string]string{}}
 			}
 			open = nil
 		case phtml.SVGToken, phtml.MathToken, phtml.XMLToken:

@@ -131,6 +131,11 @@ func TestCheck(t *testing.T) {
 			want: []want{{`the click control "copy-sketch" reads "Copy": its visible text must say that it records a click`, "copy-sketch", ""}},
 		},
 		{
+			name: "a click control that does not say so, its text in an element",
+			doc:  `<button type="button" data-measure-click="copy-sketch"><span class="x">Copy</span> it</button>`,
+			want: []want{{`the click control "copy-sketch" reads "Copy it": its visible text must say that it records a click`, "copy-sketch", ""}},
+		},
+		{
 			name: "a reserved click name",
 			doc:  `<button type="button" data-measure-click="engaged">x (records a click)</button>`,
 			want: []want{{`the click name "engaged" is reserved for the counter's own events`, "engaged", ""}},
