@@ -89,22 +89,32 @@ func Hint(perr toml.ParseError) string {
 // Parse splits src (the file at path) and decodes its front matter. It
 // returns the body and the line of src on which the body starts.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
-	for off, r := range string(src) {
-		if _, size := utf8.DecodeRune(src[off:]); r == utf8.RuneError && size == 1 {
-			return meta, nil, 0, fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
+	if !utf8.Valid(src) {
+		off := 0
+		for r, size := utf8.DecodeRune(src); r != utf8.RuneError || size != 1; r, size = utf8.DecodeRune(src[off:]) {
+			off += size
 		}
+		return meta, nil, 0, fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
 	}
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	if first := strings.TrimRight(string(lines[0]), "\r\n"); first != delim {
+	first, _, _ := bytes.Cut(src, []byte("\n"))
+	if first := strings.TrimRight(string(first), "\r\n"); first != delim {
 		return meta, nil, 0, fmt.Errorf("%s:1: no front matter: the first line is %q; start the file with a line %q, the TOML keys, and another %q line", path, first, delim, delim)
 	}
-	end := 1 + slices.IndexFunc(lines[1:], func(l []byte) bool { return strings.TrimRight(string(l), "\r\n") == delim })
-	if end == 0 {
+	// The closing line is line end, at byte at; the body starts at byte from.
+	end, at, from := 0, 0, -1
+	for line := range bytes.Lines(src) {
+		if end++; end > 1 && string(bytes.TrimRight(line, "\r\n")) == delim {
+			from = at + len(line)
+			break
+		}
+		at += len(line)
+	}
+	if from < 0 {
 		return meta, nil, 0, fmt.Errorf("%s:1: front matter is not closed: add a line %q, with nothing after it, after the last key", path, delim)
 	}
 	// A string over lines keeps its line ends: a CRLF checkout's must be Linux's.
-	fm := bytes.ReplaceAll(bytes.Join(lines[1:end], nil), []byte("\r\n"), []byte("\n"))
+	fm := bytes.ReplaceAll(src[len(first)+1:at], []byte("\r\n"), []byte("\n"))
 	md, err := toml.Decode(string(fm), &meta)
 	if err != nil {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {
@@ -128,7 +138,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	}
 	for _, k := range Required {
 		if !md.IsDefined(k) {
-			return meta, nil, 0, fmt.Errorf("%s:%d: front matter lacks the required key %q (required: %s)", path, end+1, k, strings.Join(Required, ", "))
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter lacks the required key %q (required: %s)", path, end, k, strings.Join(Required, ", "))
 		}
 	}
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
@@ -167,7 +177,7 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if slices.ContainsFunc(meta.Tags, func(t string) bool { return strings.TrimSpace(t) == "" }) {
 		return meta, nil, 0, fmt.Errorf("%s:%d: tags holds an empty tag, which would relate the page to every page with one: remove it", path, keyLine(fm, "tags"))
 	}
-	return meta, bytes.Join(lines[end+1:], nil), end + 2, nil
+	return meta, src[from:], end + 1, nil
 }
 
 // kind names a type toml reports, the value's (Go) or the key's (TOML), as a writer writes it.
