@@ -181,6 +181,30 @@ func TestImportTakesTheReleaseBeforesLines(t *testing.T) {
 	})
 }
 
+// TestImportTakesAnOlderReleasesCapitalsOnce: releases before c6f8ccb kept a
+// ref as sent, Slack's com.Slack among them, and keyed their import of its
+// not-stored line by it. testdata/7dbdfd9-not-stored.jsonl is 7dbdfd9's
+// cmd/event's stdout for such a view, and 7dbdfd9-imported.txt the key its
+// -import stored for that line: importing the line again takes nothing.
+func TestImportTakesAnOlderReleasesCapitalsOnce(t *testing.T) {
+	line, err := os.ReadFile(filepath.Join("testdata", "7dbdfd9-not-stored.jsonl"))
+	key, kerr := os.ReadFile(filepath.Join("testdata", "7dbdfd9-imported.txt"))
+	var rec struct{ TS time.Time }
+	if err := errors.Join(err, kerr, json.Unmarshal(line, &rec)); err != nil {
+		t.Fatal(err)
+	}
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		if err := importDbc78ec(context.Background(), s, strings.TrimSpace(string(key)), event.Event{Name: "view", Path: "/pay/", Ref: "com.Slack"}, rec.TS); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.ImportLog(context.Background(), bytes.NewReader(line))
+		if got, want := importResult(res), "added 0, again 1, stored 0, skipped 0, refused []"; err != nil || got != want {
+			t.Errorf("7dbdfd9's line, which 7dbdfd9's -import took: %s, %v; want %s", got, err, want)
+		}
+	})
+}
+
 // TestImportRefusesLinesByNumberAndTakesTheRest: a line that is not UTF-8,
 // one over MaxLine, one the receiver would refuse and one of UTF-16 are each
 // named by number, and every valid line around them is taken.

@@ -202,8 +202,11 @@ func parseLine(line []byte) (Item, lineKind, error) {
 		return Item{}, 0, err
 	}
 	// The key is the event as the receiver writes it, so stdout and the
-	// CLI's JSON of one event are one line.
-	canon, _ := json.Marshal(e)
+	// CLI's JSON of one event are one line; its ref as sent, as releases
+	// before c6f8ccb kept and keyed it (com.Slack), so that theirs is one line too.
+	k := e
+	json.Unmarshal(body, &struct{ Ref *string }{&k.Ref})
+	canon, _ := json.Marshal(k)
 	sum := sha256.Sum256(append([]byte(at.UTC().Format(time.RFC3339Nano)+"\n"), canon...))
 	return Item{Event: e, At: at, Key: hex.EncodeToString(sum[:])}, anEvent, nil
 }
