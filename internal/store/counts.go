@@ -13,8 +13,8 @@ import (
 )
 
 // countCols are the roll-up's key columns, in the order counts scans them
-// (scrolled as 0 or 1), then n.
-const countCols = `day, name, path, ref, utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
+// (scrolled as 0 or 1, a ref in lower case, as releases before c6f8ccb did not keep com.Slack), then n.
+const countCols = `day, name, path, LOWER(ref), utm_source, utm_medium, utm_campaign, utm_term, utm_content, outreach, checkout, scrolled, visible_s`
 
 // Counts returns the roll-up's counts of the UTC days from to to, both included, in SortCounts' order.
 func (s *Store) Counts(ctx context.Context, from, to string) ([]tally.Count, error) {

@@ -462,6 +462,34 @@ func TestEveryWriterIsCountedOnce(t *testing.T) {
 	})
 }
 
+// TestAnOlderReleasesRefInCapitalsCountsAsThisOnesKeepsIt: releases before
+// c6f8ccb stored a ref as sent (com.Slack, Slack's app on Android), this one
+// in lower case: the report's referrer row, and -ref com.slack, hold both.
+func TestAnOlderReleasesRefInCapitalsCountsAsThisOnesKeepsIt(t *testing.T) {
+	each(t, func(t *testing.T, dsn string) {
+		s := open(t, dsn)
+		ctx := context.Background()
+		e, err := event.Parse([]byte(`{"name":"view","path":"/","visible_ms":1,"scrolled":false,"ref":"com.Slack"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := errors.Join(insertDbc78ec(ctx, s, event.Event{Name: "view", Path: "/", Ref: "com.Slack"}, at), s.Insert(ctx, e, at)); err != nil {
+			t.Fatal(err)
+		}
+		cs, err := s.Counts(ctx, "2026-03-02", "2026-03-02")
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs := map[string]int{}
+		for _, c := range cs {
+			refs[c.Ref] += c.N
+		}
+		if want := map[string]int{"com.slack": 2}; fmt.Sprint(refs) != fmt.Sprint(want) {
+			t.Errorf("views by ref: %v, want %v", refs, want)
+		}
+	})
+}
+
 // TestTheLandedReleasesReportCountsThisReleasesEvents: the 77aa49a
 // release's report reads daily and checks no schema version. A store that
 // this release wrote at version 3 (daily not filled), migrated, then
