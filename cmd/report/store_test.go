@@ -412,3 +412,28 @@ func TestEventsNotStoredAreNamed(t *testing.T) {
 		t.Errorf("an empty not-stored.jsonl: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// TestEventsDatedAfterTodayAreNamed: an event dated after today (a clock
+// ahead where it was received) is in no period the report may show, since
+// -to stops at today: the report names their days, rather than leave them out
+// without a word.
+func TestEventsDatedAfterTodayAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := store.OpenJournal(filepath.Join(dir, "events.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	view := event.Event{Name: "view", Path: "/a/", VisibleMS: new(int64), Scrolled: new(bool)}
+	items := []store.Item{{Event: view, At: now}, {Event: view, At: now.AddDate(0, 0, 1)}, {Event: view, At: now.AddDate(1, 0, 0)}}
+	if _, err := j.Keep(context.Background(), items); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	for _, args := range [][]string{nil, {"-since", "1d", "-json"}} {
+		code, _, errs := runReport(t, dir, nil, args...)
+		if code != 0 || !strings.Contains(errs, "report: warning: the store holds events dated after today, "+now.Format(time.DateOnly)+" (UTC), from "+now.AddDate(0, 0, 1).Format(time.DateOnly)+" to "+now.AddDate(1, 0, 0).Format(time.DateOnly)) {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
