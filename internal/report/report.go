@@ -538,7 +538,8 @@ func Period(now time.Time, since time.Duration, from, to string) (Query, error) 
 // maxDays is the longest period: a century, far inside a time.Duration (106,752 days overflow it).
 const maxDays = 36_500
 
-// ParseSince reads -since: a number of days such as 30d, or a Go duration.
+// ParseSince reads -since: a number of days such as 30d, or a Go duration of
+// whole days (48h): 47h, read as the one day it holds whole, would look like two.
 func ParseSince(s string) (time.Duration, error) {
 	if d, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(d)
@@ -548,7 +549,7 @@ func ParseSince(s string) (time.Duration, error) {
 		if err == nil && n >= 1 {
 			return time.Duration(n) * 24 * time.Hour, nil
 		}
-	} else if d, err := time.ParseDuration(s); err == nil {
+	} else if d, err := time.ParseDuration(s); err == nil && d%(24*time.Hour) == 0 {
 		return d, nil
 	}
 	return 0, fmt.Errorf("-since %q: write a number of days such as 30d", s)

@@ -460,8 +460,14 @@ func TestPeriod(t *testing.T) {
 	if from, to, err := q.Previous(); from != "2026-01-29" || to != "2026-02-28" || err != nil {
 		t.Errorf("the 31 days before March: %s to %s, %v", from, to, err)
 	}
-	if d, err := ParseSince("30d"); err != nil || d != 30*24*time.Hour {
-		t.Errorf("ParseSince(30d) = %v, %v", d, err)
+	// A duration is a number of whole days: 47h is not one day, the last 24 of its hours.
+	for _, tc := range []struct {
+		since string
+		want  time.Duration // 0: refused
+	}{{"30d", 30 * 24 * time.Hour}, {"48h", 48 * time.Hour}, {"47h", 0}, {"36h", 0}} {
+		if d, err := ParseSince(tc.since); d != tc.want || (err == nil) != (tc.want != 0) {
+			t.Errorf("ParseSince(%s) = %v, %v; want %v", tc.since, d, err, tc.want)
+		}
 	}
 }
 
