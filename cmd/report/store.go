@@ -91,7 +91,8 @@ func importLog(f flags) error {
 	fmt.Fprintf(os.Stderr, "imported into %s: %d added, %d taken before, %d stored when they arrived, %d lines without an event, %d refused\n",
 		report.Quote(st.String()), res.Added, res.Again, res.Stored, res.Skipped, len(res.Refused))
 	if err != nil {
-		return fmt.Errorf("%s: %w", f.importFile, err)
+		// A batch whose COMMIT's answer was lost may be stored too: what it says it added may be short.
+		return fmt.Errorf("%s: %w\nwhat was stored stays, and may be more than it says: run the same -import again once the store can take it, which takes each line once", f.importFile, err)
 	}
 	if len(res.Refused) > 0 {
 		return fmt.Errorf("%s: %d lines refused, named above; the rest were taken", report.Quote(f.importFile), len(res.Refused))

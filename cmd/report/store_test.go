@@ -437,3 +437,44 @@ func TestEventsDatedAfterTodayAreNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestAnImportCutShortSaysToRunItAgain: an -import that fails part way (a
+// full disk, a pooler gone, a lost COMMIT whose batch took) keeps the batches
+// it stored, and may have stored more than it says: it tells the user to run
+// it again, which takes the rest and nothing twice.
+func TestAnImportCutShortSaysToRunItAgain(t *testing.T) {
+	dir := t.TempDir()
+	var log strings.Builder
+	at := time.Now().UTC()
+	for i := range 6000 {
+		oc := fmt.Sprint(i)
+		if i == 5500 {
+			oc = "stop"
+		}
+		log.Write(event.Event{Name: "view", Path: "/a/", VisibleMS: new(int64), Scrolled: new(bool), Outreach: &oc}.NotStoredLine(at.Add(time.Duration(i) * time.Millisecond)))
+	}
+	os.WriteFile(filepath.Join(dir, "log.jsonl"), []byte(log.String()), 0o644)
+	if code, _, errs := runReport(t, dir, nil, "-migrate"); code != 0 {
+		t.Fatalf("-migrate: exit %d, stderr %q", code, errs)
+	}
+	// The second batch fails, as a full disk would fail it.
+	db, err := sql.Open("sqlite", filepath.Join(dir, "events.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER full BEFORE INSERT ON events WHEN NEW.outreach = 'stop' BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runReport(t, dir, nil, "-import", "log.jsonl")
+	if code != 1 || !strings.Contains(errs, "5000 added") || !strings.Contains(errs, "run the same -import again") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if _, err := db.Exec(`DROP TRIGGER full`); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runReport(t, dir, nil, "-import", "log.jsonl")
+	if code != 0 || !strings.Contains(errs, "1000 added, 5000 taken before") {
+		t.Errorf("again: exit %d, stderr %q", code, errs)
+	}
+}
