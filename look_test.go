@@ -358,3 +358,45 @@ func TestCodePrintsWhole(t *testing.T) {
 		t.Error("no error page has a code block or table: the test looked at nothing")
 	}
 }
+
+// TestCauseTablesStackOnAPhone: at 320 px the rows of the cause table and
+// of the messages table stack, so the reader's answer never runs off the
+// screen's edge, whether the table follows its heading at once or after a
+// line of its own ("Reported in public threads"); a table in a later
+// section stays a table.
+func TestCauseTablesStackOnAPhone(t *testing.T) {
+	row := "\n\n| Cause | What to check | What to do |\n|---|---|---|\n| a | b | c |\n\n"
+	s := buildWithPage(t, "content/quiver/tables.md", strings.Replace(tlsRequired, "## What we checked",
+		"## Causes and fixes\n\nReported in public threads, not counted."+row+"## Other"+row+"## What we checked", 1))
+	srv := serve(t, s)
+	ctx := browsertest.New(t, browsertest.Options{})
+	stacked := 0
+	for _, p := range errorPages(s) {
+		look(t, ctx, srv.URL+p.URL, 320, "light")
+		res, err := chromedp.Run(ctx, chromedp.Evaluate[[]struct {
+			Section string
+			Stacks  bool
+			Cut     int
+		}](`[...document.querySelectorAll("main table")].map(t => {
+			let h = t.previousElementSibling;
+			while (h.tagName != "H2") h = h.previousElementSibling;
+			return {Section: h.id, Stacks: getComputedStyle(t.rows[1]).display == "block", Cut: t.scrollWidth - t.clientWidth};
+		})`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			switch want := r.Section == "causes-and-fixes" || r.Section == "the-exact-messages"; {
+			case want && (!r.Stacks || r.Cut > 0):
+				t.Errorf("%s at 320 px: the table of #%s does not stack, %d px of it past the screen's edge", p.URL, r.Section, r.Cut)
+			case !want && r.Stacks:
+				t.Errorf("%s at 320 px: the table of #%s stacks as a cause table does", p.URL, r.Section)
+			case want:
+				stacked++
+			}
+		}
+	}
+	if stacked == 0 {
+		t.Error("no page has a cause or messages table: the test looked at nothing")
+	}
+}
