@@ -327,35 +327,43 @@ func TestIndexSaysWhatItFound(t *testing.T) {
 
 // TestCodePrintsWhole prints each error page: on paper nothing scrolls, so
 // a code block or table wider than the page would lose the ends of its
-// lines. 718 px is A4's width less Chromium's default margins.
+// lines. 718 px is A4's width less Chromium's default margins. Nothing is
+// pressed on paper either: a copy control ("Copy the code (records a
+// click)") or a heading's # link printed is a word the reader cannot use.
 func TestCodePrintsWhole(t *testing.T) {
 	s := build(t, publishEnv)
 	srv := serve(t, s)
 	ctx := browsertest.New(t, browsertest.Options{})
-	blocks := 0
+	blocks, controls := 0, 0
 	for _, p := range errorPages(s) {
 		look(t, ctx, srv.URL+p.URL, 718, "light")
 		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
 			t.Fatal(err)
 		}
 		res, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-			Blocks int
-			Cut    []string
+			Blocks, Controls int
+			Cut, Printed     []string
 		}](`(() => {
 			const els = [...document.querySelectorAll("main pre, main table")];
 			const cut = els.filter(el => el.scrollWidth > el.clientWidth + 1).map(el => el.tagName + " " + el.id + ": " + el.scrollWidth + " px in " + el.clientWidth + " px, " + JSON.stringify(el.textContent.trim().slice(0, 40)));
-			return {Blocks: els.length, Cut: cut.slice(0, 5)};
+			const controls = [...document.querySelectorAll("button, a.anchor")];
+			const printed = controls.filter(el => el.getClientRects().length > 0).map(el => el.outerHTML.slice(0, 80));
+			return {Blocks: els.length, Controls: controls.length, Cut: cut.slice(0, 5), Printed: printed.slice(0, 3)};
 		})()`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		blocks += res.Blocks
+		controls += res.Controls
+		for _, c := range res.Printed {
+			t.Errorf("%s printed: a control that does nothing on paper is printed: %s", p.URL, c)
+		}
 		for _, c := range res.Cut {
 			t.Errorf("%s printed: a block is cut at the paper's edge: %s", p.URL, c)
 		}
 	}
-	if blocks == 0 {
-		t.Error("no error page has a code block or table: the test looked at nothing")
+	if blocks == 0 || controls == 0 {
+		t.Errorf("the error pages have %d code blocks or tables and %d controls: the test looked at nothing", blocks, controls)
 	}
 }
 
