@@ -143,6 +143,12 @@ func TestBadInput(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/notes.markdown", string(data))
 		}, "content/notes.markdown: a page's file ends in .md, in lower case: rename it to notes.md"},
+		// Notepad adds .txt to a name typed without quotes, and Explorer
+		// hides it: the page was left out, the build saying nothing.
+		{"a page saved by Notepad as .md.txt", func(t *testing.T, r string) {
+			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
+			write(t, r, "content/notes.md.txt", string(data))
+		}, "content/notes.md.txt: a page's file ends in .md, not .txt"},
 		// A page's path is its file's name: a name that a URL cannot hold
 		// as it is refused there, not at the links to it, or published
 		// into _redirects and the sitemap as it is.

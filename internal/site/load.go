@@ -62,6 +62,8 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		case d.Type()&fs.ModeSymlink != 0 && isDir(site, rel):
 			// fs.WalkDir does not follow it: the build would pass without its pages.
 			errs = append(errs, fmt.Errorf("%s: a link to a folder, whose pages the build does not read: put the folder itself there", rel))
+		case !d.IsDir() && strings.HasSuffix(strings.ToLower(name), ".md.txt"): // else left out unsaid
+			errs = append(errs, fmt.Errorf("%s: a page's file ends in .md, not .txt (which Notepad adds, and Explorer hides): rename it to %s", rel, strings.TrimSuffix(name, ext)))
 		case d.IsDir() || !strings.EqualFold(ext, ".md") && !strings.EqualFold(ext, ".markdown"):
 			return nil
 		case strings.EqualFold(name, "index.md") && name != "index.md":
