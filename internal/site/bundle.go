@@ -21,8 +21,8 @@ var generated = map[string]bool{"measure.js": true, "filter.js": true, "sitemap.
 	"404.html": true, "index.html": true, "_redirects": true}
 
 // bundle copies static/, each name to its served path in s.assets: CSS
-// minified under a hashed name (style.css with chroma's), the rest as it
-// is; then it minifies measure/'s scripts.
+// minified under a hashed name (style.css with chroma's), markup with LF
+// line ends, the rest as it is; then it minifies measure/'s scripts.
 func (s *Site) bundle(site fs.FS) error {
 	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -52,7 +52,9 @@ func (s *Site) bundle(site fs.FS) error {
 		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
 		case ".html", ".htm", ".xhtml", ".svg", ".xml":
-			// Served from this site as it is: it passes the pages' checks.
+			// Served from this site as it is, but for Git for Windows' CRLF
+			// line ends: it passes the pages' checks.
+			data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 			var problems []error
 			for _, pr := range htmlcheck.Check(data).Problems {
 				problems = append(problems, fmt.Errorf("%s/%s:%d: %s", StaticDir, rel, lineOf(data, pr.Needle), pr.Msg))
