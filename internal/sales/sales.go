@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"errref/internal/settings"
 )
@@ -102,7 +103,7 @@ func fixed(s string, places int) (int64, bool) {
 
 // rows hands f each row after the header, as its cell of each column (trimmed;
 // "" for a column the header lacks), and puts f's error at the row's line. A row
-// wider or narrower than the header is refused: its cells cannot be told apart.
+// wider or narrower than the header, or not UTF-8, is refused.
 func rows(name string, cr *csv.Reader, cols map[string]int, f func(cell func(column string) string, line int) error) error {
 	for {
 		row, err := cr.Read()
@@ -116,13 +117,16 @@ func rows(name string, cr *csv.Reader, cols map[string]int, f func(cell func(col
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
+		line, _ := cr.FieldPos(0)
+		if slices.ContainsFunc(row, func(c string) bool { return !utf8.ValidString(c) }) { // else a product kept under another name, off its page's row
+			return fmt.Errorf("%s:%d: not UTF-8: saved by a spreadsheet in another encoding (Excel's CSV (Comma delimited) on Windows)? Download the export again, or save it as CSV UTF-8", name, line)
+		}
 		cell := func(column string) string {
 			if i, ok := cols[column]; ok {
 				return strings.TrimSpace(row[i])
 			}
 			return ""
 		}
-		line, _ := cr.FieldPos(0)
 		if err := f(cell, line); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, line, err)
 		}

@@ -241,6 +241,9 @@ func TestRefused(t *testing.T) {
 		{"a zone by name", strings.Replace(gumroad, "2026-03-01 09:15:00 UTC", "2026-03-01 09:15:00 PST", 1), Options{}, `f.csv:2: Purchase Time (UTC timezone) "2026-03-01 09:15:00 PST"`},
 		// A row one cell short would be read a column off: $19.00 as the fees' $2.37.
 		{"a cell short", strings.Replace(gumroad, "19.0,0.0,,0.0,19.0,2.37,", "19.0,0.0,,0.0,2.37,", 1), Options{}, "f.csv:2: 71 cells where the header has 72: the row is damaged"},
+		// Excel on Windows saves "CSV (Comma delimited)" in Windows-1252: a
+		// product named with a dash was kept as another product, off its page's row.
+		{"saved by Excel in Windows-1252", strings.Replace(gumroad, "The McpError field guide,Bram", "The McpError field guide \x96 2nd,Bram", 1), Options{}, "f.csv:3: not UTF-8"},
 		// Blockscout writes ok or error: an empty Status could be a failed transfer counted as a sale.
 		{"a Blockscout status left empty", strings.Replace(blockscout, ",ok,", ",,", 1), o, `f.csv:2: Status "": want ok or error`},
 		{"a Blockscout row a cell short", strings.Replace(blockscout, ",IN,6,USDC,", ",IN,6,", 1), o, "f.csv:2: 12 cells where the header has 13"},
