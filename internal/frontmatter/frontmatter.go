@@ -86,15 +86,23 @@ func Hint(perr toml.ParseError) string {
 	return perr.Message
 }
 
+// NotUTF8 refuses src, the file at path, at its first byte not UTF-8 (Windows-1252's é).
+func NotUTF8(path string, src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	off := 0
+	for r, size := utf8.DecodeRune(src); r != utf8.RuneError || size != 1; r, size = utf8.DecodeRune(src[off:]) {
+		off += size
+	}
+	return fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
+}
+
 // Parse splits src (the file at path) and decodes its front matter. It
 // returns the body and the line of src on which the body starts.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
-	if !utf8.Valid(src) {
-		off := 0
-		for r, size := utf8.DecodeRune(src); r != utf8.RuneError || size != 1; r, size = utf8.DecodeRune(src[off:]) {
-			off += size
-		}
-		return meta, nil, 0, fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
+	if err := NotUTF8(path, src); err != nil {
+		return meta, nil, 0, err
 	}
 	src = bytes.TrimPrefix(src, []byte("\uFEFF"))
 	first, _, _ := bytes.Cut(src, []byte("\n"))

@@ -74,6 +74,9 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return s, fmt.Errorf("%s: %w", File, err)
 	}
+	if err := frontmatter.NotUTF8(File, src); err != nil {
+		return s, err
+	}
 	src = bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")) // as front matter: a string over lines keeps its line ends
 	md, err := toml.Decode(string(src), &s)
 	if err != nil {

@@ -156,6 +156,15 @@ func TestBadInput(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/two words.md", string(data))
 		}, `content/two words.md:1: the page's path "/two words/", made of its file's name, may hold only letters, digits and - _ . ~ between slashes, and no dot last, which Windows drops: rename the file, or set url`},
+		// An editor saving in Windows-1252 (Notepad before 2019, a code
+		// page's default): content/ refused it, while a template's or
+		// site.toml's \xe9 went into every page, which browsers show as \ufffd.
+		{"a template not in UTF-8", func(t *testing.T, r string) {
+			edit(t, r, "templates/partials/footer.html", "Published by", "Publi\xe9 by")
+		}, "templates/partials/footer.html:1: not UTF-8 at byte 16: save the file as UTF-8"},
+		{"site.toml not in UTF-8", func(t *testing.T, r string) {
+			edit(t, r, "site.toml", `publisher = "Fixture"`, "publisher = \"Fixtur\xe9\"")
+		}, "site.toml:3: not UTF-8 at byte"},
 		{"a section's name with a #", func(t *testing.T, r string) {
 			data, _ := os.ReadFile(filepath.Join(r, "content", "404.md"))
 			write(t, r, "content/c#/x.md", string(data))

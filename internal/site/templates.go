@@ -14,6 +14,7 @@ import (
 	"text/template/parse"
 	"time"
 
+	"errref/internal/frontmatter"
 	"errref/internal/linebreak"
 )
 
@@ -42,6 +43,9 @@ func loadTemplates(site fs.FS, asset func(string) (string, error)) (*templates, 
 			src, err := fs.ReadFile(site, name)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			if err := frontmatter.NotUTF8(name, src); err != nil {
+				return nil, err
 			}
 			src = bytes.TrimPrefix(src, []byte("\uFEFF")) // a Windows editor's byte order mark, as in content/
 			tname := strings.TrimSuffix(path.Base(name), ".html")
