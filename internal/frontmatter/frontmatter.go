@@ -69,7 +69,7 @@ const delim = "+++"
 // writer's usual one: a date in quotes or in another form, text without quotes.
 func Hint(perr toml.ParseError) string {
 	// Followed, the hint must build: counter = "False" would be text, which counter does not take.
-	date, bare := " such as "+cmp.Or(perr.LastKey, "updated")+" = 2026-12-05", ": write text in double quotes"
+	date, bare, other := " such as "+cmp.Or(perr.LastKey, "updated")+" = 2026-12-05", ": write text in double quotes", ""
 	switch typeOf(perr.LastKey) {
 	case "bool":
 		bare = ": write true or false"
@@ -77,13 +77,14 @@ func Hint(perr toml.ParseError) string {
 		bare = ": write a list of text, such as " + perr.LastKey + ` = ["…"]`
 	case "time.Time":
 		bare = ": write a date as year-month-day," + date
+		other = bare // 2026/12/05, 05.12.2026: toml read a number, then more
 	}
-	for prefix, hint := range map[string]string{"parsing time ": ": write a date without quotes," + date, "invalid datetime": ": write a date as year-month-day," + date, "expected value but found": bare} {
+	for prefix, hint := range map[string]string{"parsing time ": ": write a date without quotes," + date, "expected value but found": bare} {
 		if strings.HasPrefix(perr.Message, prefix) {
 			return perr.Message + hint
 		}
 	}
-	return perr.Message
+	return perr.Message + other
 }
 
 // NotUTF8 refuses src, the file at path, at its first byte not UTF-8 (Windows-1252's é).
@@ -127,7 +128,12 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if err != nil {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {
 			// The line of the byte toml stopped at: its own Line is one off at a CRLF.
-			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))+2, Hint(perr))
+			line := bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))
+			if perr.LastKey == "" { // toml names none once it has read a value (updated = 2026/12/05): the line's
+				key, _, _ := strings.Cut(strings.Split(string(fm), "\n")[line], "=")
+				perr.LastKey = strings.Trim(key, " \t\"'")
+			}
+			return meta, nil, 0, fmt.Errorf("%s:%d: front matter is not valid TOML: %s", path, line+2, Hint(perr))
 		}
 		// A value of the wrong kind: toml names the key, not its line.
 		if m := wrongKindRE.FindStringSubmatch(err.Error()); m != nil {

@@ -143,6 +143,11 @@ func TestParseErrors(t *testing.T) {
 		{"a date in words", "+++\n" + keys + "updated = soon\n+++\n", "p.md:4:", []string{`expected value but found "soon"`, "write a date as year-month-day, such as updated = 2026-12-05"}},
 		{"a yes without true", "+++\n" + keys + "counter = False\n+++\n", "p.md:4:", []string{`expected value but found "False"`, "write true or false"}},
 		{"a date without a 0", "+++\n" + keys + "updated = 2026-12-3\n+++\n", "p.md:4:", []string{`invalid datetime: "2026-12-3"`, "write a date as year-month-day, such as updated = 2026-12-05"}},
+		// Dates as other countries and words write them, which toml reads as numbers, or as a number and then text.
+		{"a date with slashes", "+++\n" + keys + "updated = 2026/12/05\n+++\n", "p.md:4:", []string{"write a date as year-month-day, such as updated = 2026-12-05"}},
+		{"a date day first", "+++\n" + keys + "date = 05/12/2026\n+++\n", "p.md:4:", []string{"write a date as year-month-day, such as date = 2026-12-05"}},
+		{"a date with dots", "+++\n" + keys + "updated = 05.12.2026\n+++\n", "p.md:4:", []string{"write a date as year-month-day, such as updated = 2026-12-05"}},
+		{"a day and a month in words", "+++\n" + keys + "updated = 5 December 2026\n+++\n", "p.md:4:", []string{"write a date as year-month-day, such as updated = 2026-12-05"}},
 		{"a value of the wrong type", "+++\ntitle = 1\ndescription = \"D\"\n+++\n", "p.md:2:", []string{"title is a number, but it takes a string in quotes"}},
 		// toml names the key, not its line: the error names the key's line.
 		{"a string for a list", "+++\n" + keys + "\ntags = \"json\"\n+++\n", "p.md:5:", []string{`tags is a string in quotes, but it takes a list, such as ["a", "b"]`}},
