@@ -70,6 +70,7 @@ func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.F
 func (s *Site) link() error {
 	bySection := map[string]*Section{}
 	byURL := map[string]*Page{}
+	named := map[[2]string]int{} // pages naming each library, by section and library
 	for _, p := range s.Pages {
 		byURL[p.URL] = p
 		if p.Section == "" {
@@ -80,7 +81,12 @@ func (s *Site) link() error {
 			sec = &Section{Name: p.Section}
 			bySection[p.Section] = sec
 		}
-		sec.Library = cmp.Or(sec.Library, p.Meta.Library)
+		// As most of its pages name it, the first of them on a tie: a page of an error two SDKs share renames no section.
+		if l := p.Meta.Library; l != "" {
+			if named[[2]string{p.Section, l}]++; named[[2]string{p.Section, l}] > named[[2]string{p.Section, sec.Library}] {
+				sec.Library = l
+			}
+		}
 		if p.IsError() {
 			sec.Pages = append(sec.Pages, p)
 		} else {

@@ -107,6 +107,24 @@ func TestFoldersAreSections(t *testing.T) {
 	}
 }
 
+// TestASectionIsNamedAsMostOfItsPagesName: a page that names another
+// library (an error two SDKs share) keeps its own on its entry, and does
+// not rename its section on the index, whatever its file's name.
+func TestASectionIsNamedAsMostOfItsPagesName(t *testing.T) {
+	root := homeSite(t)
+	writeFile(t, root, "content/ts/abort.md", errorPage("A shared", "library = \"TS and Python\"\n"))
+	writeFile(t, root, "content/ts/closed.md", errorPage("B closed", "library = \"TS\"\n"))
+	writeFile(t, root, "content/ts/timeout.md", errorPage("C timeout", "library = \"TS\"\n"))
+	s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := string(s.Files["index.html"])
+	if !strings.Contains(home, "<h2 id=s-ts>TS</h2>") || !strings.Contains(home, "<p class=meta>TS and Python, updated") {
+		t.Errorf("the ts section is not headed TS, with the shared page's entry naming TS and Python:\n%s", home)
+	}
+}
+
 // TestEveryMarkdownFileIsPublishedOrRefused: no Markdown file is skipped.
 func TestEveryMarkdownFileIsPublishedOrRefused(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
