@@ -256,6 +256,9 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 	}
 	writeFile(t, root, "content/zz/sample.md", errorPage("Sample", "")+"\n{{< checked >}}\n")
 	writeFile(t, root, "content/zz/offers.md", errorPage("Offers", "")+"\nThe guide, <setting:guide>: [buy it](checkout:gumroad).\n")
+	// A page's checked line shows its updated, which it does not set.
+	writeFile(t, root, "content/zz/dated.md", strings.Replace(errorPage("Dated", ""), "updated = 2026-12-01\n", "", 1)+
+		"\n{{< checked >}}\n\n```python cite=acme/lib@v1.0.0:lib.py#1-1\nraise Dated()\n```\n")
 	edit(t, root, "site.toml", `guide = "Fixture guide"`, "")
 	env := map[string]string{
 		"URL":                  "https://errors.lilulab.net",
@@ -279,6 +282,9 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 	if !strings.Contains(strings.Join(s.Warnings, "\n"), "content/zz/offers.md:13: <setting:guide> names no guide") {
 		t.Errorf("no warning of the guide unnamed: %q", s.Warnings)
 	}
+	if !strings.Contains(strings.Join(s.Warnings, "\n"), "content/zz/dated.md:12: {{< checked >}} shows the day") {
+		t.Errorf("no warning of the checked line's day unset: %q", s.Warnings)
+	}
 	_, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
 	if err == nil || !strings.Contains(err.Error(), "content/zz/offers.md:13: <setting:guide> names no guide") {
 		t.Errorf("-publish with the guide unnamed: %v", err)
@@ -289,6 +295,11 @@ func TestAPageStatesOnlyItsOwnFacts(t *testing.T) {
 		t.Errorf("-publish with settings and the guide unset names not both: %v", err)
 	}
 	edit(t, root, "content/zz/offers.md", "updated = ", "guide = \"Offers, the guide\"\nupdated = ")
+	_, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
+	if err == nil || !strings.Contains(err.Error(), "content/zz/dated.md:12: {{< checked >}} shows the day the page's quotes were checked") {
+		t.Errorf("-publish with the checked line's day unset: %v", err)
+	}
+	edit(t, root, "content/zz/dated.md", "+++\n\n", "updated = 2026-12-01\n+++\n\n")
 	s, err = Build(Options{FS: os.DirFS(root), Getenv: func(k string) string { return env[k] }, Publish: true})
 	if err != nil {
 		t.Fatal(err)

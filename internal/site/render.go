@@ -184,7 +184,7 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	}
 	d.Checked = checkedAgainst(out.Cites)
 	d.ids = res.IDs
-	if out.Warnings, err = s.checkGuide(p, d.Guide); err != nil {
+	if out.Warnings, err = s.checkUnset(p, d.Guide, d); err != nil {
 		return out, err
 	}
 	body, err := s.runPartials(d, res.HTML)
@@ -286,24 +286,32 @@ func citations(p *Page, body []markdown.Citation) []Citation {
 	return cites
 }
 
-// checkGuide warns of, or with publish refuses, a <setting:guide> when the page names no guide.
-func (s *Site) checkGuide(p *Page, guide string) ([]string, error) {
-	n := lineOf(p.src, "<setting:guide>")
-	if n == 0 || guide != "" {
-		return nil, nil
+// checkUnset warns of, or with publish refuses, a mark the page sets no value
+// for, which it shows as a placeholder: a <setting:guide> when it names no
+// guide, and a checked line (which shows its quotes, checked) without updated.
+func (s *Site) checkUnset(p *Page, guide string, d *Data) ([]string, error) {
+	var msgs []string
+	if n := lineOf(p.src, "<setting:guide>"); n > 0 && guide == "" {
+		msgs = append(msgs, fmt.Sprintf("%s:%d: <setting:guide> names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, p.first+n-1, settings.File))
 	}
-	msg := fmt.Sprintf("%s:%d: <setting:guide> names no guide: set guide = \"NAME\" (the product's name on the storefront) in its front matter, or guide in %s (SITE_GUIDE)", p.File, p.first+n-1, settings.File)
-	if s.publish {
-		return nil, errors.New(msg)
+	if d != nil && d.Uses("checked") && len(d.Checked) > 0 && p.Meta.Updated.IsZero() {
+		msgs = append(msgs, fmt.Sprintf("%s:%d: {{< checked >}} shows the day the page's quotes were checked, and the page sets no updated: "+
+			"set updated = 2026-12-05, the day you checked them", p.File, p.first+max(lineOf(p.src, "{{< checked >}}"), 1)-1))
 	}
-	return []string{msg + ": the page shows a placeholder; -publish refuses to build"}, nil
+	if s.publish && msgs != nil {
+		return nil, errors.New(strings.Join(msgs, "\n"))
+	}
+	for i := range msgs {
+		msgs[i] += ": the page shows a placeholder; -publish refuses to build"
+	}
+	return msgs, nil
 }
 
 // unnamedGuides refuses, for -publish, each page whose <setting:guide> has no guide to name.
 func (s *Site) unnamedGuides() error {
 	errs := make([]error, len(s.Pages)) // errors.Join drops the nils
 	for i, p := range s.Pages {
-		_, errs[i] = s.checkGuide(p, cmp.Or(p.Meta.Guide, s.Settings.Guide))
+		_, errs[i] = s.checkUnset(p, cmp.Or(p.Meta.Guide, s.Settings.Guide), nil)
 	}
 	return errors.Join(errs...)
 }
