@@ -17,7 +17,7 @@ import (
 // A Section is a folder of content/: its error pages, in title order.
 type Section struct {
 	Name    string // the folder, "mcp"
-	Library string // the library its pages explain, as the first page that says so names it
+	Library string // the library its pages explain, as most of those that name one name it
 	Page    *Page  // the folder's own page, content/NAME/index.md, or nil
 	Pages   []*Page
 	weight  int    // its heading's on the index, gzip (see Site.entries)
@@ -81,7 +81,7 @@ func (s *Site) link() error {
 			sec = &Section{Name: p.Section}
 			bySection[p.Section] = sec
 		}
-		// As most of its pages name it, the first of them on a tie: a page of an error two SDKs share renames no section.
+		// As most of its pages name it, on a tie the first named that often (docs/writing.md): a shared error's page renames no section two pages name.
 		if l := p.Meta.Library; l != "" {
 			if named[[2]string{p.Section, l}]++; named[[2]string{p.Section, l}] > named[[2]string{p.Section, sec.Library}] {
 				sec.Library = l
