@@ -97,6 +97,14 @@ func (s *Site) link() error {
 	cat.sections = slices.SortedFunc(maps.Values(bySection), func(a, b *Section) int { return strings.Compare(a.Name, b.Name) })
 	var latest time.Time // the index changes when an error page does
 	for _, sec := range cat.sections {
+		// A tie names the section, and its pages that name no library, by the first file's: maybe not the writer's.
+		for _, k := range slices.SortedFunc(maps.Keys(named), func(a, b [2]string) int { return strings.Compare(a[1], b[1]) }) {
+			if k[0] == sec.Name && k[1] != sec.Library && named[k] == named[[2]string{sec.Name, sec.Library}] &&
+				slices.ContainsFunc(sec.Pages, func(p *Page) bool { return p.Meta.Library == "" }) {
+				s.Warnings = append(s.Warnings, fmt.Sprintf("%s/%s/: its pages name %q and %q as often, so its heading and its pages that name no library say %q, the first file's: set library on one more page, or on each",
+					ContentDir, sec.Name, sec.Library, k[1], sec.Library))
+			}
+		}
 		// As a reader scans a list: anyio.ClosedResourceError beside ConnectError, not after Z.
 		slices.SortFunc(sec.Pages, func(a, b *Page) int {
 			return cmp.Or(strings.Compare(strings.ToLower(a.Meta.Title), strings.ToLower(b.Meta.Title)),

@@ -125,6 +125,33 @@ func TestASectionIsNamedAsMostOfItsPagesName(t *testing.T) {
 	}
 }
 
+// TestASectionNamedAsOftenByTwoLibrariesIsWarnedOf: one page naming the
+// section's library and one naming a shared error's leave the pages that
+// name none saying the first file's, maybe not the writer's: a warning
+// says so; with a third naming the section's, or none naming none, none.
+func TestASectionNamedAsOftenByTwoLibrariesIsWarnedOf(t *testing.T) {
+	for _, tc := range []struct {
+		timeout string // the third page's front matter
+		warned  bool
+	}{
+		{"", true},
+		{"library = \"TS\"\n", false},
+	} {
+		root := homeSite(t)
+		writeFile(t, root, "content/ts/abort.md", errorPage("A shared", "library = \"TS and Python\"\n"))
+		writeFile(t, root, "content/ts/closed.md", errorPage("B closed", "library = \"TS\"\n"))
+		writeFile(t, root, "content/ts/timeout.md", errorPage("C timeout", tc.timeout))
+		s, err := Build(Options{FS: os.DirFS(root), Getenv: noEnv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `content/ts/: its pages name "TS and Python" and "TS" as often, so its heading and its pages that name no library say "TS and Python", the first file's`
+		if got := slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }); got != tc.warned {
+			t.Errorf("third page %q: warned %v, want %v: %q", tc.timeout, got, tc.warned, s.Warnings)
+		}
+	}
+}
+
 // TestEveryMarkdownFileIsPublishedOrRefused: no Markdown file is skipped.
 func TestEveryMarkdownFileIsPublishedOrRefused(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
