@@ -244,10 +244,11 @@ func (p *checker) element(e *element) {
 }
 
 // sameSite reports whether href leads to another page of this site: no
-// scheme (http:, mailto:) and no host (//host/).
+// scheme (http:, mailto:) and no host (//host/, or /\host/, as a browser reads \ in an https page's URL).
 func sameSite(href string) bool {
-	u, err := url.Parse(strings.TrimSpace(href))
-	return err == nil && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(strings.TrimSpace(href), "//") && href != ""
+	href = strings.ReplaceAll(urlcheck.Normalize(href), `\`, "/")
+	u, err := url.Parse(href)
+	return err == nil && u.Scheme == "" && u.Host == "" && !strings.HasPrefix(href, "//") && href != ""
 }
 
 func has(a map[string]string, k string) bool { _, ok := a[k]; return ok }

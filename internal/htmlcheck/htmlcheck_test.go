@@ -24,6 +24,10 @@ func TestIslands(t *testing.T) {
 		{`<img src="/favicon.svg" alt="">`, ""},
 		{`<img src="https://evil.example/pixel.png" alt="">`, "loads from another site"},
 		{`<svg><image src="//evil.example/pixel.png"/></svg>`, "loads from another site"},
+		// A browser reads \ as / in an http(s) URL: each of these is //evil.example/.
+		{`<img src="/\evil.example/pixel.png" alt="">`, "loads from another site"},
+		{`<video poster="\\evil.example/x.png"></video>`, "loads from another site"},
+		{`<img src="\/evil.example/pixel.png" alt="">`, "loads from another site"},
 	} {
 		ps := Check([]byte(tc.doc)).Problems
 		var msgs []string
