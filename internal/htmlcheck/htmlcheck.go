@@ -192,8 +192,13 @@ func (p *checker) element(e *element) {
 	}
 	switch e.name {
 	case "link":
-		if slices.Contains(strings.Fields(strings.ToLower(a["rel"])), "stylesheet") && p.noscript == 0 {
+		rel := strings.Fields(strings.ToLower(a["rel"]))
+		if slices.Contains(rel, "stylesheet") && p.noscript == 0 {
 			p.Loads = append(p.Loads, a["href"])
+		}
+		// The CSP governs no resource hint: Chromium connects under it, telling that site who reads the page.
+		if (slices.Contains(rel, "preconnect") || slices.Contains(rel, "dns-prefetch")) && !sameSite(a["href"]) {
+			add(a["href"], "<link rel=%q href=%q>: a browser connects to that site as the page opens, whatever the CSP says, and so tells it each reader's address: remove it, as the pages load nothing from another site", a["rel"], a["href"])
 		}
 	case "script":
 		src, hasSrc := a["src"]

@@ -28,6 +28,9 @@ func TestIslands(t *testing.T) {
 		{`<img src="/\evil.example/pixel.png" alt="">`, "loads from another site"},
 		{`<video poster="\\evil.example/x.png"></video>`, "loads from another site"},
 		{`<img src="\/evil.example/pixel.png" alt="">`, "loads from another site"},
+		// The CSP governs no resource hint: Chromium opens this connection under it.
+		{`<link rel="preconnect" href="https://fonts.gstatic.example" crossorigin>`, "connects to that site"},
+		{`<link rel="DNS-Prefetch" href="//cdn.example">`, "connects to that site"},
 	} {
 		ps := Check([]byte(tc.doc)).Problems
 		var msgs []string
