@@ -185,7 +185,7 @@ func (p *checker) element(e *element) {
 		if slices.Contains(urlAttrs, k) {
 			if err := urlcheck.Link(v); err != nil {
 				add(v, "<%s %s=...>: %v", e.name, k, err)
-			} else if (k == "src" || k == "poster") && !sameSite(v) {
+			} else if (k == "src" || k == "poster" || e.name == "image") && !sameSite(v) { // an SVG image's is its href
 				add(v, "<%s %s=%q>: loads from another site, which the CSP (each source 'self') blocks, so readers get it broken: put the file in static/", e.name, k, v)
 			}
 		}

@@ -28,6 +28,10 @@ func TestIslands(t *testing.T) {
 		{`<img src="/\evil.example/pixel.png" alt="">`, "loads from another site"},
 		{`<video poster="\\evil.example/x.png"></video>`, "loads from another site"},
 		{`<img src="\/evil.example/pixel.png" alt="">`, "loads from another site"},
+		// An SVG image loads its href, as <img> its src.
+		{`<svg><image href="https://evil.example/pixel.png"/></svg>`, "loads from another site"},
+		{`<svg><image xlink:href="//evil.example/pixel.png"/></svg>`, "loads from another site"},
+		{`<svg><image href="/favicon.svg"/><a href="https://example.org/"><text>x</text></a></svg>`, ""},
 		// The CSP governs no resource hint: Chromium opens this connection under it.
 		{`<link rel="preconnect" href="https://fonts.gstatic.example" crossorigin>`, "connects to that site"},
 		{`<link rel="DNS-Prefetch" href="//cdn.example">`, "connects to that site"},
