@@ -96,8 +96,8 @@ func at(r *chroma.CompiledRule, text []rune, pos int) *regexp2.Match {
 	return match
 }
 
-// lex returns the tokens of text, lexed by l's rules from its root state
-// as chroma's RegexLexer.Tokenise does, but each state's rules tried
+// lex returns the tokens of text, lexed by l's rules from the state o
+// names, as chroma's RegexLexer.Tokenise does, but each state's rules tried
 // through its merged table: chroma would try them one by one.
 func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 	if o.EnsureLF {
@@ -140,7 +140,7 @@ func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 			}
 			i, match := m.find(s.Text, s.Pos)
 			if match == nil {
-				// As chroma (and Pygments): an unmatched line end starts the line in the root state.
+				// As chroma (and Pygments): an unmatched line end starts the next line in the first state.
 				if s.Text[s.Pos] == '\n' && s.State != o.State {
 					s.Stack = []string{o.State}
 					continue
