@@ -146,7 +146,7 @@ func show(f flags) error {
 	if later, err := src.Counts(ctx, day.AddDate(0, 0, 1).Format(time.DateOnly), "9999-12-31"); err != nil {
 		return timedOut(ctx, err)
 	} else if len(later) > 0 {
-		fmt.Fprintf(os.Stderr, "report: warning: the store holds events dated after today, %s (UTC), from %s to %s, which no period shows: the clock of what received them was ahead\n", q.Today, later[0].Day, later[len(later)-1].Day)
+		fmt.Fprintf(os.Stderr, "report: warning: the store holds events dated after today, %s (UTC), from %s to %s, which no period shows: the clock where they were received was ahead, or -import took lines so dated\n", q.Today, later[0].Day, later[len(later)-1].Day)
 	}
 	if siteErr != nil {
 		fmt.Fprintf(os.Stderr, "report: warning: the site in %s does not build, so clicks, guides and aliases are not put on their pages, nor -path held to them:\n  %s\n", f.root, strings.ReplaceAll(siteErr.Error(), "\n", "\n  "))
