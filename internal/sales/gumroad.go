@@ -72,7 +72,8 @@ func gumroadSale(cell func(string) string) (Record, error) {
 	kept := cell("Fully Refunded?") != "1" && !(cell("Disputed?") == "1" && cell("Dispute Won?") != "1") &&
 		cell("Pre-order authorization?") != "1" && cell("Free trial purchase?") != "1"
 	return Record{Key: key(event.Gumroad, cell("Purchase ID")), Day: at.UTC().Format(time.DateOnly),
-		Channel: event.Gumroad, Product: cell("Item Name"), Cents: price - refund, Kept: kept}, nil
+		Channel: event.Gumroad, Product: cell("Item Name"), Cents: price - refund, Kept: kept,
+		Won: cell("Disputed?") == "1" && cell("Dispute Won?") == "1"}, nil
 }
 
 // gumroadTime reads the purchase's time as Ruby's Time#to_s writes it

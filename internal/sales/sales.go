@@ -27,6 +27,7 @@ type Record struct {
 	Product string
 	Cents   int64 // after a partial refund
 	Kept    bool  // neither fully refunded nor lost in a dispute
+	Won     bool  // a dispute won: the one way a sale not kept comes back (see store.KeepSales)
 }
 
 // Options are what an export does not say itself.

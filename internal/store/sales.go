@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"errref/internal/event"
 	"errref/internal/sales"
 	"errref/internal/tally"
 )
@@ -37,9 +38,16 @@ func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record)
 			res.Kept, res.Cents = res.Kept+1, res.Cents+r.Cents
 		}
 		var day, product string
-		var cents int64
-		var was int
+		cents, was := r.Cents, kept // the stored sale's, if there is one
 		err := tx.QueryRowContext(ctx, s.q(`SELECT day, product, cents, kept FROM sales WHERE key = ?`), r.Key).Scan(&day, &product, &cents, &was)
+		// Refunds and disputes only come, partial refunds only grow: an export older
+		// than one taken before (overlapping files, in any order) undoes none.
+		if !r.Won {
+			kept = min(kept, was)
+		}
+		if r.Channel == event.Gumroad { // a transaction's sum grows with the transfers an export holds
+			r.Cents = min(r.Cents, cents)
+		}
 		switch {
 		case err == nil && day == r.Day && product == r.Product && cents == r.Cents && was == kept:
 			res.Again++

@@ -285,3 +285,45 @@ func TestAnExportRefusedMidwayStoresNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestAnOlderExportTakenAfterANewerUndoesNoRefund: exports overlap and may be
+// taken in any order (a loop over a folder of them goes by name): one from before a
+// refund or a dispute, taken after one that shows it, leaves the sale refunded;
+// a dispute won since still brings it back.
+func TestAnOlderExportTakenAfterANewerUndoesNoRefund(t *testing.T) {
+	older, _ := gumroadFixture(t)
+	older = older[:1]
+	refunded, partly, disputed, won := older[0], older[0], older[0], older[0]
+	refunded.Kept = false
+	partly.Cents -= 450
+	disputed.Kept = false
+	won.Won = true
+	part, whole := older[0], older[0] // a transaction of two transfers, in an export that holds one
+	part.Channel, whole.Channel, part.Cents = "site", "site", 950
+	for _, c := range []struct {
+		name        string
+		newer, then sales.Record
+		want        []tally.Sale
+	}{
+		{"fully refunded", refunded, older[0], nil},
+		{"partly refunded", partly, older[0], []tally.Sale{{Day: "2026-03-01", Channel: "gumroad", Product: "The McpError field guide", N: 1, Cents: 1450}}},
+		{"disputed", disputed, older[0], nil},
+		{"dispute won since", disputed, won, []tally.Sale{{Day: "2026-03-01", Channel: "gumroad", Product: "The McpError field guide", N: 1, Cents: 1900}}},
+		{"a transfer's whole transaction", part, whole, []tally.Sale{{Day: "2026-03-01", Channel: "site", Product: "The McpError field guide", N: 1, Cents: 1900}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			each(t, func(t *testing.T, dsn string) {
+				s := open(t, dsn)
+				ctx := context.Background()
+				for _, r := range []sales.Record{c.newer, c.then} {
+					if _, err := s.KeepSales(ctx, seq(r)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if got, err := s.Sales(ctx, "2026-03-01", "2026-03-31"); err != nil || !slices.Equal(got, c.want) {
+					t.Errorf("sales: %+v, %v; want %+v", got, err, c.want)
+				}
+			})
+		})
+	}
+}
