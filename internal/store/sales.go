@@ -45,7 +45,9 @@ func (s *Store) KeepSales(ctx context.Context, each func(keep func(sales.Record)
 		if !r.Won {
 			kept = min(kept, was)
 		}
-		if r.Channel == event.Gumroad { // a transaction's sum grows with the transfers an export holds
+		// A Gumroad sale's amount only falls (refunds); a chain payment's is the sum of the
+		// transfers an export holds, which a later export may show grown.
+		if r.Channel == event.Gumroad {
 			r.Cents = min(r.Cents, cents)
 		}
 		switch {
