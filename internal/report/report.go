@@ -370,9 +370,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			}
 			continue
 		}
-		if to := q.Aliases[c.Path]; to != "" {
-			c.Path = to
-		}
+		c.Path = cmp.Or(q.Aliases[c.Path], c.Path)
 		if filtered && !q.Filter.match(c, same) {
 			continue
 		}
