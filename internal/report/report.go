@@ -48,8 +48,6 @@ func (f Filter) match(c *tally.Count, eq func(a, b string) bool) bool {
 		(f.Campaign == "" || eq(c.Campaign, f.Campaign)) && (f.Outreach == "" || eq(c.Outreach, f.Outreach))
 }
 
-func same(a, b string) bool { return a == b }
-
 // Query is what a report is asked for.
 type Query struct {
 	From, To string // UTC days, YYYY-MM-DD, both included
@@ -371,7 +369,7 @@ func Build(counts []tally.Count, q Query) (Report, error) {
 			continue
 		}
 		c.Path = cmp.Or(q.Aliases[c.Path], c.Path)
-		if filtered && !q.Filter.match(c, same) {
+		if filtered && !q.Filter.match(c, func(a, b string) bool { return a == b }) {
 			continue
 		}
 		p := at(pages, c.Path)
