@@ -120,11 +120,6 @@ func (s *Steps) add(name string, n int) {
 	}
 }
 
-// plus adds o's counts to s's.
-func (s *Steps) plus(o Steps) {
-	s.View, s.HumanCandidate, s.Engaged = s.View+o.View, s.HumanCandidate+o.HumanCandidate, s.Engaged+o.Engaged
-}
-
 // Funnel is a group's steps, the rates between them, and how many later steps followed a scroll.
 type Funnel struct {
 	Steps
@@ -451,7 +446,7 @@ func rows[K comparable](m map[K]*Steps, row func(K, Steps) Row) []Row {
 		}
 		other := Row{Other: len(out) - Top + 1}
 		for _, r := range out[Top-1:] {
-			other.plus(r.Steps)
+			other.View, other.HumanCandidate, other.Engaged = other.View+r.View, other.HumanCandidate+r.HumanCandidate, other.Engaged+r.Engaged
 		}
 		out = append(out[:Top-1], other)
 	}
