@@ -100,10 +100,8 @@ func show(f flags) error {
 	q.Filter = f.filter
 	// Read as the receiver keeps them: a mark as U+FFFD.
 	q.Filter.Campaign, q.Filter.Outreach = event.Marked(q.Filter.Campaign), event.Marked(q.Filter.Outreach)
-	if q.Filter.Ref != "" {
-		if q.Filter.Ref, err = refHost(q.Filter.Ref); err != nil {
-			return err
-		}
+	if q.Filter.Ref, err = refHost(q.Filter.Ref); err != nil {
+		return err
 	}
 	// The site places what the events do not carry: an alias's reads on its page.
 	pl, siteErr := placesOf(f.root)
@@ -194,7 +192,7 @@ func writeWhole(path string, data []byte) error {
 }
 
 // refHost reads -ref as the counter records a referrer: document.referrer's host,
-// lower case, without a port.
+// lower case, without a port; no -ref is "".
 func refHost(ref string) (string, error) {
 	s := ref
 	if !strings.Contains(s, "://") {
@@ -204,7 +202,7 @@ func refHost(ref string) (string, error) {
 	if u, err := url.Parse(s); err == nil {
 		host = strings.TrimSuffix(u.Host, ":"+u.Port()) // [::1] keeps its brackets, as in a browser
 	}
-	if host == "" {
+	if host == "" && ref != "" {
 		return "", fmt.Errorf("-ref %q: give a referrer's host, such as news.ycombinator.com, or a URL on it", ref)
 	}
 	return strings.ToLower(host), nil
