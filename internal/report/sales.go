@@ -78,17 +78,16 @@ func (r *Report) addSales(sales []tally.Sale) {
 		p.Sales += s.N
 		p.RevenueCents += s.Cents
 	}
-	out := &Sales{Products: []ProductSale{}}
+	w.Sales = &Sales{Products: []ProductSale{}}
 	for _, c := range []*Channel{by[event.Gumroad], by[event.Site], all} {
 		c.SalesPerBuyLinkClick = rate(c.Sales, c.BuyLinkClicks)
-		out.Channels = append(out.Channels, *c)
+		w.Sales.Channels = append(w.Sales.Channels, *c)
 	}
 	for k, p := range products {
 		p.Product, p.Channel = k[0], k[1]
-		out.Products = append(out.Products, *p)
+		w.Sales.Products = append(w.Sales.Products, *p)
 	}
-	slices.SortFunc(out.Products, func(a, b ProductSale) int {
+	slices.SortFunc(w.Sales.Products, func(a, b ProductSale) int {
 		return cmp.Or(b.Sales-a.Sales, cmp.Compare(a.Product, b.Product), cmp.Compare(a.Channel, b.Channel))
 	})
-	w.Sales = out
 }
