@@ -66,10 +66,8 @@ func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 	if s.postgres {
 		s.db, err = openPostgres(dsn, o)
 	} else {
-		if !o.Create {
-			if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("%s: no such store (a mistyped path? -import and -migrate create one)", dsn)
-			}
+		if _, err := os.Stat(dsn); !o.Create && errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: no such store (a mistyped path? -import and -migrate create one)", dsn)
 		}
 		s.db, err = openSQLite(dsn, o.ReadOnly, false)
 	}
