@@ -245,15 +245,14 @@ func JournalCounts(path, from, to string) ([]tally.Count, error) {
 func RemoveLines(path string, lines []int) string { return removeLines(runtime.GOOS, path, lines) }
 
 func removeLines(goos, path string, lines []int) string {
-	var script, nums []string
+	var nums []string
 	for _, n := range lines {
-		script = append(script, strconv.Itoa(n)+"d")
 		nums = append(nums, strconv.Itoa(n))
 	}
 	if goos == "windows" {
 		return fmt.Sprintf("in an editor, delete line%s %s of %s", map[bool]string{true: "s"}[len(lines) > 1], strings.Join(nums, ", "), path)
 	}
-	return "sed -i.bak '" + strings.Join(script, ";") + "' " + shellQuote(path)
+	return "sed -i.bak '" + strings.Join(nums, "d;") + "d' " + shellQuote(path)
 }
 
 // shellQuote is s as one word for a POSIX shell.
