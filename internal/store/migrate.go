@@ -78,12 +78,11 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 // line's end and separated by an empty line; comment lines before one are not sent.
 func statements(file string) ([]string, error) {
 	var out []string
-	for _, chunk := range strings.Split(strings.TrimSpace(file), ";\n\n") {
-		lines := strings.Split(chunk, "\n")
-		for len(lines) > 0 && (lines[0] == "" || strings.HasPrefix(lines[0], "--")) {
-			lines = lines[1:]
+	for _, stmt := range strings.Split(strings.TrimSpace(file), ";\n\n") {
+		for strings.HasPrefix(stmt, "\n") || strings.HasPrefix(stmt, "--") {
+			_, stmt, _ = strings.Cut(stmt, "\n")
 		}
-		stmt := strings.TrimSuffix(strings.Join(lines, "\n"), ";")
+		stmt = strings.TrimSuffix(stmt, ";")
 		if strings.TrimSpace(stmt) == "" {
 			return nil, fmt.Errorf("statement %d is empty", len(out)+1)
 		}
