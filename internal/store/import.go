@@ -279,17 +279,14 @@ func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, err
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return ImportResult{}, fmt.Errorf("%s: %w", s.where, err)
 	}
-	if pos > 0 {
-		if h, err := lineBefore(f, pos); pos > end || err != nil || h != last {
-			pos = 0
-		}
+	if h, err := lineBefore(f, pos); pos > 0 && (pos > end || err != nil || h != last) {
+		pos = 0
 	}
-	cut := size - end
 	if pos == end {
-		return ImportResult{Cut: cut}, nil
+		return ImportResult{Cut: size - end}, nil
 	}
 	res, err := s.importLines(ctx, io.NewSectionReader(f, pos, end-pos), true)
-	res.Cut = cut
+	res.Cut = size - end
 	if len(res.Refused) > 0 && pos > 0 {
 		// The import numbered lines from pos; those before are counted only now, as a refusal is rare.
 		b, rerr := io.ReadAll(io.NewSectionReader(f, 0, pos))
