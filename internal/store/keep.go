@@ -96,8 +96,7 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 		for _, it := range chunk {
 			args = append(args, row(it.Event, it.At)...)
 		}
-		query := insert + strings.Repeat(", "+values, len(chunk)-1)
-		if _, err := tx.ExecContext(ctx, s.q(query), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(insert+strings.Repeat(", "+values, len(chunk)-1)), args...); err != nil {
 			return 0, err
 		}
 		stored += len(chunk)
@@ -145,8 +144,7 @@ func (s *Store) newLines(ctx context.Context, tx *sql.Tx, chunk []Item) ([]Item,
 	if len(keys) == 0 {
 		return chunk, nil
 	}
-	query := `INSERT INTO imported (line) VALUES (?)` + strings.Repeat(", (?)", len(keys)-1) + ` ON CONFLICT (line) DO NOTHING RETURNING line`
-	rows, err := tx.QueryContext(ctx, s.q(query), keys...)
+	rows, err := tx.QueryContext(ctx, s.q(`INSERT INTO imported (line) VALUES (?)`+strings.Repeat(", (?)", len(keys)-1)+` ON CONFLICT (line) DO NOTHING RETURNING line`), keys...)
 	if err != nil {
 		return nil, err
 	}
