@@ -23,10 +23,9 @@ import (
 	"errref/internal/event"
 )
 
-// padding is what a line of a log may hold around its event: NULs are a
-// hole a writer at a stale offset left in a file emptied under it, which
-// must not hide the line after; nor must the byte order mark a Windows
-// editor saves in front.
+// padding is what may surround a log line's event and must not hide it: the
+// NULs of a hole a writer at a stale offset left in a file emptied under it,
+// and the byte order mark a Windows editor saves in front.
 const padding = " \t\r\n\x00\uFEFF"
 
 // MaxLine is the longest log line read, in bytes; a longer one is refused by its number.
@@ -55,11 +54,9 @@ func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e
 
 func (e *LineError) Unwrap() error { return e.Err }
 
-// ImportLog stores each not-stored event of JSON lines once, however often
-// it runs: the function's stdout, netlify logs --json (the line in
-// "message") or the preview's journal, each checked again by the receiver's
-// validator on its raw bytes. A line without an event's record is Skipped;
-// a refused one goes by number to Refused, and the rest are taken.
+// ImportLog stores each not-stored event of JSON lines once, however often it
+// runs (the function's stdout, netlify logs --json's "message", the preview's
+// journal), each checked again by the receiver's validator on its raw bytes.
 func (s *Store) ImportLog(ctx context.Context, r io.Reader) (ImportResult, error) {
 	return s.importLines(ctx, r, false)
 }
