@@ -21,10 +21,9 @@ type Keeper interface {
 	String() string
 }
 
-// Writer keeps events from any number of goroutines in batches, one
-// transaction (or fsync) a batch, and answers each caller once its batch is
-// kept. A batch the store refuses goes to the fallback, not-stored lines that
-// -import reads: no event is acknowledged that nothing kept.
+// Writer keeps events from any number of goroutines, one transaction (or fsync) a batch,
+// answering each once kept; a batch the store refuses goes to the fallback, not-stored
+// lines -import reads: no event is acknowledged that nothing kept.
 type Writer struct {
 	to, fallback Keeper // fallback may be nil
 	log          func(string)
