@@ -264,8 +264,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// NotStored is the file in the site folder where the preview writes what
-// PostgreSQL did not take.
+// NotStored is the site folder's file of what PostgreSQL did not take from the preview.
 const NotStored = "not-stored.jsonl"
 
 // NotStoredNote says, for a report, how many events wait in root's
