@@ -187,16 +187,13 @@ func IsPostgres(dsn string) bool {
 // DATABASE_URL, else NETLIFY_DB_URL, else SITE_EVENTS_DB, else file. A database
 // variable that holds no PostgreSQL address is an error, not an empty file store.
 func Locate(getenv func(string) string, file string) (dsn, from string, err error) {
-	for _, k := range []string{"DATABASE_URL", "NETLIFY_DB_URL"} {
+	for _, k := range []string{"DATABASE_URL", "NETLIFY_DB_URL", "SITE_EVENTS_DB"} {
 		if v := strings.TrimSpace(getenv(k)); v != "" {
-			if !IsPostgres(v) {
+			if k != "SITE_EVENTS_DB" && !IsPostgres(v) {
 				return "", k, fmt.Errorf("%s is set but is neither a postgres:// URL nor a key=value connection string (dbname=… user=…): fix it or unset it", k)
 			}
 			return v, k, nil
 		}
-	}
-	if v := strings.TrimSpace(getenv("SITE_EVENTS_DB")); v != "" {
-		return v, "SITE_EVENTS_DB", nil
 	}
 	return file, "", nil
 }
