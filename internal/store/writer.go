@@ -18,14 +18,13 @@ import (
 // Keeper keeps batches of events, all or none of each: a Store, a Journal, or the log.
 type Keeper interface {
 	Keep(ctx context.Context, items []Item) (int, error)
-	String() string
 }
 
 // Writer keeps events from any number of goroutines, one transaction (or fsync) a batch,
 // answering each once kept; a batch the store refuses goes to the fallback, not-stored
 // lines -import reads: no event is acknowledged that nothing kept.
 type Writer struct {
-	to, fallback Keeper // fallback may be nil
+	to, fallback Keeper // fallback may be nil; messages name it by its String method
 	log          func(string)
 	timeout      time.Duration
 	queue        chan request
@@ -163,8 +162,6 @@ type lazy struct {
 	tried time.Time
 	err   error
 }
-
-func (l *lazy) String() string { return "the store" }
 
 func (l *lazy) Keep(ctx context.Context, items []Item) (int, error) {
 	if l.st == nil && time.Since(l.tried) >= 30*time.Second {
