@@ -248,9 +248,7 @@ var (
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, failHead)
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintln(os.Stderr, "  "+line)
-	}
+	fmt.Fprintln(os.Stderr, "  "+strings.ReplaceAll(err.Error(), "\n", "\n  "))
 	if footer != "" {
 		fmt.Fprintln(os.Stderr, footer)
 	}
