@@ -135,13 +135,12 @@ func exit(ok bool, err error) {
 // site builds the site in memory, printing its warnings.
 func (f flags) site() (*site.Site, error) {
 	s, err := site.Build(site.Options{FS: os.DirFS(f.root), Publish: f.publish, Timeout: f.timeout})
-	if err != nil {
-		return nil, err
+	if err == nil {
+		for _, w := range s.Warnings {
+			fmt.Fprintln(os.Stderr, "warning:", w)
+		}
 	}
-	for _, w := range s.Warnings {
-		fmt.Fprintln(os.Stderr, "warning:", w)
-	}
-	return s, nil
+	return s, err
 }
 
 // build builds the site into the output folder and prints the summary.
