@@ -26,12 +26,9 @@ var (
 func Browser(t testing.TB) string {
 	t.Helper()
 	path := cmp.Or(os.Getenv("CHROME_PATH"), "/usr/bin/chromium") // where Debian installs it
-	why := ""
-	if _, err := exec.LookPath(path); err != nil {
-		why = fmt.Sprintf("the browser tests need Chromium, and %s cannot be run (%v). "+
-			"Install Debian's chromium (apt-get install -y chromium) or set CHROME_PATH to a Chromium or Chrome", path, err)
-	}
-	browser.check(t, why)
+	_, err := exec.LookPath(path)
+	browser.check(t, err != nil, fmt.Sprintf("the browser tests need Chromium, and %s cannot be run (%v). "+
+		"Install Debian's chromium (apt-get install -y chromium) or set CHROME_PATH to a Chromium or Chrome", path, err))
 	return path
 }
 
@@ -40,13 +37,9 @@ func Browser(t testing.TB) string {
 func Postgres(t testing.TB) string {
 	t.Helper()
 	url := os.Getenv("TEST_DATABASE_URL")
-	why := ""
-	if url == "" {
-		why = "the PostgreSQL tests need a server, and TEST_DATABASE_URL is not set. " +
-			"Set it to one's URL (postgres://USER:PASSWORD@127.0.0.1:5432/DB?sslmode=disable, " +
-			"whose role owns DB and has CREATEROLE: .ci/run makes one)"
-	}
-	postgres.check(t, why)
+	postgres.check(t, url == "", "the PostgreSQL tests need a server, and TEST_DATABASE_URL is not set. "+
+		"Set it to one's URL (postgres://USER:PASSWORD@127.0.0.1:5432/DB?sslmode=disable, "+
+		"whose role owns DB and has CREATEROLE: .ci/run makes one)")
 	return url
 }
 
@@ -70,14 +63,14 @@ type need struct {
 	failed atomic.Pointer[string] // the name of the test that failed for want of it
 }
 
-// check skips t when the user chose to skip these tests; else, when why says
-// what is missing, it fails t, or skips it if another test already failed.
-func (n *need) check(t testing.TB, why string) {
+// check skips t when the user chose to skip these tests; else, when the
+// need is missing, it fails t saying why, or skips it if another test already failed.
+func (n *need) check(t testing.TB, missing bool, why string) {
 	t.Helper()
 	if os.Getenv(n.skip) == "1" && os.Getenv(n.require) != "1" {
 		t.Skipf("skipped: %s=1", n.skip)
 	}
-	if why == "" {
+	if !missing {
 		return
 	}
 	if name := t.Name(); !n.failed.CompareAndSwap(nil, &name) {
