@@ -31,16 +31,14 @@ func Parse(s string) (Message, error) {
 	if strings.TrimSpace(s) != s || s == "" {
 		return m, fmt.Errorf("message %q: write the line as printed, without space around it", s)
 	}
-	at := 0
-	for _, v := range varRE.FindAllStringSubmatchIndex(s, -1) {
-		if v[0] > at {
-			m.Parts = append(m.Parts, Part{Text: s[at:v[0]]})
+	names := varRE.FindAllStringSubmatch(s, -1)
+	for i, lit := range varRE.Split(s, -1) {
+		if lit != "" {
+			m.Parts = append(m.Parts, Part{Text: lit})
 		}
-		m.Parts = append(m.Parts, Part{Text: s[v[2]:v[3]], Var: true})
-		at = v[1]
-	}
-	if at < len(s) {
-		m.Parts = append(m.Parts, Part{Text: s[at:]})
+		if i < len(names) {
+			m.Parts = append(m.Parts, Part{Text: names[i][1], Var: true})
+		}
 	}
 	own := varRE.ReplaceAllString(s, "") // the message's own text, outside its vars
 	if strings.ContainsAny(own, "{}") {
