@@ -79,11 +79,10 @@ func covered(s string, pieces map[string]bool) bool {
 	reach := make([]bool, len(s)+1) // reach[i]: s[:i] is made of pieces
 	for p := range pieces {
 		for k := range len(p) { // p is never empty (pieces drops "")
-			tail := p[k:]
-			if strings.HasPrefix(tail, s) {
+			switch tail := p[k:]; {
+			case strings.HasPrefix(tail, s):
 				return true // s lies within one piece
-			}
-			if strings.HasPrefix(s, tail) {
+			case strings.HasPrefix(s, tail):
 				reach[len(tail)] = true
 			}
 		}
