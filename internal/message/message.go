@@ -5,7 +5,6 @@ package message
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,7 +77,7 @@ func Check(ms []Message, quotes []string) (int, error) {
 func covered(s string, pieces map[string]bool) bool {
 	reach := make([]bool, len(s)+1) // reach[i]: s[:i] is made of pieces
 	for p := range pieces {
-		for k := range len(p) { // p is never empty (pieces drops "")
+		for k := range len(p) {
 			switch tail := p[k:]; {
 			case strings.HasPrefix(tail, s):
 				return true // s lies within one piece
@@ -141,7 +140,7 @@ var (
 func pieces(q string) []string {
 	var out []string
 	if !strings.ContainsAny(q, "\"'`") {
-		out = literalParts(q)
+		out = interpolated.Split(q, -1)
 	}
 	code := 0 // start of the code since the last literal
 	for i := 0; i < len(q); i++ {
@@ -161,16 +160,11 @@ func pieces(q string) []string {
 			j++
 		}
 		j = min(j, len(q))
-		out = append(out, literalParts(unescape.Replace(q[i+len(end):j]))...)
+		out = append(out, interpolated.Split(unescape.Replace(q[i+len(end):j]), -1)...)
 		i = j + len(end) - 1
 		code = min(i+1, len(q))
 	}
 	return append(out, tokenRE.FindAllString(q[code:], -1)...)
-}
-
-// literalParts cuts a literal's text at its interpolations, dropping empty parts.
-func literalParts(s string) []string {
-	return slices.DeleteFunc(interpolated.Split(s, -1), func(t string) bool { return t == "" })
 }
 
 var (
