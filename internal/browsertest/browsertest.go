@@ -50,11 +50,10 @@ func Main(m *testing.M) int {
 func New(t testing.TB, o Options) context.Context {
 	t.Helper()
 	path := needs.Browser(t)
-	shared.Lock()
-	if shared.browsers == nil {
-		shared.Unlock()
+	if shared.browsers == nil { // set before any test starts, so read unlocked
 		t.Fatal("browsertest.New needs browsertest.Main in the package's TestMain")
 	}
+	shared.Lock()
 	b, err := shared.browsers[o.Webdriver], error(nil)
 	if b == nil {
 		if b, err = start(path, o.Webdriver); err == nil {
