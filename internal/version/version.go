@@ -81,10 +81,8 @@ func (v Version) Major() int { return v.Release[0] }
 // 1.2.0), then by what follows it. Two tags of one version compare equal
 // (v1.15.0 and 1.15, or v2.0.0 and @modelcontextprotocol/core@2.0.0).
 func Compare(x, y Version) int {
-	if c := slices.Compare(significant(x.Release), significant(y.Release)); c != 0 {
-		return c
-	}
-	return slices.Compare(x.after[:], y.after[:])
+	return cmp.Or(slices.Compare(significant(x.Release), significant(y.Release)),
+		slices.Compare(x.after[:], y.after[:]))
 }
 
 // significant drops the zeros that end a release number.
