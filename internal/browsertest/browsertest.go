@@ -4,7 +4,6 @@ package browsertest
 
 import (
 	"context"
-	"os"
 	"sync"
 	"testing"
 
@@ -74,12 +73,8 @@ func New(t testing.TB, o Options) context.Context {
 	return tctx
 }
 
-// start starts Chromium with its profile in a new temporary folder.
+// start starts Chromium, its profile in a temporary folder that chromedp removes.
 func start(path string, webdriver bool) (*browser, error) {
-	dir, err := os.MkdirTemp("", "browsertest-")
-	if err != nil {
-		return nil, err
-	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
 		chromedp.Headless,
@@ -93,7 +88,6 @@ func start(path string, webdriver bool) (*browser, error) {
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-smooth-scrolling", true),
 		chromedp.Flag("no-proxy-server", true),
-		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 800),
 	}
 	if !webdriver {
@@ -103,7 +97,7 @@ func start(path string, webdriver bool) (*browser, error) {
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelB := chromedp.NewContext(actx)
-	end := func() { cancelB(); cancelA(); os.RemoveAll(dir) }
+	end := func() { cancelB(); cancelA() }
 	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
 		end()
 		return nil, err
