@@ -1,6 +1,5 @@
 // Package casefold gives a name's key on a file system that folds case, as
-// macOS's and Windows' do by default: two names with one key are one file
-// there.
+// macOS's and Windows' do by default: names with one key are one file there.
 package casefold
 
 import (

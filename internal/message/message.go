@@ -49,10 +49,9 @@ func Parse(s string) (Message, error) {
 	return m, nil
 }
 
-// Check reports the first literal part of ms that is not a run of the
-// quotes' pieces (see covered), with the index of its message. ": " is
-// always a piece: Python and Node put it between an exception's class and
-// its message.
+// Check reports the first literal part of ms that is not a run of the quotes'
+// pieces (see covered), with the index of its message. ": " is always a piece:
+// Python and Node put it between an exception's class and its message.
 func Check(ms []Message, quotes []string) (int, error) {
 	ps := map[string]bool{": ": true}
 	for _, q := range quotes {

@@ -18,8 +18,7 @@ func Normalize(raw string) string {
 
 var tabsAndNewlines = strings.NewReplacer("\t", "", "\n", "", "\r", "")
 
-// Scheme returns the scheme of raw, lowercased, as a browser parses it, or
-// "" for a relative URL.
+// Scheme returns raw's scheme as a browser parses it, lowercased; "" if relative.
 func Scheme(raw string) string {
 	if m := schemeRE.FindStringSubmatch(Normalize(raw)); m != nil {
 		return strings.ToLower(m[1])
