@@ -89,11 +89,10 @@ func start(path string, webdriver bool) (*browser, error) {
 		chromedp.Flag("disable-smooth-scrolling", true),
 		chromedp.Flag("no-proxy-server", true),
 		chromedp.WindowSize(1280, 800),
+		chromedp.Flag("enable-automation", webdriver), // false: no flag
 	}
 	if !webdriver {
 		opts = append(opts, chromedp.Flag("disable-blink-features", "AutomationControlled"))
-	} else {
-		opts = append(opts, chromedp.Flag("enable-automation", true))
 	}
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelB := chromedp.NewContext(actx)
