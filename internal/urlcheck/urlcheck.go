@@ -31,15 +31,14 @@ var schemeRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`)
 // Link refuses any scheme but http, https and mailto (javascript:, data:,
 // file:, ...), and a control character, which no written link needs.
 func Link(raw string) error {
-	if strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+	switch sc := Scheme(raw); {
+	case strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return fmt.Errorf("link %q holds a control character: a browser would drop it and read %q", raw, Normalize(raw))
-	}
-	sc := Scheme(raw)
-	if sc != "" && !slices.Contains([]string{"http", "https", "mailto"}, sc) {
+	case sc != "" && !slices.Contains([]string{"http", "https", "mailto"}, sc):
 		return fmt.Errorf("link %q uses the scheme %s: a link may be relative, or use http, https or mailto", raw, sc)
-	}
 	// Without //, an https page reads https:x as its own path x; the http preview, as https://x.
-	if sc != "" && sc != "mailto" && !strings.HasPrefix(strings.ReplaceAll(Normalize(raw)[len(sc)+1:], `\`, "/"), "//") {
+	case sc != "" && sc != "mailto" &&
+		!strings.HasPrefix(strings.ReplaceAll(Normalize(raw)[len(sc)+1:], `\`, "/"), "//"):
 		return fmt.Errorf("link %q needs // after %s: write %s://HOST/PATH", raw, sc, sc)
 	}
 	return nil
