@@ -39,11 +39,10 @@ func Parse(s string) (Message, error) {
 			m.Parts = append(m.Parts, Part{Text: names[i][1], Var: true})
 		}
 	}
-	own := varRE.ReplaceAllString(s, "") // the message's own text, outside its vars
-	if strings.ContainsAny(own, "{}") {
+	switch own := varRE.ReplaceAllString(s, ""); { // the message's own text, outside its vars
+	case strings.ContainsAny(own, "{}"):
 		return m, fmt.Errorf("message %q: a brace outside {name}: mark the reader's own part as {name}, a lower-case name", s)
-	}
-	if len(own) < 8 {
+	case len(own) < 8:
 		return m, fmt.Errorf("message %q: under 8 characters of its own text, it would match lines that are not this error", s)
 	}
 	return m, nil
