@@ -70,12 +70,11 @@ func main() {
 		// Exit 1 says a quote drifted: a failure must not say so too.
 		failStatus, failHead = quote.Failed, "-drift could not answer:"
 	}
-	if fi, err := os.Stat(filepath.Join(f.root, site.ContentDir)); err != nil || !fi.IsDir() {
+	switch fi, err := os.Stat(filepath.Join(f.root, site.ContentDir)); {
+	case err != nil || !fi.IsDir():
 		abs, _ := filepath.Abs(f.root)
 		fail(fmt.Errorf("%s holds no %s/ folder: run the command in the site's root, "+
 			"the folder that holds %s/ and site.toml, or name it with -root", abs, site.ContentDir, site.ContentDir))
-	}
-	switch {
 	case len(f.drifts) > 0 && (len(f.checks) > 0 || f.repin != "" || f.serve):
 		fail(fmt.Errorf("-drift goes without -check-sources, -repin and -serve"))
 	case (f.pre || f.json) && len(f.drifts) == 0:
