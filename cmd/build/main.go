@@ -153,15 +153,13 @@ func build(f flags) {
 	}
 	start := time.Now()
 	s, err := f.site()
-	if err != nil {
-		fail(err)
-	}
 	// A published page must fit its budget: -publish measures every page
 	// and refuses before anything is written.
-	if f.publish {
-		if err := s.CheckBudget(); err != nil {
-			fail(err)
-		}
+	if err == nil && f.publish {
+		err = s.CheckBudget()
+	}
+	if err != nil {
+		fail(err)
 	}
 	// The summary is measured while the files are written.
 	var r site.Sizes
