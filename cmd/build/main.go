@@ -234,8 +234,7 @@ func collectLess() {
 	}, struct{}{})
 }
 
-// failStatus is the exit code of a failure, failHead its first line, and
-// footer its last, when there is one.
+// A failure exits with failStatus, printing failHead first and footer, if set, last.
 var (
 	failStatus = 1
 	failHead   = "cannot run:"

@@ -1,10 +1,9 @@
-// Package needs gives the tests that need something from the machine
-// (Chromium, a PostgreSQL server) one rule: when it is missing they fail,
-// saying what to install or set, unless the user chose to skip them with
-// SKIP_BROWSER=1 or SKIP_POSTGRES=1, which REQUIRE_BROWSER=1 and
-// REQUIRE_POSTGRES=1 (CI sets them) override. They fail rather than skip
-// because go test ./... shows a skip as a bare, cached "ok". The first test
-// of a package to find the thing missing fails; the others skip, naming it.
+// Package needs gives the tests that need Chromium or a PostgreSQL server one
+// rule: when it is missing they fail, saying what to install or set, unless the
+// user skips them with SKIP_BROWSER=1 or SKIP_POSTGRES=1 (which REQUIRE_BROWSER=1
+// and REQUIRE_POSTGRES=1, set by CI, override). They fail rather than skip because
+// go test ./... shows a skip as a bare, cached "ok". The first test of a package
+// to find the thing missing fails; the others skip, naming it.
 package needs
 
 import (
