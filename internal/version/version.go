@@ -17,11 +17,10 @@ type Version struct {
 	Tag     string // as written: "v2.0.0rc1"
 	Release []int  // the release number: 2.0.0 is [2 0 0]
 	// after orders what follows the release number: the prerelease kind
-	// (alpha 1, beta 2, candidate 3; none math.MaxInt, or math.MinInt for
-	// a dev release of the release itself) and number, the post number
-	// (none -1) and the dev number (none math.MaxInt). So 1.0.dev1 comes
-	// before 1.0a1, 1.0rc2 before 1.0, 1.0 before 1.0.post1, and 1.0a1.dev1
-	// before 1.0a1.
+	// (alpha 1, beta 2, candidate 3; none math.MaxInt, or math.MinInt for a
+	// dev release of the release itself) and number, the post number (none -1)
+	// and the dev number (none math.MaxInt): 1.0.dev1 < 1.0a1.dev1 < 1.0a1 <
+	// 1.0rc2 < 1.0 < 1.0.post1.
 	after [4]int
 }
 
