@@ -98,16 +98,7 @@ func rewrite(root, name string, read, data []byte) error {
 	}
 	defer os.Remove(f.Name())
 	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), fi.Mode().Perm())
-	}
-	if err != nil {
+	if err = errors.Join(err, f.Sync(), f.Close(), os.Chmod(f.Name(), fi.Mode().Perm())); err != nil {
 		return err
 	}
 	beforeRename(path)
