@@ -74,11 +74,8 @@ func Repin(o RepinOptions) (bool, error) {
 		return false, fmt.Errorf("-repin %s: no page in content/ cites %s", to.Repo, to.Repo)
 	}
 	if len(results) == 0 && len(unsourced) > 0 {
-		var give []string
-		for _, v := range slices.Sorted(maps.Keys(unsourced)) {
-			give = append(give, fmt.Sprintf("-check-sources %s@%s=DIR", to.Repo, v))
-		}
-		return false, fmt.Errorf("-repin %s: nothing to move: name the versions to move from, and a copy of each, with %s", to.Repo, strings.Join(give, " or "))
+		give := strings.Join(slices.Sorted(maps.Keys(unsourced)), "=DIR or -check-sources "+to.Repo+"@")
+		return false, fmt.Errorf("-repin %s: nothing to move: name the versions to move from, and a copy of each, with -check-sources %s@%s=DIR", to.Repo, to.Repo, give)
 	}
 	read, edited := edit(s, results)
 	counts := map[string]int{}
