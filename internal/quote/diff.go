@@ -23,7 +23,7 @@ func tokens(s string) map[string]int {
 	return t
 }
 
-// dice is the share of tokens two texts have in common, from 0 to 1.
+// dice is the share of tokens x (a quote's, so never none) and y have in common, from 0 to 1.
 func dice(x, y map[string]int) float64 {
 	common, total := 0, 0
 	for k, n := range x {
@@ -32,9 +32,6 @@ func dice(x, y map[string]int) float64 {
 	}
 	for _, n := range y {
 		total += n
-	}
-	if total == 0 {
-		return 0
 	}
 	return 2 * float64(common) / float64(total)
 }
