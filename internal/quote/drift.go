@@ -148,12 +148,10 @@ func (r *repo) check(cites []site.Citation, pre bool) error {
 			place(&unversioned, c)
 			continue
 		}
-		g := groups[v.Major()]
-		if g == nil {
-			g = &group{major: v.Major()}
-			groups[v.Major()] = g
+		if groups[v.Major()] == nil {
+			groups[v.Major()] = &group{major: v.Major()}
 		}
-		if !g.cites(v.Tag) {
+		if g := groups[v.Major()]; !g.cites(v.Tag) {
 			g.cited = append(g.cited, v)
 		}
 	}
@@ -216,8 +214,7 @@ func newestOf(versions []version.Version, tags map[string]string, g *group, pre 
 		}
 		return n
 	}
-	byLikeness := func(x, y version.Version) int { return like(x) - like(y) }
-	return slices.MaxFunc(same, byLikeness), nil // the first of the likest
+	return slices.MaxFunc(same, func(x, y version.Version) int { return like(x) - like(y) }), nil // the first of the likest
 }
 
 // tree reads the files of r's clone at a tag.
