@@ -63,8 +63,7 @@ func relocate(c site.Citation, version string, old, cur []string) Result {
 	}
 	start := places[0] - lead
 	mv.To = c.Spec
-	mv.To.Version = version
-	mv.To.Start, mv.To.End = start, start+n-1
+	mv.To.Version, mv.To.Start, mv.To.End = version, start, start+n-1
 	mv.Kind = Moved
 	if start == c.Start {
 		mv.Kind = Unchanged
