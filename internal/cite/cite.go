@@ -1,7 +1,6 @@
 // Package cite reads the spec of a citation of library source, such as
 // "modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306",
-// and links it to the exact lines upstream. Checking and moving the quotes
-// is internal/quote's.
+// and links it to the exact lines upstream; internal/quote checks and moves quotes.
 package cite
 
 import (
@@ -25,8 +24,7 @@ type Spec struct {
 // workspace, scoped as npm names it: @modelcontextprotocol/client@2.0.0.
 var specRE = regexp.MustCompile(`^([A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+)@((?:@[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@)?[A-Za-z0-9_.+-]+):([A-Za-z0-9_./-]+)#L?(\d+)(?:-L?(\d+))?$`)
 
-// Parse reads a spec of the form OWNER/REPO@VERSION:PATH#LINE or
-// OWNER/REPO@VERSION:PATH#FIRST-LAST.
+// Parse reads a spec of the form OWNER/REPO@VERSION:PATH#LINE or #FIRST-LAST.
 func Parse(spec string) (Spec, error) {
 	m := specRE.FindStringSubmatch(spec)
 	if m == nil {
