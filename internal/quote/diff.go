@@ -11,8 +11,7 @@ func alike(want []string) func(lines []string) float64 {
 	return func(lines []string) float64 { return dice(wt, tokens(strings.Join(lines, "\n"))) }
 }
 
-// tokenRE is a token of code: a word (letters, digits and _) or a
-// single mark; white space is none.
+// tokenRE is a token of code: a word (letters, digits and _) or one mark.
 var tokenRE = regexp.MustCompile(`[\p{L}\p{Nd}_]+|\S`)
 
 func tokens(s string) map[string]int {
@@ -39,8 +38,7 @@ func dice(x, y map[string]int) float64 {
 // diff sets the lines x against y, line by line, by their longest common
 // subsequence: "-" for a line only in x, "+" only in y, " " in both.
 func diff(x, y []string) []string {
-	// lcs[i][j] is the length of the longest common subsequence of x[i:]
-	// and y[j:]; a quote is a few lines, so the table is small.
+	// lcs[i][j] is the longest common subsequence of x[i:] and y[j:]: small, as a quote is.
 	lcs := make([][]int, len(x)+1)
 	for i := range lcs {
 		lcs[i] = make([]int, len(y)+1)

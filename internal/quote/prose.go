@@ -18,8 +18,7 @@ type ProseLine struct {
 	Text string `json:"text"` // the line, trimmed
 }
 
-// Prose finds the lines of the site's pages that name one of the versions,
-// "v1.29.0" or "1.29.0", outside the specs the build read as citations.
+// Prose finds the pages' lines naming one of the versions ("v1.29.0" or "1.29.0") outside specs.
 func Prose(s *site.Site, versions []string) []ProseLine {
 	var res []*regexp.Regexp
 	for _, v := range versions {

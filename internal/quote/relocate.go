@@ -86,8 +86,7 @@ func tighten(lines, parts []string, first, last int) (int, int) {
 	return first, last
 }
 
-// tight reports whether span holds the parts and no shorter span within
-// it does: the quote starts on its first line and ends on its last.
+// tight reports whether the parts start on span's first line and end on its last.
 func tight(span, parts []string) bool {
 	return holds(span, parts) && (len(span) == 1 || !holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
 }
