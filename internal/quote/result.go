@@ -3,7 +3,6 @@ package quote
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"errref/internal/cite"
@@ -79,12 +78,8 @@ func (r Result) Report(w io.Writer) {
 		}
 		fmt.Fprintf(w, ": quote the code as it is now and cite its lines by hand, %s\n", leave)
 	case Ambiguous:
-		var ls []string
-		for _, s := range r.Candidates {
-			ls = append(ls, strconv.Itoa(s))
-		}
 		fmt.Fprintf(w, "%s: ambiguous: %s: %q is at lines %s of the file at %s, and the lines around them do not tell which one is quoted: cite the right lines by hand, %s\n",
-			at, c.Lines(), short(c.Quote), strings.Join(ls, ", "), r.Version, leave)
+			at, c.Lines(), short(c.Quote), strings.ReplaceAll(strings.Trim(fmt.Sprint(r.Candidates), "[]"), " ", ", "), r.Version, leave)
 	case Gone:
 		fmt.Fprintf(w, "%s: gone: %s is not in %s at %s: find where the code went and cite it by hand, %s\n", at, c.Path, c.Repo, r.Version, leave)
 	case NotOK:
