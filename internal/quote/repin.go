@@ -45,7 +45,6 @@ func Repin(o RepinOptions) (bool, error) {
 	already := 0
 	unsourced := map[string]int{} // version -> citations left at it
 	history := map[string]int{}   // version -> citations kept there as history
-	olds := map[string]bool{}     // versions moved from
 	for _, c := range s.Citations {
 		switch {
 		case c.Repo != to.Repo:
@@ -62,7 +61,6 @@ func Repin(o RepinOptions) (bool, error) {
 			unsourced[c.Version]++
 			continue
 		}
-		olds[c.Version] = true
 		r := Relocate(c, copies[c.Repo][from].tree(), to.tree())
 		if r.held() && c.Span == [2]int{} {
 			r.Kind, r.Why = NotHere, fmt.Sprintf("%s, but not rewritten: its spec is not written in the link or fence (a reference link?): write cite:%s there, then run again", r.Kind, c.Spec)
@@ -78,9 +76,10 @@ func Repin(o RepinOptions) (bool, error) {
 		return false, fmt.Errorf("-repin %s: nothing to move: name the versions to move from, and a copy of each, with -check-sources %s@%s=DIR", to.Repo, to.Repo, give)
 	}
 	read, edited := edit(s, results)
-	counts := map[string]int{}
+	counts, olds := map[string]int{}, map[string]bool{} // olds: the versions moved from
 	for _, r := range results {
 		counts[r.Kind]++
+		olds[r.Citation.Version] = true
 		r.Report(o.Out)
 	}
 	for _, name := range slices.Sorted(maps.Keys(edited)) {
