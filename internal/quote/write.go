@@ -42,9 +42,8 @@ func edit(s *site.Site, results []Result) (read, edited map[string][]byte) {
 func writeDiff(w io.Writer, name string, old, cur []byte) {
 	ol, cl := strings.Split(string(old), "\n"), strings.Split(string(cur), "\n")
 	fmt.Fprintf(w, "--- %s\n+++ %s\n", name, name)
-	for i := 0; i < len(ol); {
+	for i := 0; i < len(ol); i++ {
 		if ol[i] == cl[i] {
-			i++
 			continue
 		}
 		j := i
@@ -57,7 +56,7 @@ func writeDiff(w io.Writer, name string, old, cur []byte) {
 			fmt.Fprintf(w, "@@ -%d,%d +%d,%d @@\n", i+1, j-i, i+1, j-i)
 		}
 		fmt.Fprintf(w, "-%s\n+%s\n", strings.Join(ol[i:j], "\n-"), strings.Join(cl[i:j], "\n+"))
-		i = j
+		i = j // past the end, or a line the same
 	}
 }
 
