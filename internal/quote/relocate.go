@@ -33,7 +33,13 @@ func Relocate(c site.Citation, from, to Tree) Result {
 // on as many lines as it takes in old, with the cited lines beyond them.
 func relocate(c site.Citation, version string, old, cur []string) Result {
 	parts := parts(c.Quote)
-	a, b := tighten(old, parts, c.Start, c.End)
+	a, b := c.Start, c.End // narrowed to the fewest lines that still hold the quote
+	for a < b && holds(old[a:b], parts) {
+		a++
+	}
+	for b > a && holds(old[a-1:b-1], parts) {
+		b--
+	}
 	m := b - a + 1
 	lead, n := a-c.Start, c.End-c.Start+1
 
@@ -73,17 +79,6 @@ func relocate(c site.Citation, version string, old, cur []string) Result {
 		mv.Diff = diff(old[c.Start-1:c.End], cur[start-1:start-1+n])
 	}
 	return mv
-}
-
-// tighten narrows the lines first..last, which hold the parts, to the fewest that still do.
-func tighten(lines, parts []string, first, last int) (int, int) {
-	for first < last && holds(lines[first:last], parts) {
-		first++
-	}
-	for last > first && holds(lines[first-1:last-1], parts) {
-		last--
-	}
-	return first, last
 }
 
 // tight reports whether the parts start on span's first line and end on its last.
