@@ -164,14 +164,7 @@ func Marked(s string) string {
 
 // check holds the keys of each kind of event to the contract, in the order sent.
 func (e *Event) check(seen []string) error {
-	allowed := func(keys ...string) error {
-		for _, k := range seen {
-			if !slices.Contains(keys, k) {
-				return fmt.Errorf("a %q event carries no %q", e.Name, k)
-			}
-		}
-		return nil
-	}
+	var keys []string // the keys besides name that e's kind carries: a click's, none
 	switch {
 	case e.Name == "":
 		return errors.New("name is missing")
@@ -197,20 +190,23 @@ func (e *Event) check(seen []string) error {
 		if kept > MaxBody {
 			return fmt.Errorf("the values, each control character kept as U+FFFD in three bytes, are over %d bytes", MaxBody)
 		}
-		return allowed("name", "path", "ref", "visible_ms", "scrolled", "campaign", "outreach")
+		keys = []string{"path", "ref", "visible_ms", "scrolled", "campaign", "outreach"}
 	case e.Name == Checkout:
 		if !slices.Contains(Checkouts, e.Checkout) {
 			return errors.New("checkout must be gumroad or site")
 		}
-		return allowed("name", "checkout")
-	case IsName(e.Name):
-		// Any other name is a click's: a misspelt reading event lands here.
-		if i := slices.IndexFunc(seen, func(k string) bool { return k != "name" }); i >= 0 {
-			return fmt.Errorf("unknown event %q with %q: the events are view, human-candidate, engaged and checkout, and any other name is a click's, which carries only its name", e.Name, seen[i])
-		}
-		return nil
+		keys = []string{"checkout"}
+	case !IsName(e.Name):
+		return errors.New("name must be view, human-candidate, engaged, checkout, or a click name of lowercase letters, digits and -")
 	}
-	return errors.New("name must be view, human-candidate, engaged, checkout, or a click name of lowercase letters, digits and -")
+	i := slices.IndexFunc(seen, func(k string) bool { return !slices.Contains(keys, k) && k != "name" })
+	switch {
+	case i < 0:
+		return nil
+	case keys == nil: // any other name is a click's: a misspelt reading event lands here
+		return fmt.Errorf("unknown event %q with %q: the events are view, human-candidate, engaged and checkout, and any other name is a click's, which carries only its name", e.Name, seen[i])
+	}
+	return fmt.Errorf("a %q event carries no %q", e.Name, seen[i])
 }
 
 // IsName reports whether s is a click name the receiver takes; the build
