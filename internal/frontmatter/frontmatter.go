@@ -158,13 +158,10 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
 	}
-	// A TOML local time (07:32:00) is that time on 0000-01-01: no day to show.
-	for _, d := range []struct {
-		key string
-		t   time.Time
-	}{{"date", meta.Date}, {"updated", meta.Updated}} {
-		if md.IsDefined(d.key) && d.t.Year() == 0 {
-			return meta, nil, 0, fmt.Errorf("%s:%d: %s is a time of day: write the day, such as %s = 2026-12-05", path, keyLine(fm, d.key), d.key, d.key)
+	// A TOML local time (07:32:00) is that time on 0000-01-01: no day to show. Unset is year 1.
+	for i, t := range []time.Time{meta.Date, meta.Updated} {
+		if key := []string{"date", "updated"}[i]; t.Year() == 0 {
+			return meta, nil, 0, fmt.Errorf("%s:%d: %s is a time of day: write the day, such as %s = 2026-12-05", path, keyLine(fm, key), key, key)
 		}
 	}
 	if day, upd := meta.Date.Format(time.DateOnly), meta.Updated.Format(time.DateOnly); md.IsDefined("updated") && day > upd {
