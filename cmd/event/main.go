@@ -52,8 +52,7 @@ func adapt(h http.Handler) func(context.Context, events.APIGatewayProxyRequest) 
 			}
 			body = string(b)
 		}
-		u := url.URL{Path: req.Path}
-		r, err := http.NewRequestWithContext(ctx, req.HTTPMethod, u.String(), strings.NewReader(body))
+		r, err := http.NewRequestWithContext(ctx, req.HTTPMethod, (&url.URL{Path: req.Path}).String(), strings.NewReader(body))
 		if err != nil {
 			return events.APIGatewayProxyResponse{StatusCode: http.StatusBadRequest, Body: "bad request\n"}, nil
 		}
