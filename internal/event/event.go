@@ -20,8 +20,7 @@ const (
 	MaxValue = 200 // the longest campaign or outreach value, in characters
 )
 
-// The names of the counter's own events: the three reading events, in the order
-// a reader reaches them, and a click on a buy link.
+// The names of the counter's own events: the three reading events, and a click on a buy link.
 const (
 	View           = "view"
 	HumanCandidate = "human-candidate"
@@ -29,7 +28,7 @@ const (
 	Checkout       = "checkout"
 )
 
-// Reading holds the names of the three reading events, in that order.
+// Reading holds the names of the three reading events, in the order a reader reaches them.
 var Reading = []string{View, HumanCandidate, Engaged}
 
 // The checkout words, where a buy link leads (the storefront, or the site's
