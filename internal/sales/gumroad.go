@@ -31,11 +31,7 @@ func readGumroad(name string, cr *csv.Reader, cols map[string]int, keep func(Rec
 			totals = line
 			return nil
 		}
-		rec, err := gumroadSale(cell)
-		if err != nil {
-			return err
-		}
-		return keep(rec)
+		return gumroadSale(cell, keep)
 	})
 	if err == nil && totals == 0 {
 		err = fmt.Errorf("%s: no Totals row at the end: the export was cut short? Download it again", name)
@@ -43,27 +39,27 @@ func readGumroad(name string, cr *csv.Reader, cols map[string]int, keep func(Rec
 	return err
 }
 
-func gumroadSale(cell func(string) string) (Record, error) {
+func gumroadSale(cell func(string) string, keep func(Record) error) error {
 	for _, c := range []string{"Purchase ID", "Item Name"} {
 		if cell(c) == "" {
-			return Record{}, fmt.Errorf("no %s", c)
+			return fmt.Errorf("no %s", c)
 		}
 	}
 	at, err := gumroadTime(cell("Purchase Time (UTC timezone)"))
 	if err != nil {
-		return Record{}, err
+		return err
 	}
 	price, err := cents("Sale Price ($)", cell("Sale Price ($)"))
 	if err != nil {
-		return Record{}, err
+		return err
 	}
 	refund, err := cents("Partial Refund ($)", cell("Partial Refund ($)"))
 	if err != nil {
-		return Record{}, err
+		return err
 	}
 	for _, c := range []string{"Fully Refunded?", "Disputed?", "Dispute Won?", "Pre-order authorization?", "Free trial purchase?"} {
 		if v := cell(c); v != "0" && v != "1" { // as the export writes each flag: never empty
-			return Record{}, fmt.Errorf("%s is %q: want 0 or 1", c, v)
+			return fmt.Errorf("%s is %q: want 0 or 1", c, v)
 		}
 	}
 	// A pre-order's authorization and a free trial's start charged nothing: the
@@ -71,9 +67,9 @@ func gumroadSale(cell func(string) string) (Record, error) {
 	// leaves them out too), and the authorization leaves later exports.
 	kept := cell("Fully Refunded?") != "1" && !(cell("Disputed?") == "1" && cell("Dispute Won?") != "1") &&
 		cell("Pre-order authorization?") != "1" && cell("Free trial purchase?") != "1"
-	return Record{Key: key(event.Gumroad, cell("Purchase ID")), Day: at.UTC().Format(time.DateOnly),
+	return keep(Record{Key: key(event.Gumroad, cell("Purchase ID")), Day: at.UTC().Format(time.DateOnly),
 		Channel: event.Gumroad, Product: cell("Item Name"), Cents: price - refund, Kept: kept,
-		Won: cell("Disputed?") == "1" && cell("Dispute Won?") == "1"}, nil
+		Won: cell("Disputed?") == "1" && cell("Dispute Won?") == "1"})
 }
 
 // gumroadTime reads the purchase's time as Ruby's Time#to_s writes it
