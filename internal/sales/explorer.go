@@ -39,17 +39,17 @@ var explorers = []explorer{
 
 func (x explorer) columns() []string { return append([]string{x.tx, x.to, x.token}, x.more...) }
 
-// reader returns the reader of the USDC paid to the wallet, a sale of o's product
-// a transaction, summed to the end: memory grows with the sales, not the rows.
-func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (func(keep func(Record) error) error, error) {
+// reader returns x's kind and the reader of the USDC paid to the wallet, a sale of o's
+// product a transaction, summed to the end: memory grows with the sales, not the rows.
+func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (string, func(keep func(Record) error) error, error) {
 	wallet := strings.ToLower(o.Wallet)
 	if wallet == "" {
-		return nil, fmt.Errorf("%s: %w", name, ErrNoWallet)
+		return x.kind, nil, fmt.Errorf("%s: %w", name, ErrNoWallet)
 	}
 	if o.Product == "" {
-		return nil, fmt.Errorf("%s: a transfer names no product: give -product with the guide the wallet sells", name)
+		return x.kind, nil, fmt.Errorf("%s: a transfer names no product: give -product with the guide the wallet sells", name)
 	}
-	return func(keep func(Record) error) error {
+	return x.kind, func(keep func(Record) error) error {
 		var txs []string // in the export's order
 		units, day := map[string]int64{}, map[string]string{}
 		transfers, paid := 0, 0

@@ -68,8 +68,7 @@ func Read(name string, r io.Reader, o Options) (kind string, each func(keep func
 	case has(gumroadColumns):
 		return "Gumroad sales export", func(keep func(Record) error) error { return readGumroad(name, cr, cols, keep) }, nil
 	case i >= 0:
-		each, err := explorers[i].reader(name, cr, cols, o)
-		return explorers[i].kind, each, err
+		return explorers[i].reader(name, cr, cols, o)
 	default:
 		found := strings.Join(header, ",")
 		if len(found) > 200 {
