@@ -99,8 +99,7 @@ func NotUTF8(path string, src []byte) error {
 	return fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
 }
 
-// Parse splits src (the file at path) and decodes its front matter. It
-// returns the body and the line of src on which the body starts.
+// Parse decodes the front matter of src (the file at path); it returns the body and its first line.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
 	if err := NotUTF8(path, src); err != nil {
 		return meta, nil, 0, err

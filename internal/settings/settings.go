@@ -111,8 +111,7 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	return s, s.validate(from, src)
 }
 
-// validate names each bad value at where it was set: its line of
-// site.toml (src), or the variable in from.
+// validate names each bad value where it was set: its line of site.toml (src), or from's variable.
 func (s Settings) validate(from map[string]string, src []byte) error {
 	var errs []error
 	bad := func(name, format string, args ...any) {
