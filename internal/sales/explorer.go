@@ -58,12 +58,11 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 				return nil
 			}
 			paid++
-			if _, ok := cols["Status"]; ok { // Blockscout's: ok, or error for a failed transaction, which moved nothing
-				if st := cell("Status"); st == "error" {
-					return nil
-				} else if st != "ok" {
-					return fmt.Errorf("Status %q: want ok or error, as Blockscout writes it", st)
-				}
+			switch _, status := cols["Status"]; { // Blockscout's: ok, or error for a failed transaction, which moved nothing
+			case cell("Status") == "error":
+				return nil
+			case status && cell("Status") != "ok":
+				return fmt.Errorf("Status %q: want ok or error, as Blockscout writes it", cell("Status"))
 			}
 			tx := strings.ToLower(cell(x.tx))
 			if tx == "" {
