@@ -149,10 +149,8 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 			return meta, nil, 0, fmt.Errorf("%s:%d: unknown front-matter key %q: the keys are %s", path, keyLine(fm, key), key, strings.Join(Keys, ", "))
 		}
 	}
-	for _, k := range Required {
-		if !md.IsDefined(k) {
-			return meta, nil, 0, fmt.Errorf("%s:%d: front matter lacks the required key %q (required: %s)", path, end, k, strings.Join(Required, ", "))
-		}
+	if i := slices.IndexFunc(Required, func(k string) bool { return !md.IsDefined(k) }); i >= 0 {
+		return meta, nil, 0, fmt.Errorf("%s:%d: front matter lacks the required key %q (required: %s)", path, end, Required[i], strings.Join(Required, ", "))
 	}
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
@@ -174,15 +172,11 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 			return meta, nil, 0, fmt.Errorf("%s:%d: url %q must be a path that starts and ends with /, of letters, digits and - _ . ~, and no dot last, which Windows drops, such as \"/pay/\"", path, meta.URLLine, meta.URL)
 		}
 	}
-	for _, a := range meta.Aliases {
-		if !urlRE.MatchString(a) {
-			return meta, nil, 0, fmt.Errorf("%s:%d: alias %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/old-name/\"", path, meta.AliasesLine, a)
-		}
+	if i := slices.IndexFunc(meta.Aliases, func(a string) bool { return !IsPath(a) }); i >= 0 {
+		return meta, nil, 0, fmt.Errorf("%s:%d: alias %q must be a path that starts and ends with /, of letters, digits and - _ . ~, such as \"/old-name/\"", path, meta.AliasesLine, meta.Aliases[i])
 	}
-	for _, h := range meta.History {
-		if !releaseRE.MatchString(h) {
-			return meta, nil, 0, fmt.Errorf("%s:%d: history %q: name a release as OWNER/REPO@VERSION, such as \"modelcontextprotocol/python-sdk@v1.6.0\"", path, meta.HistoryLine, h)
-		}
+	if i := slices.IndexFunc(meta.History, func(h string) bool { return !releaseRE.MatchString(h) }); i >= 0 {
+		return meta, nil, 0, fmt.Errorf("%s:%d: history %q: name a release as OWNER/REPO@VERSION, such as \"modelcontextprotocol/python-sdk@v1.6.0\"", path, meta.HistoryLine, meta.History[i])
 	}
 	if slices.ContainsFunc(meta.Tags, func(t string) bool { return strings.TrimSpace(t) == "" }) {
 		return meta, nil, 0, fmt.Errorf("%s:%d: tags holds an empty tag, which would relate the page to every page with one: remove it", path, keyLine(fm, "tags"))
