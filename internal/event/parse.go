@@ -27,8 +27,7 @@ var (
 )
 
 // Parse validates one body. Its errors are short, safe to show, and never echo the body.
-func Parse(body []byte) (Event, error) {
-	var e Event
+func Parse(body []byte) (e Event, err error) {
 	if len(body) > MaxBody {
 		return e, fmt.Errorf("body over %d bytes", MaxBody)
 	}
