@@ -7,7 +7,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/csv"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -85,8 +84,7 @@ func expected() string {
 
 // key is the import key of a sale: the hash of its channel and ID, never stored itself.
 func key(channel, id string) string {
-	sum := sha256.Sum256([]byte(channel + "\n" + id))
-	return hex.EncodeToString(sum[:])
+	return fmt.Sprintf("%x", sha256.Sum256([]byte(channel+"\n"+id)))
 }
 
 // fixed reads a decimal amount exactly as a whole number of 10^-places: 19.5 is
