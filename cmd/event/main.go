@@ -37,8 +37,7 @@ func main() {
 	default:
 		fmt.Fprintf(os.Stderr, "store: events are stored in %s (from %s); any it cannot store go to the log, marked not stored\n", store.Describe(dsn), from)
 	}
-	w := store.FunctionWriter(dsn, os.Stdout, os.Stderr)
-	lambda.Start(adapt(&event.Handler{Sink: w.Receive}))
+	lambda.Start(adapt(&event.Handler{Sink: store.FunctionWriter(dsn, os.Stdout, os.Stderr).Receive}))
 }
 
 // adapt serves API Gateway's proxy events, as Netlify runs Go functions, through h.
