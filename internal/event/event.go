@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -58,30 +57,29 @@ type Event struct {
 // Line is the event as one readable line, for the preview's terminal:
 // `14:03:07 human-candidate path="/" visible_ms=10012 scrolled=true ref="news.ycombinator.com"`.
 func (e Event) Line(t time.Time) string {
-	var b strings.Builder
 	// Every value a page sends is quoted, so that none can pass for another field.
-	b.WriteString(t.Format("15:04:05") + " " + e.Name)
+	b := []byte(t.Format("15:04:05") + " " + e.Name)
 	if e.Path != "" {
-		fmt.Fprintf(&b, " path=%q", e.Path)
+		b = fmt.Appendf(b, " path=%q", e.Path)
 	}
 	if e.VisibleMS != nil {
-		fmt.Fprintf(&b, " visible_ms=%d scrolled=%t", *e.VisibleMS, *e.Scrolled)
+		b = fmt.Appendf(b, " visible_ms=%d scrolled=%t", *e.VisibleMS, *e.Scrolled)
 	}
 	if e.Ref != "" {
-		fmt.Fprintf(&b, " ref=%q", e.Ref)
+		b = fmt.Appendf(b, " ref=%q", e.Ref)
 	}
 	for _, k := range CampaignKeys {
 		if v, ok := e.Campaign[k]; ok {
-			fmt.Fprintf(&b, " %s=%q", k, v)
+			b = fmt.Appendf(b, " %s=%q", k, v)
 		}
 	}
 	if e.Outreach != nil {
-		fmt.Fprintf(&b, " oc=%q", *e.Outreach)
+		b = fmt.Appendf(b, " oc=%q", *e.Outreach)
 	}
 	if e.Checkout != "" {
-		b.WriteString(" checkout=" + e.Checkout)
+		b = append(b, " checkout="+e.Checkout...)
 	}
-	return b.String()
+	return string(b)
 }
 
 // NotStoredLine is the event as one JSON line with the server's UTC time and
