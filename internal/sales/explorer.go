@@ -42,8 +42,7 @@ func (x explorer) columns() []string { return append([]string{x.tx, x.to, x.toke
 // reader returns x's kind and the reader of the USDC paid to the wallet, a sale of o's
 // product a transaction, summed to the end: memory grows with the sales, not the rows.
 func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (string, func(keep func(Record) error) error, error) {
-	wallet := strings.ToLower(o.Wallet)
-	if wallet == "" {
+	if o.Wallet == "" {
 		return x.kind, nil, fmt.Errorf("%s: %w", name, ErrNoWallet)
 	}
 	if o.Product == "" {
@@ -54,7 +53,7 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 		units, day := map[string]int64{}, map[string]string{}
 		transfers, paid := 0, 0
 		err := rows(name, cr, cols, func(cell func(string) string, _ int) error {
-			if transfers++; !strings.EqualFold(cell(x.token), USDC) || strings.ToLower(cell(x.to)) != wallet {
+			if transfers++; !strings.EqualFold(cell(x.token), USDC) || !strings.EqualFold(cell(x.to), o.Wallet) {
 				return nil
 			}
 			paid++
