@@ -22,11 +22,10 @@ type Handler struct {
 	clock func() time.Time // time.Now, or a test's
 }
 
-// now is the time an event arrived, after the last one's by a nanosecond at
-// least: a stored event's key is its time and fields, and on Windows Go's
-// wall clock moves only at the system's timer tick (runtime/time_windows_amd64.s
-// at go1.26.8 reads KUSER_SHARED_DATA's SystemTime), within which two tabs
-// one save reloads send the same view.
+// now is the time an event arrived, after the last one's by a nanosecond at least: a stored
+// event's key is its time and fields, and on Windows Go's wall clock moves only at the system's
+// timer tick (runtime/time_windows_amd64.s at go1.26.8 reads KUSER_SHARED_DATA's SystemTime),
+// within which two tabs one save reloads send the same view.
 func (h *Handler) now() time.Time {
 	clock := time.Now
 	if h.clock != nil {
