@@ -107,14 +107,13 @@ func rows(name string, cr *csv.Reader, cols map[string]int, f func(cell func(col
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
-		if errors.Is(err, csv.ErrFieldCount) {
-			line, _ := cr.FieldPos(0)
-			return fmt.Errorf("%s:%d: %d cells where the header has %d: the row is damaged; download the export again", name, line, len(row), cr.FieldsPerRecord)
-		}
-		if err != nil {
+		if err != nil && !errors.Is(err, csv.ErrFieldCount) {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %d cells where the header has %d: the row is damaged; download the export again", name, line, len(row), cr.FieldsPerRecord)
+		}
 		if slices.ContainsFunc(row, func(c string) bool { return !utf8.ValidString(c) }) { // else a product kept under another name, off its page's row
 			return fmt.Errorf("%s:%d: not UTF-8: saved by a spreadsheet in another encoding (Excel's CSV (Comma delimited) on Windows)? Download the export again, or save it as CSV UTF-8", name, line)
 		}
