@@ -55,10 +55,13 @@ func object(dec *json.Decoder, notObject, what string, each func(key string) err
 		return nil, errors.New(notObject)
 	}
 	var keys []string
-	for dec.More() {
-		tok, err := dec.Token()
+	for {
+		tok, err := dec.Token() // a key, or the object's end
 		if err != nil {
 			return nil, errors.New("body is not valid JSON")
+		}
+		if tok == json.Delim('}') {
+			return keys, nil
 		}
 		key := tok.(string)
 		if slices.Contains(keys, key) {
@@ -69,10 +72,6 @@ func object(dec *json.Decoder, notObject, what string, each func(key string) err
 			return nil, err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, errors.New("body is not valid JSON")
-	}
-	return keys, nil
 }
 
 // field reads the value of key into e.
