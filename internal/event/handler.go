@@ -11,9 +11,8 @@ import (
 	"time"
 )
 
-// Handler serves POST /api/event. Each valid event goes to Sink with the time it
-// arrived, and is answered 204 once Sink kept it, else 503. It reads no cookie,
-// sets none, and keeps no header.
+// Handler serves POST /api/event. Each valid event goes to Sink with the time it arrived, and is
+// answered 204 once Sink kept it, else 503. It reads no cookie, sets none, and keeps no header.
 type Handler struct {
 	Sink func(Event, time.Time) error
 

@@ -1,6 +1,5 @@
-// Package frontmatter splits a content file into its TOML front matter and
-// its Markdown body, and decodes the front matter strictly: a typo in a key
-// is an error, not a silently ignored setting.
+// Package frontmatter splits a content file into its TOML front matter and its Markdown body, and
+// decodes the front matter strictly: a typo in a key is an error, not a silently ignored setting.
 package frontmatter
 
 import (
@@ -50,9 +49,8 @@ type Meta struct {
 }
 
 var (
-	// urlRE: segments of letters, digits and - _ . ~, none starting or ending
-	// with a dot, each ending in /; nothing a browser or file system reads
-	// another way (%, ?, #, \; Windows drops a name's last dot).
+	// urlRE: segments of letters, digits and - _ . ~, none starting or ending with a dot, each ending
+	// in /; nothing a browser or file system reads otherwise (%, ?, #, \; Windows drops a last dot).
 	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-](?:[A-Za-z0-9._~-]*[A-Za-z0-9_~-])?/)*$`)
 	// wrongKindRE is toml's error for a value of the wrong kind: the key, what it is, what it takes.
 	wrongKindRE = regexp.MustCompile(`last key "([^"]+)"\): incompatible types: TOML value has type ([^;]+); destination has type ([\w.]+)`)
