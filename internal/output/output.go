@@ -92,15 +92,13 @@ func Write(dir string, files map[string][]byte) (err error) {
 
 // fresh returns the folder a build writes into, locked and marked: dir's
 // spare, pruned, when there is one to take, else a new empty one.
-func fresh(dir string, names []string) (string, *lock, error) {
+func fresh(dir string, names []string) (tmp string, l *lock, err error) {
 	if tmp, l, ok := takeSpare(dir, names); ok {
 		return tmp, l, nil
 	}
 	// Another build may remove the new folder, empty and unlocked, as a
 	// leftover: lockDir then fails, and another is made.
-	var err error
 	for range 8 {
-		var tmp string
 		if tmp, err = os.MkdirTemp(filepath.Dir(dir), "."+filepath.Base(dir)+".new-"); err != nil {
 			break
 		}
@@ -108,7 +106,6 @@ func fresh(dir string, names []string) (string, *lock, error) {
 		// the one beside "public" "./.public.new-1".
 		tmp = filepath.Clean(tmp)
 		raced(dir)
-		var l *lock
 		if l, err = lockDir(tmp); err == nil {
 			return tmp, l, nil
 		}
