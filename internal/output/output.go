@@ -139,8 +139,7 @@ func Replaceable(dir string) error {
 		return fmt.Errorf("%s: refusing to replace a symbolic link: give the folder it points to, or another -out", dir)
 	case !fi.IsDir():
 		return fmt.Errorf("%s: cannot write the site: it is a file, not a folder", dir)
-	}
-	if marked(dir) {
+	case marked(dir):
 		return nil
 	}
 	entries, err := os.ReadDir(dir)
