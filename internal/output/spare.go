@@ -1,6 +1,7 @@
 package output
 
 import (
+	"cmp"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -62,10 +63,7 @@ func prune(dir string, names []string) error {
 			if dirs[rel] {
 				return nil
 			}
-			if err := os.RemoveAll(p); err != nil {
-				return err
-			}
-			return fs.SkipDir
+			return cmp.Or(os.RemoveAll(p), fs.SkipDir)
 		}
 		if files[rel] && d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil && fi.Mode().Perm() == 0o644 && !linkedElsewhere(fi) {
