@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,12 +85,9 @@ func Serve(ctx context.Context, o Options) error {
 // sends its own name, and may neither read the preview nor post events.
 func hostOnly(addr string, h http.Handler) http.Handler {
 	_, port, _ := net.SplitHostPort(addr)
-	hosts := map[string]bool{strings.ToLower(addr): true}
-	for _, host := range []string{"localhost", "127.0.0.1", "[::1]"} {
-		hosts[host+":"+port] = true
-	}
+	hosts := []string{strings.ToLower(addr), "localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !hosts[strings.ToLower(r.Host)] {
+		if !slices.Contains(hosts, strings.ToLower(r.Host)) {
 			http.Error(w, "this preview answers only at the address it listens on", http.StatusForbidden)
 			return
 		}
