@@ -107,14 +107,10 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				if rel = filepath.ToSlash(rel); err != nil || !source(rel) {
 					continue // public/ and its swaps (.public.new-*) live in the root
 				}
-				dir := false
-				if ev.Has(fsnotify.Create) {
-					if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
-						dir, folders = true, true
-						go add(ev.Name) // a new folder, a hidden one too: static/.well-known/ is published
-					}
-				}
-				if !dir && site.Ignored(filepath.Base(rel)) {
+				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && ev.Has(fsnotify.Create) {
+					folders = true
+					go add(ev.Name) // a new folder, a hidden one too: static/.well-known/ is published
+				} else if site.Ignored(filepath.Base(rel)) {
 					continue // an editor's temp or lock file, which the build skips: the save's rename builds
 				}
 				s.mu.Lock()
