@@ -140,10 +140,8 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	}()
 	add(sources...)
 	track(func() { w.Add(s.o.Root) }) // site.toml, netlify.toml, and a source folder made later
-	first := make(chan struct{})
+	s.rebuild()
 	go func() {
-		s.rebuild()
-		close(first)
 		for range builds {
 			if ctx.Err() == nil { // a save queued before Ctrl-C is not built after it
 				s.rebuild()
@@ -151,7 +149,6 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		}
 		close(built)
 	}()
-	<-first
 	return closed
 }
 
