@@ -53,10 +53,11 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 		defer adding.Done()
 		f()
 	}
+	// add watches each of dirs, named in the site's root, and its folders.
 	add := func(dirs ...string) {
 		track(func() {
 			for _, dir := range dirs {
-				filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				filepath.WalkDir(filepath.Join(s.o.Root, dir), func(p string, d fs.DirEntry, err error) error {
 					if stopping.Load() {
 						return filepath.SkipAll // the preview is ending: one Add at most to wait for
 					}
@@ -67,10 +68,6 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				})
 			}
 		})
-	}
-	var sources []string
-	for _, d := range site.SourceDirs() {
-		sources = append(sources, filepath.Join(s.o.Root, d))
 	}
 	// Builds run one at a time apart from the watcher, so that a hung build
 	// never hides the next save, which is built after it.
@@ -109,7 +106,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 				}
 				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() && ev.Has(fsnotify.Create) {
 					folders = true
-					go add(ev.Name) // a new folder, a hidden one too: static/.well-known/ is published
+					go add(rel) // a new folder, a hidden one too: static/.well-known/ is published
 				} else if site.Ignored(filepath.Base(rel)) {
 					continue // an editor's temp or lock file, which the build skips: the save's rename builds
 				}
@@ -128,7 +125,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 					// Again, once the burst is over: a folder renamed keeps its
 					// watch, which fsnotify drops on the move (IN_MOVE_SELF)
 					// after the new name may have taken it.
-					go add(sources...)
+					go add(site.SourceDirs()...)
 					folders = false
 				}
 				select {
@@ -138,7 +135,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 			}
 		}
 	}()
-	add(sources...)
+	add(site.SourceDirs()...)
 	track(func() { w.Add(s.o.Root) }) // site.toml, netlify.toml, and a source folder made later
 	s.rebuild()
 	go func() {
