@@ -244,14 +244,14 @@ var reloadJS string
 // after it hears at once.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
-	s.mu.Lock()
-	failure, built := s.failure, s.built
-	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	fmt.Fprint(w, ": connected\n\n")
-	for tell := failure != ""; ; tell = true {
-		if tell {
+	for first := true; ; first = false {
+		s.mu.Lock()
+		failure, built := s.failure, s.built
+		s.mu.Unlock()
+		if !first || failure != "" {
 			if failure == "" {
 				fmt.Fprint(w, "event: reload\n")
 			} else {
@@ -267,9 +267,6 @@ func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-built:
-			s.mu.Lock()
-			failure, built = s.failure, s.built
-			s.mu.Unlock()
 		}
 	}
 }
