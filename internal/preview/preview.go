@@ -76,9 +76,7 @@ func New(o Options) (*Server, error) {
 // readHeaders reads the headers netlify.toml sets, which the preview
 // serves as Netlify does; a build reads them again, as it reads the site.
 func (s *Server) readHeaders() error {
-	var n struct {
-		Headers []headerRule `toml:"headers"`
-	}
+	var n struct{ Headers []headerRule } // toml matches keys in any case: "headers"
 	_, err := toml.DecodeFile(filepath.Join(s.o.Root, "netlify.toml"), &n)
 	for i := 0; i < 20 && site.Held(err); i++ { // as site.Build waits
 		time.Sleep(100 * time.Millisecond)
