@@ -29,10 +29,9 @@ const markerText = "This folder is the output of errref's build (go run ./cmd/bu
 // tells its folder from one another build wrote, even its own as a spare.
 func mark() []byte { return fmt.Appendf(nil, "%sbuild %x\n", markerText, rand.Uint64()) }
 
-// Write makes dir, when Replaceable, hold exactly files (by slash path)
-// and Marker, written into a fresh .DIR.new-* beside it that then takes
-// dir's place: in one swap where the system can, else after dir is renamed
-// aside to .DIR.new-*.old (see tidy).
+// Write makes dir, when Replaceable, hold exactly files (by slash path) and
+// Marker, written into a fresh .DIR.new-* that then takes dir's place: in one
+// swap where the system can, else after dir is renamed aside (see tidy).
 func Write(dir string, files map[string][]byte) (err error) {
 	dir = filepath.Clean(dir)
 	names := slices.Sorted(maps.Keys(files))
@@ -45,9 +44,8 @@ func Write(dir string, files map[string][]byte) (err error) {
 		return err
 	}
 	tidy(dir)
-	// Locked until this build ends or dies (on Windows until the swap), so
-	// that another build leaves it alone; marked from the start, so that a
-	// build killed from here on leaves a folder the next one removes.
+	// Locked until the build ends or dies (on Windows, the swap), so another
+	// leaves it alone; marked at once, so the next removes it if this one dies.
 	tmp, l, err := fresh(dir, names)
 	if err != nil {
 		return err
@@ -71,10 +69,9 @@ func Write(dir string, files map[string][]byte) (err error) {
 		}
 		return nil
 	}
-	// A failure to remove the old site below is not the build's: the new
-	// one is in place, and the next build removes what is left.
+	// A failure to remove the old site (in tmp after a swap) is not the
+	// build's: the new one is in place, and the next build removes the rest.
 	if exchange(tmp, dir) == nil {
-		// tmp holds the old site now.
 		keepAsSpare(dir, tmp)
 		return nil
 	}
@@ -118,8 +115,7 @@ func fresh(dir string, names []string) (tmp string, l *lock, err error) {
 // happen here, between making a folder and locking it.
 var raced = func(dir string) {}
 
-// asideSuffix ends the name of a site moved aside by a swap that the
-// system cannot do in one step.
+// asideSuffix ends the name of a site moved aside by a two-step swap.
 const asideSuffix = ".old"
 
 // exchange swaps two folders in one step, or fails without touching
@@ -208,14 +204,12 @@ func removeBuilt(dir string, l *lock) {
 	}
 }
 
-// removeAll is os.RemoveAll; a test stops removeBuilt part way through
-// by replacing it.
+// removeAll is os.RemoveAll, which a test replaces to stop removeBuilt part way.
 var removeAll = os.RemoveAll
 
-// Update makes dir, which holds exactly prev, hold exactly next, writing
-// only the files that differ and removing those next lacks. Each file is
-// replaced in one step, not the folder: it is for the preview, where a save
-// changes a page or two; the build, never half-written, uses Write.
+// Update makes dir, holding exactly prev, hold exactly next, each file that
+// differs replaced in one step: for the preview, where a save changes a page
+// or two. The build, never half-written, uses Write.
 func Update(dir string, prev, next map[string][]byte) error {
 	dir = filepath.Clean(dir)
 	// Removed first: on a system that folds case, page/index.html is
