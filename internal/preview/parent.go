@@ -11,10 +11,9 @@ import (
 // ends; false when ctx ends first, or at once with no parent to follow.
 func watchParent(ppid int) func(ctx context.Context) bool {
 	if runtime.GOOS == "windows" {
-		// Windows gives an orphan no new parent, so its parent's ID never
-		// changes: this waits on a handle to the parent instead, opened at
-		// once. The wait cannot be cancelled, and is left to the process's
-		// end when ctx ends first.
+		// Windows gives an orphan no new parent, so this waits on a handle
+		// to the parent, opened at once. The wait cannot be cancelled: when
+		// ctx ends first, it is left to the process's end.
 		p, err := os.FindProcess(ppid)
 		return func(ctx context.Context) bool {
 			if err != nil {
@@ -33,10 +32,9 @@ func watchParent(ppid int) func(ctx context.Context) bool {
 			}
 		}
 	}
-	// An orphan is handed to init or a subreaper, so its parent's ID
-	// changes: that is polled. (Linux's PR_SET_PDEATHSIG fires when the
-	// thread that started the process ends, which in a Go parent such as
-	// go run may be any time.)
+	// An orphan is handed to init or a subreaper: its parent's ID, polled,
+	// changes. (Linux's PR_SET_PDEATHSIG fires when the thread that started
+	// the process ends, which in a Go parent such as go run may be any time.)
 	return func(ctx context.Context) bool {
 		if ppid <= 1 {
 			return false

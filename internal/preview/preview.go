@@ -138,8 +138,7 @@ func (s *Server) openEvents() error {
 	return nil
 }
 
-// keepEvent keeps one event the counter sent, when the preview keeps
-// events, and prints it; an event it could not keep is printed as such.
+// keepEvent keeps, when the preview keeps events, and prints one the counter sent.
 func (s *Server) keepEvent(e event.Event, t time.Time) error {
 	if s.writer != nil {
 		if err := s.writer.Receive(e, t); err != nil {

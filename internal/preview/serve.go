@@ -98,8 +98,7 @@ func hostOnly(addr string, h http.Handler) http.Handler {
 // routes are the preview's pages, all but the report under the site's headers.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	// Not under the site's headers: the report is its own page, with its
-	// own policy in a meta tag.
+	// The report has its own policy, in a meta tag.
 	mux.HandleFunc("GET /_preview/report", s.report)
 	// Any method: the receiver answers the ones it refuses itself.
 	mux.Handle("/api/event", s.siteHeaders(&event.Handler{Sink: s.keepEvent}))

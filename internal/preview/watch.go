@@ -234,10 +234,8 @@ func (s *Server) warn(warnings []string) {
 	s.logf("%d warnings above: the site built, but read them before you publish", len(warnings))
 }
 
-// reloadJS reloads the page on a good build and shows a failed one's error.
-//
 //go:embed reload.js
-var reloadJS string
+var reloadJS string // reloads the page on a good build, shows a failed one's error
 
 // reloads streams the latest build's outcome to a page as Server-Sent
 // Events: reload, or failed with the error, which a page that connects
