@@ -29,10 +29,9 @@ func writeAll(dir string, names []string, files map[string][]byte) error {
 	return g.Wait()
 }
 
-// writeOver writes data as the file name, over what a spare holds there
-// (spare.go), then cuts it to data's length. Not O_TRUNC: ext4 flushes a
-// file truncated and rewritten on close (auto_da_alloc), three times
-// slower. A link in the spare is never followed (noFollow).
+// writeOver writes data as the file name over what a spare holds there, never
+// through a link, then cuts it to data's length. Not O_TRUNC: ext4 flushes a
+// file truncated and rewritten on close (auto_da_alloc), three times slower.
 func writeOver(name string, data []byte) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|noFollow, 0o644)
 	if err != nil {

@@ -237,9 +237,8 @@ func (s *Server) warn(warnings []string) {
 //go:embed reload.js
 var reloadJS string // reloads the page on a good build, shows a failed one's error
 
-// reloads streams the latest build's outcome to a page as Server-Sent
-// Events: reload, or failed with the error, which a page that connects
-// after it hears at once.
+// reloads streams each build's outcome to a page as Server-Sent Events:
+// reload, or failed with the error, told at once to a page connecting after.
 func (s *Server) reloads(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
