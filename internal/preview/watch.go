@@ -149,8 +149,7 @@ func (s *Server) Watch(ctx context.Context) <-chan struct{} {
 	return closed
 }
 
-// source reports whether rel, a path in the site's root, is the author's:
-// in a source folder, or a .toml file at the top.
+// source reports whether rel, a path in the site's root, is the author's.
 func source(rel string) bool {
 	top, _, _ := strings.Cut(rel, "/")
 	return slices.Contains(site.SourceDirs(), top) || top == rel && strings.HasSuffix(rel, ".toml")
@@ -217,8 +216,7 @@ func (s *Server) rebuild() {
 	s.mu.Unlock()
 }
 
-// warn prints a good build's warnings as go run ./cmd/build does, when
-// they differ from those printed last, and says when they are all fixed.
+// warn prints a good build's warnings as go run ./cmd/build does, when changed.
 func (s *Server) warn(warnings []string) {
 	if slices.Equal(warnings, s.warned) {
 		return
