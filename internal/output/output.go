@@ -138,11 +138,10 @@ func Replaceable(dir string) error {
 	case marked(dir):
 		return nil
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	switch entries, err := os.ReadDir(dir); {
+	case err != nil:
 		return fmt.Errorf("%s: %w", dir, err)
-	}
-	if len(entries) > 0 {
+	case len(entries) > 0:
 		return fmt.Errorf("%s: refusing to replace this folder: the build did not make it (it has no %s file), so it holds what someone wrote. Move it away, or give another -out", dir, Marker)
 	}
 	return nil
