@@ -52,9 +52,7 @@ func tryLock(dir string) (*lock, bool) {
 // beforeMove does nothing: the lock moves with the folder.
 func (l *lock) beforeMove() {}
 
-func (l *lock) release() {
-	l.f.Close()
-}
+func (l *lock) release() { l.f.Close() }
 
 // keepSpare: see spare.go. The lock moves with a renamed folder, so a
 // spare is taken by one build only.
