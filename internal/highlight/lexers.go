@@ -54,8 +54,8 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 	}
 	// Merging needs each state's final rules, so the compile-time
 	// mutators that remain (Include, Combined) run first, as chroma
-	// would run them after this one, and their emitters are checked,
-	// as chroma checks them after the last.
+	// would run them after this one; chroma checks the emitters of
+	// these same rules after this returns.
 	if err := expand(rules); err != nil {
 		return err
 	}
@@ -64,13 +64,6 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 		return err
 	}
 	for state, rs := range rules {
-		for _, r := range rs {
-			if v, ok := r.Type.(chroma.ValidatingEmitter); ok {
-				if err := v.ValidateEmitter(r); err != nil {
-					return fmt.Errorf("%s: %s: %w", state, r.Pattern, err)
-				}
-			}
-		}
 		u.states[state] = &merged{rules: rs, first: first}
 	}
 	u.rules = rules
