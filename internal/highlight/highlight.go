@@ -56,9 +56,7 @@ func Supported(lang string) error {
 func Start(lang, text string) func(io.Writer) error {
 	l, err := lexer(lang)
 	if lang == "" || err != nil {
-		if l, err = lexer("plaintext"); err != nil {
-			return func(io.Writer) error { return err }
-		}
+		l, _ = lexer("plaintext") // TestLexersAreUntimed holds it a copy ("text")
 	}
 	return start(l, lang, text)
 }
