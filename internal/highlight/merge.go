@@ -103,17 +103,13 @@ func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 	if o.EnsureLF {
 		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	}
-	added := !o.Nested && l.Config().EnsureNL && !strings.HasSuffix(text, "\n")
-	if added {
+	end := utf8.RuneCountInString(text) // a line end added here is not lexed
+	if !o.Nested && l.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
 	s := &chroma.LexerState{
 		Lexer: l.RegexLexer, Registry: registry(), Text: []rune(text), Rules: l.u.rules,
 		Stack: []string{o.State}, MutatorContext: map[any]any{},
-	}
-	end := len(s.Text)
-	if added {
-		end--
 	}
 	var pending []chroma.Iterator // what the rules taken emit, last on top
 	next := func() (chroma.Token, bool) {
