@@ -112,22 +112,19 @@ func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 		Stack: []string{o.State}, MutatorContext: map[any]any{},
 	}
 	var pending []chroma.Iterator // what the rules taken emit, last on top
-	next := func() (chroma.Token, bool) {
-		for len(pending) > 0 {
-			n := len(pending) - 1
-			switch t := pending[n](); {
-			case t == chroma.EOF:
-				pending = pending[:n]
-			case t.Type != chroma.Ignore:
-				return t, true
-			}
-		}
-		return chroma.EOF, false
-	}
 	return func() chroma.Token {
-		for s.Pos < end && len(s.Stack) > 0 {
-			if t, ok := next(); ok {
-				return t
+		for {
+			for len(pending) > 0 {
+				n := len(pending) - 1
+				switch t := pending[n](); {
+				case t == chroma.EOF:
+					pending = pending[:n]
+				case t.Type != chroma.Ignore:
+					return t
+				}
+			}
+			if s.Pos >= end || len(s.Stack) == 0 {
+				break
 			}
 			s.State = s.Stack[len(s.Stack)-1]
 			m := l.u.states[s.State]
@@ -161,9 +158,6 @@ func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 			if r.Type != nil {
 				pending = append(pending, r.Type.Emit(s.Groups, s))
 			}
-		}
-		if t, ok := next(); ok {
-			return t
 		}
 		if s.Pos != len(s.Text) && len(s.Stack) == 0 {
 			value := string(s.Text[s.Pos:])
