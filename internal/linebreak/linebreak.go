@@ -80,13 +80,7 @@ func breakAfter(s string, i int) bool {
 	if i+1 >= len(s) || !word(s[i+1]) {
 		return false
 	}
-	switch s[i] {
-	case '.', '/', '(', '=', ',':
-		return true
-	case '_':
-		return i > 0 && alnum(s[i-1]) && alnum(s[i+1])
-	}
-	return false
+	return strings.IndexByte("./(=,", s[i]) >= 0 || s[i] == '_' && i > 0 && alnum(s[i-1]) && alnum(s[i+1])
 }
 
 // opensWith reports whether s[i] is a quote that the bracket after it
