@@ -86,10 +86,8 @@ func breakAfter(s string, i int) bool {
 // opensWith reports whether s[i] is a quote that the bracket after it
 // opens, or a ? that a name follows.
 func opensWith(s string, i int) bool {
-	if i+1 >= len(s) {
-		return false
-	}
-	return (s[i] == '"' || s[i] == '\'') && strings.IndexByte("{([", s[i+1]) >= 0 || s[i] == '?' && word(s[i+1])
+	return i+1 < len(s) && ((s[i] == '"' || s[i] == '\'') && strings.IndexByte("{([", s[i+1]) >= 0 ||
+		s[i] == '?' && word(s[i+1]))
 }
 
 func alnum(c byte) bool {
