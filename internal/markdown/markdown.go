@@ -285,9 +285,7 @@ func (r *pageRenderer) paragraph(n ast.Node, entering bool) (ast.WalkStatus, err
 			return r.fail(n, "{{< %s >}}: %v", m[1], err)
 		}
 		r.Write(out)
-	}
-	if m != nil {
-		return ast.WalkSkipChildren, nil
+		return ast.WalkSkipChildren, nil // on leaving, goldmark reads only WalkStop
 	}
 	return ast.WalkContinue, nil
 }
