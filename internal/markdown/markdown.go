@@ -171,8 +171,7 @@ func linkSpecAt(cs *ast.CodeSpan, src []byte, dest string) int {
 	if !ok {
 		return -1
 	}
-	at := t.Segment.Stop
-	rest := bytes.TrimLeft(src[at:], " `")
+	rest := bytes.TrimLeft(src[t.Segment.Stop:], " `")
 	rest, ok = bytes.CutPrefix(rest, []byte("]("))
 	if !ok {
 		return -1
