@@ -34,8 +34,7 @@ const noLimit = time.Duration(1<<63 - 1)
 // flags) chroma gave its own pattern, lifts every limit, keeps each
 // state's rules for lex (merge.go), and takes itself out.
 type untime struct {
-	raw    chroma.Rules // the lexer's
-	rules  chroma.CompiledRules
+	raw    chroma.Rules       // the lexer's
 	states map[string]*merged // each state's rules, merged
 }
 
@@ -66,7 +65,6 @@ func (u *untime) MutateLexer(rules chroma.CompiledRules, state string, _ int) er
 	for state, rs := range rules {
 		u.states[state] = &merged{rules: rs, first: first}
 	}
-	u.rules = rules
 	return nil
 }
 

@@ -107,8 +107,10 @@ func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 	if !o.Nested && l.Config().EnsureNL && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
+	// Rules and NamedGroups stay unset: only Go code reads them (ByGroupNames),
+	// and a lexer with Go code is never copied (lexers.go).
 	s := &chroma.LexerState{
-		Lexer: l.RegexLexer, Registry: registry(), Text: []rune(text), Rules: l.u.rules,
+		Lexer: l.RegexLexer, Registry: registry(), Text: []rune(text),
 		Stack: []string{o.State}, MutatorContext: map[any]any{},
 	}
 	var pending []chroma.Iterator // what the rules taken emit, last on top
@@ -147,8 +149,6 @@ func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 			for j, g := range gs {
 				s.Groups[j] = g.String()
 			}
-			// Only Go code reads NamedGroups (ByGroupNames), and a lexer with Go code is never copied (lexers.go).
-			s.NamedGroups = nil
 			s.Pos += match.RuneLength
 			if r.Mutator != nil {
 				if err := r.Mutator.Mutate(s); err != nil {
