@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
@@ -24,9 +23,6 @@ import (
 // jumps, and `raise` silently comes out as a name, not a keyword. So the
 // lexers used here are copies of chroma's, made through its own API
 // (untime), with no match limit; Limit bounds a block instead, loudly.
-
-// noLimit is regexp2's "no limit": a match never looks at the clock.
-const noLimit = time.Duration(1<<63 - 1)
 
 // untime is a copy's one rule, whose mutator chroma runs once after
 // compiling: it makes the states' rules from the lexer's, compiles them on
@@ -139,8 +135,8 @@ func untimed(l *chroma.RegexLexer) *lexerCopy {
 // to compile, which stands for each of the lexer's patterns.
 const framePlaceholder = "(?#errref: a pattern of chroma's goes here; see internal/highlight/lexers.go)"
 
-// compile compiles every rule (none has a regexp yet) in frame, with no time
-// limit, side by side, and returns the characters each can begin with (nil: unknown).
+// compile compiles every rule (none has a regexp yet) in frame, side by side, with
+// regexp2's default of no time limit, and returns the characters each can begin with (nil: unknown).
 func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
 	var todo []*chroma.CompiledRule
 	first := map[*chroma.CompiledRule]*syntax.CharSet{}
@@ -162,7 +158,6 @@ func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule
 				// As chroma's compile would have failed.
 				return fmt.Errorf("failed to compile rule %q: %w", r.Pattern, err)
 			}
-			r.Regexp.MatchTimeout = noLimit
 			sets[i], err = firstSet(r.Regexp.String())
 			return err
 		})
