@@ -51,9 +51,13 @@ type merged struct {
 	ascii [utf8.RuneSelf]atomic.Pointer[[]int]
 }
 
+// candidates lists, in order, the rules that can begin with c; lex asks
+// only within the text, so a rule that may match nothing is always one.
 func (m *merged) candidates(c rune) []int {
-	if l := m.ascii[c].Load(); l != nil {
-		return *l
+	if c < utf8.RuneSelf {
+		if l := m.ascii[c].Load(); l != nil {
+			return *l
+		}
 	}
 	l := []int{}
 	for i, r := range m.rules {
@@ -61,27 +65,18 @@ func (m *merged) candidates(c rune) []int {
 			l = append(l, i)
 		}
 	}
-	m.ascii[c].Store(&l)
+	if c < utf8.RuneSelf {
+		m.ascii[c].Store(&l)
+	}
 	return l
 }
 
 // find returns the first rule that matches text at pos, and its match: the
 // rule chroma would take (a rule whose match fails is, to chroma, no match).
 func (m *merged) find(text []rune, pos int) (int, *regexp2.Match) {
-	if pos < len(text) && text[pos] < utf8.RuneSelf {
-		for _, i := range m.candidates(text[pos]) {
-			if match := at(m.rules[i], text, pos); match != nil {
-				return i, match
-			}
-		}
-		return -1, nil
-	}
-	for i, r := range m.rules {
-		// At the end of the text, only a rule that may match nothing can.
-		if f := m.first[r]; f == nil || pos < len(text) && f.Contains(text[pos]) {
-			if match := at(r, text, pos); match != nil {
-				return i, match
-			}
+	for _, i := range m.candidates(text[pos]) {
+		if match := at(m.rules[i], text, pos); match != nil {
+			return i, match
 		}
 	}
 	return -1, nil
