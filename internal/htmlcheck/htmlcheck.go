@@ -101,7 +101,6 @@ func Check(doc []byte) Findings {
 			if _, ok := open.attrs["data-measure-click"]; ok && open.name == "button" {
 				button, spare = open, &element{attrs: map[string]string{}}
 			}
-			open = nil
 		case phtml.SVGToken, phtml.MathToken, phtml.XMLToken:
 			// The HTML lexer hands an <svg>, <math> or <xml> island back
 			// whole; its elements go through the same checks, read as XML.
