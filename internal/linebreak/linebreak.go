@@ -18,9 +18,8 @@ const Short = 16
 // a run of punctuation (...) stay whole; a run between two marks longer than
 // the 34 characters of code the narrowest line holds also breaks between
 // its words (Streamable<wbr>HTTP<wbr>Server...), not at whatever letter
-// ends the line. A quote and the bracket it opens ("{), and a query's ?
-// and the name after it (?tls=require), go in a span the stylesheet keeps
-// on one line.
+// ends the line. A quote and the bracket it opens ("{), and a ? and the
+// name after it (?tls=require), go in a span the stylesheet keeps whole.
 func HTML(s string) string { return marked(s, 34) }
 
 // Title is HTML for a page's title, whose larger letters fit 20 to the line.
