@@ -43,16 +43,12 @@ func firstSet(expr string) (*syntax.CharSet, error) {
 // merged holds a state's rules, tried in their order.
 type merged struct {
 	rules []*chroma.CompiledRule
-	// first is the set of characters each rule can begin with, or nil
-	// when regexp2 cannot say (the rule may match the empty string).
-	first map[*chroma.CompiledRule]*syntax.CharSet
-	// ascii[c] lists, in order, the rules that can begin with c; it is
-	// made on the first c the state meets.
-	ascii [utf8.RuneSelf]atomic.Pointer[[]int]
+	first map[*chroma.CompiledRule]*syntax.CharSet // compile's
+	ascii [utf8.RuneSelf]atomic.Pointer[[]int]     // candidates, made on a character's first use
 }
 
-// candidates lists, in order, the rules that can begin with c; lex asks
-// only within the text, so a rule that may match nothing is always one.
+// candidates lists, in order, the rules that can begin with c, or that
+// regexp2 cannot say of (such a rule may match the empty string).
 func (m *merged) candidates(c rune) []int {
 	if c < utf8.RuneSelf {
 		if l := m.ascii[c].Load(); l != nil {
