@@ -54,9 +54,7 @@ type Findings struct {
 	IDs    map[string]bool
 	Links  []string
 	Clicks []string
-	// Loads are the stylesheets and scripts the page loads, as written, but
-	// for a stylesheet in <noscript>.
-	Loads []string
+	Loads  []string // the stylesheets (but in <noscript>) and scripts the page loads, as written
 }
 
 type element struct {
