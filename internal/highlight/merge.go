@@ -88,8 +88,7 @@ func at(r *chroma.CompiledRule, text []rune, pos int) *regexp2.Match {
 }
 
 // lex returns the tokens of text, lexed by l's rules from the state o
-// names, as chroma's RegexLexer.Tokenise does, but each state's rules tried
-// through its merged table: chroma would try them one by one.
+// names, as chroma's RegexLexer.Tokenise does, but through find.
 func lex(l *lexerCopy, o *chroma.TokeniseOptions, text string) chroma.Iterator {
 	if o.EnsureLF {
 		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
