@@ -85,16 +85,11 @@ func (s *Site) Sizes() (Sizes, error) {
 // every page of the index loads the same ones.
 func (s *Site) critical(page rendered) Size {
 	s.sizeOnce.Do(func() {
-		var names []string
-		var files [][]byte
+		s.sized = map[string]Size{}
 		for name, data := range s.Files {
 			if path.Ext(name) == ".css" || path.Ext(name) == ".js" {
-				names, files = append(names, name), append(files, data)
+				s.sized[name] = measureAll([][]byte{data})[0]
 			}
-		}
-		s.sized = map[string]Size{}
-		for i, z := range measureAll(files) {
-			s.sized[names[i]] = z
 		}
 	})
 	z := measureAll([][]byte{page.HTML})[0]
