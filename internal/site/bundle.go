@@ -47,6 +47,7 @@ func (s *Site) bundle(site fs.FS) error {
 		if err != nil {
 			return fmt.Errorf("%s/%s: %w", StaticDir, rel, err)
 		}
+		out := rel // its served path
 		// By extension in any case: a server types static/X.JS as a script too.
 		switch strings.ToLower(path.Ext(rel)) {
 		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
@@ -67,19 +68,15 @@ func (s *Site) bundle(site fs.FS) error {
 			if rel == "style.css" {
 				data = append(append(data, '\n'), highlight.CSS()...)
 			}
-			min, err := minifier.Bytes("text/css", data)
-			if err != nil {
+			if data, err = minifier.Bytes("text/css", data); err != nil {
 				return fmt.Errorf("%s/%s: %v", StaticDir, rel, err)
 			}
 			// A content hash in the name, style.0123abcd.css, lets it be cached forever.
-			sum, ext := sha256.Sum256(min), path.Ext(rel)
-			out := strings.TrimSuffix(rel, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
-			s.Files[out] = min
-			s.assets[rel] = "/" + out
-			return nil
+			sum, ext := sha256.Sum256(data), path.Ext(rel)
+			out = strings.TrimSuffix(rel, ext) + "." + hex.EncodeToString(sum[:])[:10] + ext
 		}
-		s.Files[rel] = data
-		s.assets[rel] = "/" + rel
+		s.Files[out] = data
+		s.assets[rel] = "/" + out
 		return nil
 	})
 	if err != nil {
