@@ -171,11 +171,10 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	// Partials run after the body, when its citations are known; until
 	// then a mark with a NUL, which Markdown cannot output, holds each.
 	res, err := markdown.Render(p.src, p.first, s.markdownOptions(d))
-	var at *markdown.LineError
-	switch {
-	case errors.As(err, &at):
+	if at, ok := errors.AsType[*markdown.LineError](err); ok {
 		return out, fmt.Errorf("%s:%d: %w", p.File, at.Line, at.Err)
-	case err != nil:
+	}
+	if err != nil {
 		return out, fmt.Errorf("%s: %w", p.File, err)
 	}
 	out.Cites = citations(p, res.Citations)
