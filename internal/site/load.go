@@ -137,7 +137,8 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 	} else if src, err = fs.ReadFile(site, rel); err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}
-	p := &Page{File: rel, raw: src, stat: fi}
+	dir, _ := path.Split(name)
+	p := &Page{File: rel, raw: src, stat: fi, Section: strings.TrimSuffix(dir, "/")}
 	if old != nil && bytes.Equal(old.raw, src) {
 		// The same bytes parse the same. The page is a new one all the
 		// same: this build links and renders it, and changes nothing of old's.
@@ -153,9 +154,6 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 	p.Out = strings.TrimPrefix(p.URL, "/") + "index.html"
 	if p.URL == "/404.html" {
 		p.Out = "404.html"
-	}
-	if dir := path.Dir(name); dir != "." {
-		p.Section = dir
 	}
 	return p, p.parseMessages()
 }
