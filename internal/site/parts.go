@@ -37,11 +37,10 @@ func (s *Site) paginate(o Options, last map[string]*Page) error {
 				"set another url", p.File, p.Meta.URLLine, p.URL)
 		}
 	}
-	i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })
-	if i < 0 || len(s.catalog.pages) == 0 || s.Pages[i].Home && s.tmpl.set.Lookup("home") == nil {
+	home := s.Pages[slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })] // a page of every build
+	if len(s.catalog.pages) == 0 || home.Home && s.tmpl.set.Lookup("home") == nil {
 		return nil // nothing to list; render reports a missing home.html
 	}
-	home := s.Pages[i]
 	// The page with no entry, as a middle part, with both its links.
 	home.part, s.catalog.parts = &Part{N: 10, Of: 11, Prev: partURL(9), Next: partURL(11)}, 11
 	if err := s.renderEach(o, []*Page{home}); err != nil {
