@@ -68,11 +68,8 @@ func (s *Site) render(o Options) error {
 
 // renderEach renders pages side by side (see each).
 func (s *Site) renderEach(o Options, pages []*Page) error {
-	return s.each(o, len(pages), func(i int) error {
-		out, err := s.renderPage(pages[i])
-		if err == nil {
-			pages[i].out = out
-		}
+	return s.each(o, len(pages), func(i int) (err error) {
+		pages[i].out, err = s.renderPage(pages[i]) // a failed build is not kept
 		return err
 	})
 }
