@@ -14,15 +14,13 @@ import (
 	"errref/internal/htmlcheck"
 )
 
-// generated names the files the build writes itself, which static/ may not
-// also hold, but for _redirects: the writer's own, refused only beside
-// pages' aliases (writeRedirects).
+// generated names the files the build writes, which static/ may not hold but
+// for _redirects, the writer's own, refused only beside aliases (writeRedirects).
 var generated = map[string]bool{"measure.js": true, "filter.js": true, "sitemap.xml": true, "robots.txt": true,
 	"404.html": true, "index.html": true, "_redirects": true}
 
-// bundle copies static/, each name to its served path in s.assets: CSS
-// minified under a hashed name (style.css with chroma's), markup with LF
-// line ends, the rest as it is; then it minifies measure/'s scripts.
+// bundle copies static/, each name to its served path in s.assets (CSS minified
+// under a hashed name, markup with LF line ends), then minifies measure/'s scripts.
 func (s *Site) bundle(site fs.FS) error {
 	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {

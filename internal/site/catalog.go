@@ -24,9 +24,8 @@ type Section struct {
 	html    []byte // its heading, laid out by partials/section.html
 }
 
-// Catalog is what templates see as .Site: the settings, and every page.
-// Each render has its own copy, which notes whether the page lists the
-// pages: only then does it show what the catalog holds (see Site.reuse).
+// Catalog is .Site to templates: the settings, and every page. Each render has its own
+// copy, noting whether the page lists the pages: only then it shows them (see Site.reuse).
 type Catalog struct {
 	settings.Settings // so that templates keep reading .Site.Publisher
 	pages             []*Page
@@ -64,9 +63,8 @@ type Link struct {
 // IsError reports whether p is an error page: in a section, not its own page.
 func (p *Page) IsError() bool { return p.Section != "" && !strings.HasSuffix(p.File, "/index.md") }
 
-// link groups the pages into sections, sets each error page's neighbours
-// and related pages, makes s.catalog, and sums what each page shows of the
-// others (see Site.reuse).
+// link groups the pages into sections, sets each error page's neighbours and
+// related pages, makes s.catalog, and sums what each page shows of the others.
 func (s *Site) link() error {
 	bySection := map[string]*Section{}
 	byURL := map[string]*Page{}
@@ -167,9 +165,8 @@ func (s *Site) link() error {
 
 func linkTo(p *Page) *Link { return &Link{URL: p.URL, Meta: p.Meta} }
 
-// sum sums into each page's shows what it shows of the other pages: its
-// date, library, linked pages and breadcrumb; into s.catalogSum, what a
-// page that lists the catalog shows.
+// sum sums into each page's shows what it shows of the others (date, library, links,
+// breadcrumb), and into s.catalogSum what a page that lists the catalog shows.
 func (s *Site) sum() {
 	faces := make(map[string][]byte, len(s.Pages)) // by URL
 	for _, p := range s.Pages {

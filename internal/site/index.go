@@ -10,9 +10,8 @@ import (
 	"strings"
 )
 
-// index places the rendered pages among the bundled files, adds the
-// sitemap, robots.txt and _redirects, and checks the site as a whole: every
-// page has a path of its own, no two paths differ only in case, links hold.
+// index places the pages among the bundled files, adds sitemap.xml, robots.txt and
+// _redirects, and checks that paths are each one's, even in case, and that links hold.
 func (s *Site) index() error {
 	from := map[string]string{ // what writes each file, for errors to name
 		"measure.js":  MeasureDir + "/measure.js",
@@ -62,9 +61,8 @@ func (s *Site) index() error {
 	return s.checkLinks()
 }
 
-// claim checks that no file the build writes is at p's output path, on its
-// way (/404.html/) or below it. from maps each file to what writes it; dirs
-// each folder of a file written so far to a file in it.
+// claim refuses p's output path if the build writes a file there, on its way (/404.html/)
+// or below it. from maps each file to its writer; dirs each folder written to a file in it.
 func (s *Site) claim(p *Page, from, dirs map[string]string) error {
 	at := from[p.Out]
 	if _, ok := s.Files[p.Out]; ok {

@@ -121,9 +121,8 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	return pages, errors.Join(errs...)
 }
 
-// loadPage reads rel, content/NAME, and maps it to its output path. A file not
-// changed whose size and modification time are those old, its page in prev,
-// read is not read again; bytes old read are not parsed again.
+// loadPage reads rel, content/NAME, and maps it to its output path. A file not changed, of
+// old's size and modification time, is not read again; old's bytes are not parsed again.
 func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 	name := strings.TrimPrefix(rel, ContentDir+"/")
 	// Stat before read: an edit in between is seen next time.
@@ -161,10 +160,9 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 // homeFile names the generated home page in errors and in the Prev map.
 const homeFile = TemplateDir + "/home.html"
 
-// Ignored reports whether a file in content/ or static/ is not the
-// author's: hidden (.DS_Store), an editor's lock or backup (.#index.md,
-// #index.md#, index.md~), or Windows Explorer's (Thumbs.db, desktop.ini):
-// the build skips it, and the preview does not build again when it changes.
+// Ignored reports whether a file in content/ or static/, which the build skips and the
+// preview does not watch, is not the author's: hidden (.DS_Store), an editor's lock or
+// backup (.#index.md, #index.md#, index.md~), or Windows Explorer's (Thumbs.db, desktop.ini).
 func Ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")

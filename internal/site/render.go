@@ -282,9 +282,8 @@ func citations(p *Page, body []markdown.Citation) []Citation {
 	return cites
 }
 
-// checkUnset warns of, or with publish refuses, a mark the page sets no value
-// for, which it shows as a placeholder: a <setting:guide> when it names no
-// guide, and a checked line (which shows its quotes, checked) without updated.
+// checkUnset warns of, or with publish refuses, a placeholder the page shows: a
+// <setting:guide> naming no guide, or a checked line (its quotes, checked) without updated.
 func (s *Site) checkUnset(p *Page, guide string, d *Data) ([]string, error) {
 	var msgs []string
 	if n := lineOf(p.src, "<setting:guide>"); n > 0 && guide == "" {

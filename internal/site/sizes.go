@@ -48,9 +48,8 @@ type Sizes struct {
 	Measure  Size // measure.js
 }
 
-// Sizes measures the built files and measure.js, and names the heaviest
-// page. Without a base URL it measures that page, unless it is one of the
-// index's, rendered again with StandinBaseURL, as it will be published.
+// Sizes measures the built files and measure.js, and names the heaviest page: without a
+// base URL, unless one of the index's, rendered again with StandinBaseURL, as published.
 func (s *Site) Sizes() (Sizes, error) {
 	r := Sizes{Standin: s.Settings.BaseURL == ""}
 	for _, data := range s.Files {
@@ -80,9 +79,8 @@ func (s *Site) Sizes() (Sizes, error) {
 	return r, nil
 }
 
-// critical measures a page's critical path: its HTML and the build's
-// stylesheets and scripts it loads, each of those measured once a build:
-// every page of the index loads the same ones.
+// critical measures a page's critical path: its HTML and the stylesheets and scripts it
+// loads, those measured once a build, as every page of the index loads the same ones.
 func (s *Site) critical(page rendered) Size {
 	s.sizeOnce.Do(func() {
 		s.sized = map[string]Size{}
