@@ -215,8 +215,8 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	return out, nil
 }
 
-// structuredData is p's canonical URL, empty without a base URL, and its
-// JSON-LD: a TechArticle, or the index's CollectionPage, with its breadcrumb.
+// structuredData is p's canonical URL, empty without a base URL, and its JSON-LD: a
+// TechArticle, or the index's CollectionPage, with its BreadcrumbList (see trail).
 func (s *Site) structuredData(p *Page) (canonical string, jsonLD any) {
 	set := s.Settings
 	kind, title := "TechArticle", "headline"
@@ -241,8 +241,17 @@ func (s *Site) structuredData(p *Page) (canonical string, jsonLD any) {
 			ld[key] = t.Format("2006-01-02")
 		}
 	}
-	if crumbs := s.breadcrumb(p); crumbs != nil {
+	if trail := s.trail(p); trail != nil {
+		var items []any
+		for i, c := range append(trail, p) {
+			item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Meta.Title}
+			if c != p { // the page itself needs no link
+				item["item"] = set.BaseURL + c.URL
+			}
+			items = append(items, item)
+		}
 		delete(ld, "@context")
+		crumbs := map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
 		return canonical, map[string]any{"@context": "https://schema.org", "@graph": []any{ld, crumbs}}
 	}
 	return canonical, ld
@@ -372,24 +381,6 @@ func (s *Site) check(p *Page, d *Data, page []byte) (htmlcheck.Findings, error) 
 		problems = append(problems, fmt.Errorf("%s: %s", where, pr.Msg))
 	}
 	return found, errors.Join(problems...)
-}
-
-// breadcrumb is the page's BreadcrumbList (see trail), or nil.
-func (s *Site) breadcrumb(p *Page) map[string]any {
-	trail := s.trail(p)
-	if trail == nil {
-		return nil
-	}
-	trail = append(trail, p)
-	var items []any
-	for i, c := range trail {
-		item := map[string]any{"@type": "ListItem", "position": i + 1, "name": c.Meta.Title}
-		if i < len(trail)-1 { // the last is the page itself, which needs no link
-			item["item"] = s.Settings.BaseURL + c.URL
-		}
-		items = append(items, item)
-	}
-	return map[string]any{"@type": "BreadcrumbList", "itemListElement": items}
 }
 
 // trail is p's breadcrumb, of absolute URLs (none without a base URL, nor
