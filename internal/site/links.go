@@ -91,15 +91,13 @@ func (s *Site) writeRedirects() error {
 			lines = append(lines, a+" "+p.URL+" 301")
 		}
 	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil || len(lines) == 0 {
+		return err
 	}
-	if _, ok := s.Files["_redirects"]; ok && len(lines) > 0 {
+	if _, ok := s.Files["_redirects"]; ok {
 		return fmt.Errorf("%s/_redirects: the build writes _redirects itself, from the pages' aliases (%s): "+
 			"keep the redirects in one place, the file or the aliases", StaticDir, claimed[strings.Fields(lines[0])[0]])
 	}
-	if len(lines) > 0 {
-		s.Files["_redirects"] = []byte("# Made by the build from the pages' aliases.\n" + strings.Join(lines, "\n") + "\n")
-	}
+	s.Files["_redirects"] = []byte("# Made by the build from the pages' aliases.\n" + strings.Join(lines, "\n") + "\n")
 	return nil
 }
