@@ -51,8 +51,7 @@ func (s *Site) bundle(site fs.FS) error {
 		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
 		case ".html", ".htm", ".xhtml", ".svg", ".xml":
-			// Served from this site as it is, but for Git for Windows' CRLF
-			// line ends: it passes the pages' checks.
+			// Served as it is, but for Git for Windows' CRLF line ends: it passes the pages' checks.
 			data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 			var problems []error
 			for _, pr := range htmlcheck.Check(data).Problems {

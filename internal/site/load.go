@@ -67,9 +67,8 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 		case d.IsDir() || !strings.EqualFold(ext, ".md") && !strings.EqualFold(ext, ".markdown"):
 			return nil
 		case strings.EqualFold(name, "index.md") && name != "index.md":
-			// The names as the folder holds them: on a file system that
-			// folds case (a Mac's, Windows'), a stat of index.md finds
-			// Index.md, which is the page /Index/ on Netlify's.
+			// As the folder spells it: where case folds (a Mac, Windows), a stat
+			// of index.md finds Index.md, which is the page /Index/ on Netlify.
 			errs = append(errs, fmt.Errorf("%s: a folder's own page is index.md, in lower case: rename it to index.md", rel))
 		case ext != ".md":
 			errs = append(errs, fmt.Errorf("%s: a page's file ends in .md, in lower case: rename it to %s.md", rel, strings.TrimSuffix(name, ext)))
@@ -139,8 +138,7 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 	dir, _ := path.Split(name)
 	p := &Page{File: rel, raw: src, stat: fi, Section: strings.TrimSuffix(dir, "/")}
 	if old != nil && bytes.Equal(old.raw, src) {
-		// The same bytes parse the same. The page is a new one all the
-		// same: this build links and renders it, and changes nothing of old's.
+		// The same bytes parse the same; the page is a new one all the same, old left as it was.
 		p.Meta, p.src, p.first = old.Meta, old.src, old.first
 	} else if p.Meta, p.src, p.first, err = frontmatter.Parse(rel, src); err != nil {
 		return nil, err

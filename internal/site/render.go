@@ -30,8 +30,7 @@ var minifier = func() *minify.M {
 	m := minify.New()
 	m.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepDefaultAttrVals: true})
 	m.AddFunc("text/css", mincss.Minify)
-	// ES5 (Version 2009): the minifier may not add newer syntax, such as an
-	// optional catch binding, that an old browser would fail to parse.
+	// ES5: the minifier may not add newer syntax (an optional catch binding) an old browser fails on.
 	m.Add("application/javascript", &minjs.Minifier{Version: 2009})
 	m.AddFuncRegexp(regexp.MustCompile(`[/+]json$`), minjson.Minify)
 	return m
@@ -89,8 +88,7 @@ func (s *Site) each(o Options, n int, job func(i int) error) error {
 			errs[i] = job(i)
 		}()
 	}
-	// A template cannot be stopped once it runs: on time out the build
-	// reports, and the render is left to stopWriter or the process's end.
+	// A running template cannot be stopped: on time out the build reports, leaving it to stopWriter or the process's end.
 	timeout := cmp.Or(o.Timeout, DefaultTimeout)
 	timer := time.NewTimer(timeout)
 	for range n {

@@ -45,8 +45,7 @@ type Options struct {
 	Timeout time.Duration // bounds the wait for each page, to report a template that never ends; DefaultTimeout when zero
 	// Prev is the last good build, or nil: an unchanged page is taken from it.
 	Prev *Site
-	// Changed names the files (content/x.md) saved since Prev: read again
-	// even when their size and modification time are those Prev read.
+	// Changed names the files saved since Prev (content/x.md): read again even at the size and time Prev read.
 	Changed map[string]bool
 }
 

@@ -41,8 +41,7 @@ func (z PageSize) Over() string {
 // Sizes is the build's size summary.
 type Sizes struct {
 	Raw int // every file, uncompressed
-	// Critical is the heaviest critical path, gzip: the most HTML may be a
-	// table that compresses to little, beside a page of code that is over.
+	// Critical is the heaviest critical path by gzip, not raw: a big table compresses to little.
 	Critical PageSize
 	Standin  bool // the page was measured with StandinBaseURL, the build having no base URL
 	Measure  Size // measure.js
@@ -116,9 +115,8 @@ func (s *Site) CheckBudget() error {
 // measureAll measures each of files with gzip -9.
 func measureAll(files [][]byte) []Size {
 	sizes := make([]Size, len(files))
-	// Writers are reset, not made: a new one is 600 KB of tables, which
-	// would cost about as much as compressing a small file, and a build
-	// measures in several places (the index's pages, as each renders).
+	// Writers are reset, not made: a new one, 600 KB of tables, costs about as much as
+	// compressing a small file, and a build measures often (each page of the index).
 	zw := gzipWriters.Get().(*gzip.Writer)
 	defer gzipWriters.Put(zw)
 	for i, data := range files {
