@@ -44,8 +44,7 @@ func (s *Site) paginate(o Options, last map[string]*Page) error {
 	if err := s.renderEach(o, []*Page{home}); err != nil {
 		return err
 	}
-	empty := home.out
-	home.out = rendered{}
+	s.room, home.out = CriticalBudget-home.out.Critical.Gzip, rendered{}
 	if !home.part.read { // a home of the writer's own that lists no part of the index
 		home.part, s.catalog.parts = nil, 0
 		return nil
@@ -54,7 +53,7 @@ func (s *Site) paginate(o Options, last map[string]*Page) error {
 	if prev := o.Prev; prev != nil && prev.inputs == s.inputs && prev.catalogSum == s.catalogSum {
 		s.breaks = prev.breaks // the last build's cut, which its pages of the index, reused, show
 	}
-	if s.room = CriticalBudget - empty.Critical.Gzip; s.room <= 0 {
+	if s.room <= 0 {
 		return fmt.Errorf("%s: the index's page with no entry is %d B gzip with its CSS and scripts, over the budget of %d B: "+
 			"cut its templates (home.html, partials/errors.html) or the stylesheets",
 			home.File, CriticalBudget-s.room, CriticalBudget)
