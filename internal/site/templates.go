@@ -67,12 +67,10 @@ func loadTemplates(site fs.FS, asset func(string) (string, error)) (*templates, 
 	// A call of a missing template fails only when it runs: find it now.
 	var err error
 	walk(t, func(tree *parse.Tree, n parse.Node) {
-		tn, ok := n.(*parse.TemplateNode)
-		if !ok || err != nil || t.Lookup(tn.Name) != nil {
-			return
+		if tn, ok := n.(*parse.TemplateNode); ok && err == nil && t.Lookup(tn.Name) == nil {
+			loc, _ := tree.ErrorContext(tn)
+			err = tm.error(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(tm.files)), ", ")))
 		}
-		loc, _ := tree.ErrorContext(tn)
-		err = tm.error(fmt.Errorf("template: %s: names the partial %q, which no file in %s/ defines (the templates are %s)", loc, tn.Name, TemplateDir, strings.Join(slices.Sorted(maps.Keys(tm.files)), ", ")))
 	})
 	if err != nil {
 		return nil, err
