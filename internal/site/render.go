@@ -181,13 +181,16 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	if out.Warnings, err = s.checkUnset(p, d.Guide, d); err != nil {
 		return out, err
 	}
-	body, err := s.runPartials(d, res.HTML)
-	if err != nil {
-		return out, err
+	for i, name := range d.partials {
+		b, err := s.execute(name, p.File, d)
+		if err != nil {
+			return out, err
+		}
+		res.HTML = bytes.Replace(res.HTML, partialMark(i), b, 1)
 	}
-	p.Body = template.HTML(body)
+	p.Body = template.HTML(res.HTML)
 	// Most pages sell nothing: only a body that names the attribute is parsed.
-	d.Sells = bytes.Contains(body, []byte("data-checkout")) && htmlcheck.Check(body).Checkouts > 0
+	d.Sells = bytes.Contains(res.HTML, []byte("data-checkout")) && htmlcheck.Check(res.HTML).Checkouts > 0
 	page, err := s.execute("base", p.File, d)
 	if err != nil {
 		return out, err
@@ -316,18 +319,6 @@ func (s *Site) unnamedGuides() error {
 		_, errs[i] = s.checkUnset(p, cmp.Or(p.Meta.Guide, s.Settings.Guide), nil)
 	}
 	return errors.Join(errs...)
-}
-
-// runPartials runs the partials the body calls, each into its mark.
-func (s *Site) runPartials(d *Data, body []byte) ([]byte, error) {
-	for i, name := range d.partials {
-		b, err := s.execute(name, d.Page.File, d)
-		if err != nil {
-			return nil, err
-		}
-		body = bytes.Replace(body, partialMark(i), b, 1)
-	}
-	return body, nil
 }
 
 // checkHistory refuses a release named as history that no citation quotes:
