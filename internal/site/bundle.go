@@ -82,11 +82,7 @@ func (s *Site) bundle(site fs.FS) error {
 	if _, ok := s.assets["style.css"]; !ok {
 		return fmt.Errorf("%s/style.css: missing: it is the site's one stylesheet", StaticDir)
 	}
-	return s.bundleMeasure(site)
-}
-
-// bundleMeasure minifies the counter, measure/measure.js, and the index's filter.js, if any.
-func (s *Site) bundleMeasure(site fs.FS) error {
+	// The counter, and the index's filter.js if any.
 	for _, name := range []string{"measure.js", "filter.js"} {
 		src, err := fs.ReadFile(site, MeasureDir+"/"+name)
 		if name == "filter.js" && errors.Is(err, fs.ErrNotExist) {
