@@ -172,7 +172,13 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	if err != nil {
 		return out, fmt.Errorf("%s: %w", p.File, err)
 	}
-	out.Cites = citations(p, res.Citations)
+	front := len(p.raw) - len(p.src) // a span counts the front matter too: the body is the end of the file
+	for _, c := range res.Citations {
+		if c.Span != [2]int{} {
+			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
+		}
+		out.Cites = append(out.Cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
+	}
 	if err := p.checkMessages(out.Cites); err != nil {
 		return out, err
 	}
@@ -277,19 +283,6 @@ func (s *Site) markdownOptions(d *Data) markdown.Options {
 			return partialMark(len(d.partials) - 1), nil
 		},
 	}
-}
-
-// citations are the body's, placed in p's file: a span counts the front matter too.
-func citations(p *Page, body []markdown.Citation) []Citation {
-	var cites []Citation
-	front := len(p.raw) - len(p.src) // the body is the end of the file
-	for _, c := range body {
-		if c.Span != [2]int{} {
-			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
-		}
-		cites = append(cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
-	}
-	return cites
 }
 
 // checkUnset warns of, or with publish refuses, a placeholder the page shows: a
