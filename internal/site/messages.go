@@ -22,11 +22,7 @@ func (p *Page) parseMessages() error {
 
 // checkMessages holds each message to the page's quotes: the index may
 // list only a line the cited source can print.
-func (p *Page) checkMessages(cites []Citation) error {
-	quotes := make([]string, len(cites))
-	for i, c := range cites {
-		quotes[i] = c.Quote
-	}
+func (p *Page) checkMessages(quotes []string) error {
 	if i, err := message.Check(p.Messages, quotes); err != nil {
 		return fmt.Errorf("%s:%d: message %q: %w", p.File, p.messageLine(p.Meta.Messages[i]), p.Meta.Messages[i], err)
 	}

@@ -172,14 +172,16 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	if err != nil {
 		return out, fmt.Errorf("%s: %w", p.File, err)
 	}
+	var quotes []string
 	front := len(p.raw) - len(p.src) // a span counts the front matter too: the body is the end of the file
 	for _, c := range res.Citations {
 		if c.Span != [2]int{} {
 			c.Span[0], c.Span[1] = c.Span[0]+front, c.Span[1]+front
 		}
 		out.Cites = append(out.Cites, Citation{Citation: c, File: p.File, History: slices.Contains(p.Meta.History, c.Repo+"@"+c.Version)})
+		quotes = append(quotes, c.Quote)
 	}
-	if err := p.checkMessages(out.Cites); err != nil {
+	if err := p.checkMessages(quotes); err != nil {
 		return out, err
 	}
 	d.Checked = checkedAgainst(out.Cites)
