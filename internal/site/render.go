@@ -268,12 +268,11 @@ func (s *Site) structuredData(p *Page) (canonical string, jsonLD any) {
 
 // markdownOptions are the settings'; a partial the body calls goes to d.partials.
 func (s *Site) markdownOptions(d *Data) markdown.Options {
-	set := s.Settings
 	return markdown.Options{
-		Contact:        set.Contact,
-		Wallet:         set.Wallet,
-		PaymentContact: set.PaymentContact,
-		Storefront:     set.Storefront,
+		Contact:        s.Settings.Contact,
+		Wallet:         s.Settings.Wallet,
+		PaymentContact: s.Settings.PaymentContact,
+		Storefront:     s.Settings.Storefront,
 		PayPage:        "/pay/",
 		Counter:        d.Counter,
 		Guide:          d.Guide,
