@@ -116,12 +116,15 @@ func (s *Site) cut(home *Page) error {
 	return nil
 }
 
-// fit checks each page of the index against the budget. One over it (its entries pushed
-// the page's end out of gzip's reach, say) gets a break before its last pages, weighing
-// what it is over, and the index and every page that lists the catalog render again.
+// fit renders the pages and checks each page of the index against the budget. One over it
+// (its entries pushed its end out of gzip's reach, say) gets a break before its last pages,
+// weighing what it is over, and the index and every page that lists the catalog render again.
 func (s *Site) fit(o Options, last map[string]*Page) error {
 	var first, cutAt string // the last round's page, by its first entry, and the entry it was cut before
 	for {
+		if err := s.render(o); err != nil {
+			return err
+		}
 		i := slices.IndexFunc(s.Pages, func(p *Page) bool { return p.part != nil && p.out.Critical.Gzip > CriticalBudget })
 		if i < 0 {
 			return nil
@@ -158,9 +161,6 @@ func (s *Site) fit(o Options, last map[string]*Page) error {
 		root := s.Pages[slices.IndexFunc(s.Pages, func(p *Page) bool { return p.URL == "/" })]
 		s.Pages = slices.DeleteFunc(s.Pages, func(p *Page) bool { return p.part != nil && p != root })
 		if err := s.cut(root); err != nil {
-			return err
-		}
-		if err := s.render(o); err != nil {
 			return err
 		}
 	}

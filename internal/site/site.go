@@ -188,9 +188,6 @@ func build(o Options) (*Site, error) {
 		return nil, err
 	}
 	s.reuse(o.Prev, last)
-	if err := s.render(o); err != nil {
-		return nil, err
-	}
 	if err := s.fit(o, last); err != nil {
 		return nil, err
 	}
