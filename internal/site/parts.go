@@ -202,8 +202,7 @@ func (s *Site) entries(o Options, last map[string]*Page) error {
 	}
 	// Measured together, a gzip writer being 600 KB of tables: the size of
 	// frags[i] less that of frags[i-1] goes to weights[i] where it is set.
-	weights := []*int{nil, nil}
-	frags := [][]byte{nil, nil}
+	weights, frags := []*int{nil, nil}, [][]byte{nil, nil}
 	for _, sec := range secs {
 		head := s.heads[sec.Name]
 		before := head.html
