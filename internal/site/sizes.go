@@ -96,8 +96,7 @@ func (s *Site) critical(page rendered) Size {
 	return z
 }
 
-// CheckBudget refuses the build when a page's critical path, as built, is
-// over CriticalBudget, naming each such page.
+// CheckBudget refuses the build, naming each page whose critical path as built is over CriticalBudget.
 func (s *Site) CheckBudget() error {
 	var over []string
 	for _, p := range s.Pages {
