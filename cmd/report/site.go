@@ -9,9 +9,9 @@ import (
 	"errref/internal/site"
 )
 
-// places are what a click, a sale and an event do not carry, as the site in root
-// builds (site.Places): each click's, guide's and alias's page, and the pages' URLs.
-// A folder without content/ is no site: nothing is placed.
+// places are what a click, a sale and an event do not carry, as the site in
+// root builds (site.Places): each click's, guide's and alias's page, and the
+// pages' URLs. A folder without content/ is no site: nothing is placed.
 type places struct {
 	urls            []string
 	clicks          map[string][]string

@@ -39,9 +39,10 @@ func migrate(f flags) error {
 	return nil
 }
 
-// openToRead opens the store read-only after taking the preview's journal into it; with
-// neither the default store nor a journal, none. It creates only the default events.db, to
-// take the journal in: a mistyped -db or SITE_EVENTS_DB is an error, not a new store.
+// openToRead opens the store read-only after taking the preview's journal into
+// it; with neither the default store nor a journal, none. It creates only the
+// default events.db, to take the journal in: a mistyped -db or SITE_EVENTS_DB
+// is an error, not a new store.
 func (f flags) openToRead(ctx context.Context) (*store.Store, error) {
 	dsn, from, err := f.locate()
 	if err != nil {

@@ -73,7 +73,7 @@ func New(t testing.TB, o Options) context.Context {
 	return tctx
 }
 
-// start starts Chromium, its profile in a temporary folder that chromedp removes.
+// start starts Chromium, its profile in a temporary folder chromedp removes.
 func start(path string, webdriver bool) (*browser, error) {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),

@@ -1,6 +1,6 @@
 // Package cite reads the spec of a citation of library source, such as
 // "modelcontextprotocol/python-sdk@v1.29.0:src/mcp/shared/session.py#305-306",
-// and links it to the exact lines upstream; internal/quote checks and moves quotes.
+// and links it to the lines upstream; internal/quote checks and moves quotes.
 package cite
 
 import (

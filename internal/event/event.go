@@ -19,7 +19,8 @@ const (
 	MaxValue = 200 // the longest campaign or outreach value, in characters
 )
 
-// The names of the counter's own events: the three reading events, and a click on a buy link.
+// The names of the counter's own events: the three reading events, and a click
+// on a buy link.
 const (
 	View           = "view"
 	HumanCandidate = "human-candidate"
@@ -27,7 +28,7 @@ const (
 	Checkout       = "checkout"
 )
 
-// Reading holds the names of the three reading events, in the order a reader reaches them.
+// Reading names the three reading events, in the order a reader reaches them.
 var Reading = []string{View, HumanCandidate, Engaged}
 
 // The checkout words, where a buy link leads (the storefront, or the site's

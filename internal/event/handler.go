@@ -11,8 +11,9 @@ import (
 	"time"
 )
 
-// Handler serves POST /api/event. Each valid event goes to Sink with the time it arrived, and is
-// answered 204 once Sink kept it, else 503. It reads no cookie, sets none, and keeps no header.
+// Handler serves POST /api/event. Each valid event goes to Sink with the time
+// it arrived, and is answered 204 once Sink kept it, else 503. It reads no
+// cookie, sets none, and keeps no header.
 type Handler struct {
 	Sink func(Event, time.Time) error
 
@@ -21,10 +22,11 @@ type Handler struct {
 	clock func() time.Time // time.Now, or a test's
 }
 
-// now is the time an event arrived, after the last one's by a nanosecond at least: a stored
-// event's key is its time and fields, and on Windows Go's wall clock moves only at the system's
-// timer tick (runtime/time_windows_amd64.s at go1.26.8 reads KUSER_SHARED_DATA's SystemTime),
-// within which two tabs one save reloads send the same view.
+// now is the time an event arrived, after the last one's by a nanosecond at
+// least: a stored event's key is its time and fields, and on Windows Go's wall
+// clock moves only at the system's timer tick (runtime/time_windows_amd64.s at
+// go1.26.8 reads KUSER_SHARED_DATA's SystemTime), within which two tabs one
+// save reloads send the same view.
 func (h *Handler) now() time.Time {
 	clock := time.Now
 	if h.clock != nil {

@@ -127,10 +127,11 @@ func (e *Event) field(dec *json.Decoder, key string) error {
 	return nil
 }
 
-// str reads key's string value into dst: at most MaxValue characters, and no control character.
-// Bidi controls (U+202E) would reorder what a terminal or log viewer shows around them. A campaign
-// or outreach value is the page URL's, as a reader followed it (a right-to-left mark in a
-// campaign's name): there each is kept as U+FFFD, and the reader's view still counts.
+// str reads key's string value into dst: at most MaxValue characters, and no
+// control character. Bidi controls (U+202E) would reorder what a terminal or
+// log viewer shows around them. A campaign or outreach value is the page URL's,
+// as a reader followed it (a right-to-left mark in a campaign's name): there
+// each is kept as U+FFFD, and the reader's view still counts.
 func str(dec *json.Decoder, key string, dst *string) error {
 	tok, err := dec.Token()
 	s, ok := tok.(string)
@@ -206,8 +207,9 @@ func (e *Event) check(seen []string) error {
 	return fmt.Errorf("a %q event carries no %q", e.Name, seen[i])
 }
 
-// IsName reports whether s is a click name the receiver takes; the build checks each page's
-// against it. IsName and isHost count bytes, which are characters in their ASCII classes.
+// IsName reports whether s is a click name the receiver takes; the build checks
+// each page's against it. IsName and isHost count bytes, which are characters
+// in their ASCII classes.
 func IsName(s string) bool { return len(s) <= 64 && nameRE.MatchString(s) }
 func isHost(s string) bool { return len(s) <= 253 && hostRE.MatchString(s) }
 

@@ -1,5 +1,6 @@
-// Package frontmatter splits a content file into its TOML front matter and its Markdown body, and
-// decodes the front matter strictly: a typo in a key is an error, not a silently ignored setting.
+// Package frontmatter splits a content file into its TOML front matter and its
+// Markdown body, and decodes the front matter strictly: a typo in a key is an
+// error, not a silently ignored setting.
 package frontmatter
 
 import (
@@ -49,8 +50,9 @@ type Meta struct {
 }
 
 var (
-	// urlRE: segments of letters, digits and - _ . ~, none starting or ending with a dot, each ending
-	// in /; nothing a browser or file system reads otherwise (%, ?, #, \; Windows drops a last dot).
+	// urlRE: segments of letters, digits and - _ . ~, none starting or ending
+	// with a dot, each ending in /; nothing a browser or file system reads
+	// otherwise (%, ?, #, \; Windows drops a last dot).
 	urlRE = regexp.MustCompile(`^/(?:[A-Za-z0-9_~-](?:[A-Za-z0-9._~-]*[A-Za-z0-9_~-])?/)*$`)
 	// wrongKindRE is toml's error for a value of the wrong kind: the key, what it is, what it takes.
 	wrongKindRE = regexp.MustCompile(`last key "([^"]+)"\): incompatible types: TOML value has type ([^;]+); destination has type ([\w.]+)`)
@@ -97,7 +99,8 @@ func NotUTF8(path string, src []byte) error {
 	return fmt.Errorf("%s:%d: not UTF-8 at byte %d: save the file as UTF-8", path, bytes.Count(src[:off], []byte("\n"))+1, off)
 }
 
-// Parse decodes the front matter of src (the file at path); it returns the body and its first line.
+// Parse decodes the front matter of src (the file at path); it returns the body
+// and its first line.
 func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err error) {
 	if err := NotUTF8(path, src); err != nil {
 		return meta, nil, 0, err
@@ -153,7 +156,8 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	if strings.TrimSpace(meta.Title) == "" || strings.TrimSpace(meta.Description) == "" {
 		return meta, nil, 0, fmt.Errorf("%s:%d: title and description must not be empty", path, keyLine(fm, "title"))
 	}
-	// A TOML local time (07:32:00) is that time on 0000-01-01: no day to show. Unset is year 1.
+	// A TOML local time (07:32:00) is that time on 0000-01-01: no day to show.
+	// Unset is year 1.
 	for i, t := range []time.Time{meta.Date, meta.Updated} {
 		if key := []string{"date", "updated"}[i]; t.Year() == 0 {
 			return meta, nil, 0, fmt.Errorf("%s:%d: %s is a time of day: write the day, such as %s = 2026-12-05", path, keyLine(fm, key), key, key)

@@ -135,8 +135,9 @@ func untimed(l *chroma.RegexLexer) *lexerCopy {
 // to compile, which stands for each of the lexer's patterns.
 const framePlaceholder = "(?#errref: a pattern of chroma's goes here; see internal/highlight/lexers.go)"
 
-// compile compiles every rule (none has a regexp yet) in frame, side by side, with
-// regexp2's default of no time limit, and returns the characters each can begin with (nil: unknown).
+// compile compiles every rule (none has a regexp yet) in frame, side by side,
+// with regexp2's default of no time limit, and returns the characters each can
+// begin with (nil: unknown).
 func compile(rules chroma.CompiledRules, frame string) (map[*chroma.CompiledRule]*syntax.CharSet, error) {
 	var todo []*chroma.CompiledRule
 	first := map[*chroma.CompiledRule]*syntax.CharSet{}

@@ -167,7 +167,7 @@ func pieces(q string) []string {
 
 var (
 	// interpolated is a value put into a literal: {x} and ${x} in f-strings and
-	// templates, %s in Python's % and Go's formats, % in V8's message templates.
+	// templates, %s in Python's % and Go's formats, % in V8's templates.
 	interpolated = regexp.MustCompile(`\$?\{[^{}]*\}|%[sdrvq]?`)
 	// unescape gives the quote characters and backslash a literal escapes.
 	unescape = strings.NewReplacer(`\'`, `'`, `\"`, `"`, "\\`", "`", `\\`, `\`)

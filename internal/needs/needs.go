@@ -1,9 +1,10 @@
 // Package needs gives the tests that need Chromium or a PostgreSQL server one
 // rule: when it is missing they fail, saying what to install or set, unless the
-// user skips them with SKIP_BROWSER=1 or SKIP_POSTGRES=1 (which REQUIRE_BROWSER=1
-// and REQUIRE_POSTGRES=1, set by CI, override). They fail rather than skip because
-// go test ./... shows a skip as a bare, cached "ok". The first test of a package
-// to find the thing missing fails; the others skip, naming it.
+// user skips them with SKIP_BROWSER=1 or SKIP_POSTGRES=1 (which
+// REQUIRE_BROWSER=1 and REQUIRE_POSTGRES=1, set by CI, override). They fail
+// rather than skip because go test ./... shows a skip as a bare, cached "ok".
+// The first test of a package to find the thing missing fails; the others skip,
+// naming it.
 package needs
 
 import (
@@ -62,8 +63,8 @@ type need struct {
 	failed atomic.Pointer[string] // the name of the test that failed for want of it
 }
 
-// check skips t when the user chose to skip these tests; else, when the
-// need is missing, it fails t saying why, or skips it if another test already failed.
+// check skips t when the user chose to skip these tests; else, when the need is
+// missing, it fails t saying why, or skips it if another test already failed.
 func (n *need) check(t testing.TB, missing bool, why string) {
 	t.Helper()
 	if os.Getenv(n.skip) == "1" && os.Getenv(n.require) != "1" {

@@ -203,7 +203,7 @@ func removeBuilt(dir string, l *lock) {
 	}
 }
 
-// removeAll is os.RemoveAll, which a test replaces to stop removeBuilt part way.
+// removeAll is os.RemoveAll, which a test replaces to stop removeBuilt midway.
 var removeAll = os.RemoveAll
 
 // Update makes dir, holding exactly prev, hold exactly next, each file that

@@ -138,7 +138,7 @@ func (s *Server) openEvents() error {
 	return nil
 }
 
-// keepEvent keeps, when the preview keeps events, and prints one the counter sent.
+// keepEvent prints an event the counter sent, and keeps it if the preview does.
 func (s *Server) keepEvent(e event.Event, t time.Time) error {
 	if s.writer != nil {
 		if err := s.writer.Receive(e, t); err != nil {

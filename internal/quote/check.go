@@ -53,7 +53,8 @@ func (t Tree) check(c site.Citation) (Result, []string) {
 	return r, lines
 }
 
-// Check checks and prints the citations of each REPO[@VERSION]=DIR in args; true if all held.
+// Check checks and prints the citations of each REPO[@VERSION]=DIR in args;
+// true if all held.
 func Check(w io.Writer, args []string, build func() (*site.Site, error)) (bool, error) {
 	copies, err := parseCopies(args)
 	if err != nil {

@@ -22,7 +22,8 @@ func tokens(s string) map[string]int {
 	return t
 }
 
-// dice is the share of tokens x (a quote's, so never none) and y have in common, from 0 to 1.
+// dice is the share of tokens x (a quote's, so never none) and y have in
+// common, from 0 to 1.
 func dice(x, y map[string]int) float64 {
 	common, total := 0, 0
 	for k, n := range x {
@@ -38,7 +39,8 @@ func dice(x, y map[string]int) float64 {
 // diff sets the lines x against y, line by line, by their longest common
 // subsequence: "-" for a line only in x, "+" only in y, " " in both.
 func diff(x, y []string) []string {
-	// lcs[i][j] is the longest common subsequence of x[i:] and y[j:]: small, as a quote is.
+	// lcs[i][j] is the longest common subsequence of x[i:] and y[j:]: small, as
+	// a quote is.
 	lcs := make([][]int, len(x)+1)
 	for i := range lcs {
 		lcs[i] = make([]int, len(y)+1)

@@ -27,7 +27,7 @@ type DriftOptions struct {
 	Out    io.Writer
 }
 
-// A group is the citations of one major version, checked against its newest release.
+// A group is one major version's citations, checked against its newest release.
 type group struct {
 	major   int
 	newest  version.Version
@@ -43,8 +43,8 @@ type repo struct {
 	history []Result // quotes kept at an old release (front matter history), checked there only
 }
 
-// Drift prints how a site's citations fare at each library's newest release in a git
-// clone, writing nothing: Held or Drifted; an error means no answer (exit Failed).
+// Drift prints how a site's citations fare at each library's newest release in
+// a git clone, writing nothing: Held or Drifted; an error: no answer (Failed).
 func Drift(o DriftOptions) (int, error) {
 	repos, err := checkClones(o)
 	if err != nil {

@@ -18,7 +18,8 @@ type ProseLine struct {
 	Text string `json:"text"` // the line, trimmed
 }
 
-// Prose finds the pages' lines naming one of the versions ("v1.29.0" or "1.29.0") outside specs.
+// Prose finds the pages' lines naming one of the versions ("v1.29.0" or
+// "1.29.0") outside specs.
 func Prose(s *site.Site, versions []string) []ProseLine {
 	var res []*regexp.Regexp
 	for _, v := range versions {

@@ -81,7 +81,7 @@ func relocate(c site.Citation, version string, old, cur []string) Result {
 	return mv
 }
 
-// tight reports whether the parts start on span's first line and end on its last.
+// tight reports whether the parts start and end on span's first and last line.
 func tight(span, parts []string) bool {
 	return holds(span, parts) && (len(span) == 1 || !holds(span[1:], parts) && !holds(span[:len(span)-1], parts))
 }

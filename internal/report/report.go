@@ -53,7 +53,8 @@ type Query struct {
 	From, To string // UTC days, YYYY-MM-DD, both included
 	Today    string // the UTC day the report is made, marked partial in the period
 	Filter   Filter
-	// Aliases maps a page's earlier paths, which answer with a 301, to its URL: their reads are the page's.
+	// Aliases maps a page's earlier paths, which answer with a 301, to its URL:
+	// their reads are the page's.
 	Aliases map[string]string
 }
 

@@ -39,8 +39,9 @@ var explorers = []explorer{
 
 func (x explorer) columns() []string { return append([]string{x.tx, x.to, x.token}, x.more...) }
 
-// reader returns x's kind and the reader of the USDC paid to the wallet, a sale of o's
-// product a transaction, summed to the end: memory grows with the sales, not the rows.
+// reader returns x's kind and the reader of the USDC paid to the wallet, a sale
+// of o's product a transaction, summed to the end: memory grows with the sales,
+// not the rows.
 func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Options) (string, func(keep func(Record) error) error, error) {
 	if o.Wallet == "" {
 		return x.kind, nil, fmt.Errorf("%s: %w", name, ErrNoWallet)

@@ -1,9 +1,10 @@
 // Gumroad's sales export: the CSV the dashboard writes, its columns those of
 // Exports::PurchaseExportService::PURCHASE_FIELDS in antiwork/gumroad
-// (app/services/exports/purchase_export_service.rb at 02e2df6), then a custom field a column, and
-// a last row whose first cell is "Totals"; every row as wide as the header. Its amounts are Ruby
-// Floats, cents over 100.0 rounded to two places (convert_cents_to_dollars in
-// app/modules/purchase/accounting.rb, read at 8c16285).
+// (app/services/exports/purchase_export_service.rb at 02e2df6), then a custom
+// field a column, and a last row whose first cell is "Totals"; every row as
+// wide as the header. Its amounts are Ruby Floats, cents over 100.0 rounded to
+// two places (convert_cents_to_dollars in app/modules/purchase/accounting.rb,
+// read at 8c16285).
 
 package sales
 

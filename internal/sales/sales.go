@@ -35,9 +35,10 @@ type Options struct {
 	Product string // what a transfer paid for: a chain transfer names none
 }
 
-// Read recognises an export by its header and returns its kind, and each, which hands keep its
-// sales one at a time as it reads them from r, never holding the file whole. A row it cannot read,
-// or keep's error, ends each with an error at its line. Any other file is refused, naming its header.
+// Read recognises an export by its header and returns its kind, and each, which
+// hands keep its sales one at a time as it reads them from r, never holding the
+// file whole. A row it cannot read, or keep's error, ends each with an error at
+// its line. Any other file is refused, naming its header.
 func Read(name string, r io.Reader, o Options) (kind string, each func(keep func(Record) error) error, err error) {
 	if o.Wallet != "" && !settings.WalletRE.MatchString(o.Wallet) {
 		return "", nil, fmt.Errorf("the wallet %q is not an address: want 0x and 40 hex digits, the address the USDC is paid to", o.Wallet)

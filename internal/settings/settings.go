@@ -46,8 +46,9 @@ type Settings struct {
 // WalletRE is an address on Base as wallet_address takes it: 0x and 40 hex digits.
 var WalletRE = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
 
-// Checksummed reports whether an address in mixed case has EIP-55's capitals: a letter is upper
-// case where the lower-case digits' Keccak-256 has a nibble of 8 or more; one case alone has none.
+// Checksummed reports whether an address in mixed case has EIP-55's capitals: a
+// letter is upper case where the lower-case digits' Keccak-256 has a nibble of
+// 8 or more; one case alone has none.
 func Checksummed(addr string) bool {
 	digits := addr[2:]
 	if strings.ToLower(digits) == digits || strings.ToUpper(digits) == digits {
@@ -110,7 +111,8 @@ func Load(site fs.FS, getenv func(string) string) (Settings, error) {
 	return s, s.validate(from, src)
 }
 
-// validate names each bad value where it was set: its line of site.toml (src), or from's variable.
+// validate names each bad value where it was set: its line of site.toml (src),
+// or from's variable.
 func (s Settings) validate(from map[string]string, src []byte) error {
 	var errs []error
 	bad := func(name, format string, args ...any) {
@@ -164,8 +166,9 @@ func (s Settings) Missing() []string {
 	return m
 }
 
-// Placeholders lists, with what to fix, the evident stand-ins: a host RFC 2606 reserves, a wallet
-// of one digit repeated, or a base URL over plain http (fine for a local try, not for publishing).
+// Placeholders lists, with what to fix, the evident stand-ins: a host RFC 2606
+// reserves, a wallet of one digit repeated, or a base URL over plain http (fine
+// for a local try, not for publishing).
 func (s Settings) Placeholders() []string {
 	var p []string
 	for _, u := range []struct{ name, value string }{{"base_url", s.BaseURL}, {"storefront_url", s.Storefront}} {

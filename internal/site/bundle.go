@@ -15,12 +15,12 @@ import (
 )
 
 // generated names the files the build writes, which static/ may not hold but
-// for _redirects, the writer's own, refused only beside aliases (writeRedirects).
+// _redirects, the writer's own, refused only beside aliases (writeRedirects).
 var generated = map[string]bool{"measure.js": true, "filter.js": true, "sitemap.xml": true, "robots.txt": true,
 	"404.html": true, "index.html": true, "_redirects": true}
 
 // bundle copies static/, each name to its served path in s.assets (CSS minified
-// under a hashed name, markup with LF line ends), then minifies measure/'s scripts.
+// under a hashed name, markup with LF line ends), then measure/'s scripts.
 func (s *Site) bundle(site fs.FS) error {
 	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
@@ -51,7 +51,8 @@ func (s *Site) bundle(site fs.FS) error {
 		case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".wasm":
 			return fmt.Errorf("%s/%s: scripts are not copied: the counter, %s/measure.js, is the only script a page loads", StaticDir, rel, MeasureDir)
 		case ".html", ".htm", ".xhtml", ".svg", ".xml":
-			// Served as it is, but for Git for Windows' CRLF line ends: it passes the pages' checks.
+			// Served as it is, but for Git for Windows' CRLF line ends: it
+			// passes the pages' checks.
 			data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 			var problems []error
 			for _, pr := range htmlcheck.Check(data).Problems {

@@ -10,8 +10,9 @@ import (
 	"errref/internal/casefold"
 )
 
-// checkCase refuses two output paths that differ only in case (Guide/index.html and
-// guide/map.png): a Mac or Windows keeps one, Netlify serves two. from names their writers.
+// checkCase refuses two output paths that differ only in case (Guide/index.html
+// and guide/map.png): a Mac or Windows keeps one, Netlify serves two. from
+// names their writers.
 func checkCase(files map[string][]byte, from map[string]string) error {
 	type first struct{ spelling, file string }
 	seen := map[string]first{} // a folded path -> how it was first spelt, and by which file

@@ -24,8 +24,9 @@ type Section struct {
 	html    []byte // its heading, laid out by partials/section.html
 }
 
-// Catalog is .Site to templates: the settings, and every page. Each render has its own
-// copy, noting whether the page lists the pages: only then it shows them (see Site.reuse).
+// Catalog is .Site to templates: the settings, and every page. Each render has
+// its own copy, noting whether the page lists the pages: only then it shows
+// them (see Site.reuse).
 type Catalog struct {
 	settings.Settings // so that templates keep reading .Site.Publisher
 	pages             []*Page
@@ -165,8 +166,8 @@ func (s *Site) link() error {
 
 func linkTo(p *Page) *Link { return &Link{URL: p.URL, Meta: p.Meta} }
 
-// sum sums into each page's shows what it shows of the others (date, library, links,
-// breadcrumb), and into s.catalogSum what a page that lists the catalog shows.
+// sum sums into each page's shows what it shows of the others (date, library,
+// links, breadcrumb), into s.catalogSum what a page listing the catalog shows.
 func (s *Site) sum() {
 	faces := make(map[string][]byte, len(s.Pages)) // by URL
 	for _, p := range s.Pages {

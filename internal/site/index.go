@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// index places the pages among the bundled files, adds sitemap.xml, robots.txt and
-// _redirects, and checks that paths are each one's, even in case, and that links hold.
+// index places the pages among the bundled files, adds sitemap.xml, robots.txt
+// and _redirects, and checks paths are distinct, even in case, and links hold.
 func (s *Site) index() error {
 	from := map[string]string{ // what writes each file, for errors to name
 		"measure.js":  MeasureDir + "/measure.js",
@@ -61,8 +61,9 @@ func (s *Site) index() error {
 	return s.checkLinks()
 }
 
-// claim refuses p's output path if the build writes a file there, on its way (/404.html/)
-// or below it. from maps each file to its writer; dirs each folder written to a file in it.
+// claim refuses p's output path if the build writes a file there, on its way
+// (/404.html/) or below it. from maps each file to its writer; dirs each folder
+// written to a file in it.
 func (s *Site) claim(p *Page, from, dirs map[string]string) error {
 	at := from[p.Out]
 	if _, ok := s.Files[p.Out]; ok {

@@ -68,7 +68,7 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 			return nil
 		case strings.EqualFold(name, "index.md") && name != "index.md":
 			// As the folder spells it: where case folds (a Mac, Windows), a stat
-			// of index.md finds Index.md, which is the page /Index/ on Netlify.
+			// of index.md finds Index.md, the page /Index/ on Netlify.
 			errs = append(errs, fmt.Errorf("%s: a folder's own page is index.md, in lower case: rename it to index.md", rel))
 		case ext != ".md":
 			errs = append(errs, fmt.Errorf("%s: a page's file ends in .md, in lower case: rename it to %s.md", rel, strings.TrimSuffix(name, ext)))
@@ -120,8 +120,9 @@ func loadPages(site fs.FS, prev map[string]*Page, changed map[string]bool, set s
 	return pages, errors.Join(errs...)
 }
 
-// loadPage reads rel, content/NAME, and maps it to its output path. A file not changed, of
-// old's size and modification time, is not read again; old's bytes are not parsed again.
+// loadPage reads rel, content/NAME, and maps it to its output path. A file not
+// changed, of old's size and modification time, is not read again; old's bytes
+// are not parsed again.
 func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 	name := strings.TrimPrefix(rel, ContentDir+"/")
 	// Stat before read: an edit in between is seen next time.
@@ -138,7 +139,8 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 	dir, _ := path.Split(name)
 	p := &Page{File: rel, raw: src, stat: fi, Section: strings.TrimSuffix(dir, "/")}
 	if old != nil && bytes.Equal(old.raw, src) {
-		// The same bytes parse the same; the page is a new one all the same, old left as it was.
+		// The same bytes parse the same; the page is a new one all the same,
+		// old left as it was.
 		p.Meta, p.src, p.first = old.Meta, old.src, old.first
 	} else if p.Meta, p.src, p.first, err = frontmatter.Parse(rel, src); err != nil {
 		return nil, err
@@ -158,9 +160,10 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 // homeFile names the generated home page in errors and in the Prev map.
 const homeFile = TemplateDir + "/home.html"
 
-// Ignored reports whether a file in content/ or static/, which the build skips and the
-// preview does not watch, is not the author's: hidden (.DS_Store), an editor's lock or
-// backup (.#index.md, #index.md#, index.md~), or Windows Explorer's (Thumbs.db, desktop.ini).
+// Ignored reports whether a file in content/ or static/, which the build skips
+// and the preview does not watch, is not the author's: hidden (.DS_Store), an
+// editor's lock or backup (.#index.md, #index.md#, index.md~), or Windows
+// Explorer's (Thumbs.db, desktop.ini).
 func Ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
 		strings.EqualFold(name, "Thumbs.db") || strings.EqualFold(name, "desktop.ini")

@@ -8,8 +8,9 @@ import (
 	"slices"
 )
 
-// A Part is one page of the index of errors: / lists a catalog that fits one round trip;
-// a larger one goes on over /page/2/ and after, so no new error page makes / too heavy.
+// A Part is one page of the index of errors: / lists a catalog that fits one
+// round trip; a larger one goes on over /page/2/ and after, so no new error
+// page makes / too heavy.
 type Part struct {
 	N, Of      int
 	Prev, Next string     // the neighbouring parts' URLs, or empty
@@ -26,8 +27,9 @@ func partURL(n int) string {
 
 var partRE = regexp.MustCompile(`^/page/[0-9]+/$`)
 
-// paginate measures the room the index's page leaves with no entry, and cuts the catalog
-// into parts (see cut). A page unchanged since prev (last, by file) keeps entry and weight.
+// paginate measures the room the index's page leaves with no entry, and cuts
+// the catalog into parts (see cut). A page unchanged since prev (last, by file)
+// keeps entry and weight.
 func (s *Site) paginate(o Options, last map[string]*Page) error {
 	for _, p := range s.Pages {
 		if partRE.MatchString(p.URL) || p.URL == "/" && p.IsError() { // a home page of one's own is content/index.md
@@ -64,8 +66,9 @@ func (s *Site) paginate(o Options, last map[string]*Page) error {
 	return s.cut(home)
 }
 
-// cut fills each part with the next pages while their entries' weights (a guess, which
-// fit checks) fit s.room, and makes a page of the index for each part after the first.
+// cut fills each part with the next pages while their entries' weights (a
+// guess, which fit checks) fit s.room, and makes a page of the index for each
+// part after the first.
 func (s *Site) cut(home *Page) error {
 	var runs [][]*Page
 	used := s.room + 1 // no run yet
@@ -116,9 +119,10 @@ func (s *Site) cut(home *Page) error {
 	return nil
 }
 
-// fit renders the pages and checks each page of the index against the budget. One over it
-// (its entries pushed its end out of gzip's reach, say) gets a break before its last pages,
-// weighing what it is over, and the index and every page that lists the catalog render again.
+// fit renders the pages and checks each page of the index against the budget.
+// One over it (its entries pushed its end out of gzip's reach, say) gets a
+// break before its last pages, weighing what it is over, and the index and
+// every page that lists the catalog render again.
 func (s *Site) fit(o Options, last map[string]*Page) error {
 	var first, cutAt string // the last round's page, by its first entry, and the entry it was cut before
 	for {
@@ -166,10 +170,10 @@ func (s *Site) fit(o Options, last map[string]*Page) error {
 	}
 }
 
-// entries lays out each error page's entry and each section's heading as the index does,
-// and weighs each: a heading compressed alone, an entry by what it adds, compressed, to the
-// one before (or the heading), as entries alike add little. A page and the one before it
-// unchanged since prev keep their weight.
+// entries lays out each error page's entry and each section's heading as the
+// index does, and weighs each: a heading compressed alone, an entry by what it
+// adds, compressed, to the one before (or the heading), as entries alike add
+// little. A page and the one before it unchanged since prev keep their weight.
 func (s *Site) entries(o Options, last map[string]*Page) error {
 	if o.Prev == nil || o.Prev.inputs != s.inputs {
 		last = nil // a template or a setting changed: every entry is laid out again

@@ -30,7 +30,8 @@ var minifier = func() *minify.M {
 	m := minify.New()
 	m.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepDefaultAttrVals: true})
 	m.AddFunc("text/css", mincss.Minify)
-	// ES5: the minifier may not add newer syntax (an optional catch binding) an old browser fails on.
+	// ES5: the minifier may not add newer syntax (an optional catch binding) an
+	// old browser fails on.
 	m.Add("application/javascript", &minjs.Minifier{Version: 2009})
 	m.AddFuncRegexp(regexp.MustCompile(`[/+]json$`), minjson.Minify)
 	return m
@@ -88,7 +89,8 @@ func (s *Site) each(o Options, n int, job func(i int) error) error {
 			errs[i] = job(i)
 		}()
 	}
-	// A running template cannot be stopped: on time out the build reports, leaving it to stopWriter or the process's end.
+	// A running template cannot be stopped: on time out the build reports,
+	// leaving it to stopWriter or the process's end.
 	timeout := cmp.Or(o.Timeout, DefaultTimeout)
 	timer := time.NewTimer(timeout)
 	for range n {
@@ -224,8 +226,9 @@ func (s *Site) renderPage(p *Page) (out rendered, err error) {
 	return out, nil
 }
 
-// structuredData is p's canonical URL, empty without a base URL, and its JSON-LD: a
-// TechArticle, or the index's CollectionPage, with its BreadcrumbList (see trail).
+// structuredData is p's canonical URL, empty without a base URL, and its
+// JSON-LD: a TechArticle, or the index's CollectionPage, with its
+// BreadcrumbList (see trail).
 func (s *Site) structuredData(p *Page) (canonical string, jsonLD any) {
 	set := s.Settings
 	kind, title := "TechArticle", "headline"
@@ -286,8 +289,8 @@ func (s *Site) markdownOptions(d *Data) markdown.Options {
 	}
 }
 
-// checkUnset warns of, or with publish refuses, a placeholder the page shows: a
-// <setting:guide> naming no guide, or a checked line (its quotes, checked) without updated.
+// checkUnset warns of, or with publish refuses, a placeholder the page shows:
+// <setting:guide> naming no guide, or a checked line without updated.
 func (s *Site) checkUnset(p *Page, guide string, d *Data) ([]string, error) {
 	var msgs []string
 	if n := lineOf(p.src, "<setting:guide>"); n > 0 && guide == "" {

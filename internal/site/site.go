@@ -45,7 +45,8 @@ type Options struct {
 	Timeout time.Duration // bounds the wait for each page, to report a template that never ends; DefaultTimeout when zero
 	// Prev is the last good build, or nil: an unchanged page is taken from it.
 	Prev *Site
-	// Changed names the files saved since Prev (content/x.md): read again even at the size and time Prev read.
+	// Changed names the files saved since Prev (content/x.md): read again even
+	// at the size and time Prev read.
 	Changed map[string]bool
 }
 
@@ -115,10 +116,11 @@ type Page struct {
 // the file checks it against, so that it never writes over a newer edit.
 func (p *Page) Raw() []byte { return p.raw }
 
-// Places are what a click and a sale do not carry, for the report: the files of the pages
-// with each click's control; the guide each page but the index offers, its own or, where it
-// shows <setting:guide> (else no page would have the site's guide's row), the site's; and
-// the page each alias answers with a 301.
+// Places are what a click and a sale do not carry, for the report: the files of
+// the pages with each click's control; the guide each page but the index
+// offers, its own or, where it shows <setting:guide> (else no page would have
+// the site's guide's row), the site's; and the page each alias answers with a
+// 301.
 func (s *Site) Places() (clicks map[string][]string, guides, aliases map[string]string) {
 	clicks, guides, aliases = map[string][]string{}, map[string]string{}, map[string]string{}
 	for _, p := range s.Pages {
@@ -211,8 +213,9 @@ func (s *Site) sumInputs() {
 	h.Sum(s.inputs[:0])
 }
 
-// reuse takes from prev (its pages by file in last) the rendering of each page whose file,
-// s.inputs, what it shows of the others and, if listed, the catalog (all it reads) are the same.
+// reuse takes from prev (its pages by file in last) the rendering of each page
+// whose file, s.inputs, what it shows of the others and, if listed, the catalog
+// (all it reads) are the same.
 func (s *Site) reuse(prev *Site, last map[string]*Page) {
 	if prev == nil || prev.inputs != s.inputs {
 		return

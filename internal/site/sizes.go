@@ -41,14 +41,16 @@ func (z PageSize) Over() string {
 // Sizes is the build's size summary.
 type Sizes struct {
 	Raw int // every file, uncompressed
-	// Critical is the heaviest critical path by gzip, not raw: a big table compresses to little.
+	// Critical is the heaviest critical path by gzip, not raw: a big table
+	// compresses to little.
 	Critical PageSize
 	Standin  bool // the page was measured with StandinBaseURL, the build having no base URL
 	Measure  Size // measure.js
 }
 
-// Sizes measures the built files and measure.js, and names the heaviest page: without a
-// base URL, unless one of the index's, rendered again with StandinBaseURL, as published.
+// Sizes measures the built files and measure.js, and names the heaviest page:
+// without a base URL, unless one of the index's, rendered again with
+// StandinBaseURL, as published.
 func (s *Site) Sizes() (Sizes, error) {
 	r := Sizes{Standin: s.Settings.BaseURL == ""}
 	for _, data := range s.Files {
@@ -78,8 +80,9 @@ func (s *Site) Sizes() (Sizes, error) {
 	return r, nil
 }
 
-// critical measures a page's critical path: its HTML and the stylesheets and scripts it
-// loads, those measured once a build, as every page of the index loads the same ones.
+// critical measures a page's critical path: its HTML and the stylesheets and
+// scripts it loads, those measured once a build, as every page of the index
+// loads the same ones.
 func (s *Site) critical(page rendered) Size {
 	s.sizeOnce.Do(func() {
 		s.sized = map[string]Size{}
@@ -96,7 +99,8 @@ func (s *Site) critical(page rendered) Size {
 	return z
 }
 
-// CheckBudget refuses the build, naming each page whose critical path as built is over CriticalBudget.
+// CheckBudget refuses the build, naming each page whose critical path as built
+// is over CriticalBudget.
 func (s *Site) CheckBudget() error {
 	var over []string
 	for _, p := range s.Pages {
@@ -114,8 +118,9 @@ func (s *Site) CheckBudget() error {
 // measureAll measures each of files with gzip -9.
 func measureAll(files [][]byte) []Size {
 	sizes := make([]Size, len(files))
-	// Writers are reset, not made: a new one, 600 KB of tables, costs about as much as
-	// compressing a small file, and a build measures often (each page of the index).
+	// Writers are reset, not made: a new one, 600 KB of tables, costs about as
+	// much as compressing a small file, and a build measures often (each page
+	// of the index).
 	zw := gzipWriters.Get().(*gzip.Writer)
 	defer gzipWriters.Put(zw)
 	for i, data := range files {

@@ -252,9 +252,10 @@ func lineBefore(f io.ReaderAt, end int64) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// TakeJournal imports the journal at path into s: its whole lines after those an
-// earlier call took. A journal cut short or replaced since is read again from its
-// start, the lines' keys keeping it exact. A refused line has its number in the whole file.
+// TakeJournal imports the journal at path into s: its whole lines after those
+// an earlier call took. A journal cut short or replaced since is read again
+// from its start, the lines' keys keeping it exact. A refused line has its
+// number in the whole file.
 func (s *Store) TakeJournal(ctx context.Context, path string) (ImportResult, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {

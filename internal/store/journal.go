@@ -264,7 +264,7 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// NotStored is the site folder's file of what PostgreSQL did not take from the preview.
+// NotStored is the site folder's file of what PostgreSQL did not take.
 const NotStored = "not-stored.jsonl"
 
 // NotStoredNote says, for a report, how many events wait in root's

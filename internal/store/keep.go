@@ -116,8 +116,9 @@ func (s *Store) Keep(ctx context.Context, items []Item) (stored int, err error) 
 var errFateUnknown = errors.New("the answer to COMMIT was lost and the server could not be asked whether it took: the events may be stored, so they are not written as not stored, which -import would count twice")
 
 // committed reports whether PostgreSQL committed xid after all, and whether it
-// could tell in 2 s: a connection lost after COMMIT may have lost only its answer,
-// and events both stored and logged as not stored would be counted twice.
+// could tell in 2 s: a connection lost after COMMIT may have lost only its
+// answer, and events both stored and logged as not stored would be counted
+// twice.
 func (s *Store) committed(xid int64) (took, known bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -57,8 +57,9 @@ type Options struct {
 	Timeout  time.Duration // to connect to PostgreSQL; 5 s when zero
 }
 
-// Open opens the store dsn names (a PostgreSQL URL or keyword string, or a file), migrating
-// one that is behind and refusing a newer one; one up to date gets no DDL and no lock.
+// Open opens the store dsn names (a PostgreSQL URL or keyword string, or a
+// file), migrating one that is behind and refusing a newer one; one up to date
+// gets no DDL and no lock.
 func Open(ctx context.Context, dsn string, o Options) (*Store, error) {
 	s := &Store{postgres: IsPostgres(dsn), readOnly: o.ReadOnly, where: Describe(dsn)}
 	var err error
@@ -153,8 +154,9 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 			v.Set("immutable", "1")
 		}
 	} else {
-		// WAL lets the report read during a write; NORMAL syncs only at checkpoints; BEGIN
-		// IMMEDIATE takes the write lock up front: two migrating processes wait, not fail.
+		// WAL lets the report read during a write; NORMAL syncs only at
+		// checkpoints; BEGIN IMMEDIATE takes the write lock up front: two
+		// migrating processes wait, not fail.
 		v.Add("_pragma", "journal_mode(WAL)")
 		v.Add("_pragma", "synchronous(NORMAL)")
 		v.Add("_pragma", "cache_size(-32768)") // 32 MB: an import's keys land all over their index

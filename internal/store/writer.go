@@ -20,9 +20,10 @@ type Keeper interface {
 	Keep(ctx context.Context, items []Item) (int, error)
 }
 
-// Writer keeps events from any number of goroutines, one transaction (or fsync) a batch,
-// answering each once kept; a batch the store refuses goes to the fallback, not-stored
-// lines -import reads: no event is acknowledged that nothing kept.
+// Writer keeps events from any number of goroutines, one transaction (or fsync)
+// a batch, answering each once kept; a batch the store refuses goes to the
+// fallback, not-stored lines -import reads: no event is acknowledged that
+// nothing kept.
 type Writer struct {
 	to, fallback Keeper // fallback may be nil; messages name it by its String method
 	log          func(string)

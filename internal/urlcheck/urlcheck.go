@@ -18,7 +18,7 @@ func Normalize(raw string) string {
 
 var tabsAndNewlines = strings.NewReplacer("\t", "", "\n", "", "\r", "")
 
-// Scheme returns raw's scheme as a browser parses it, lowercased; "" if relative.
+// Scheme returns raw's scheme as a browser parses it, lowercased ("": none).
 func Scheme(raw string) string {
 	if m := schemeRE.FindStringSubmatch(Normalize(raw)); m != nil {
 		return strings.ToLower(m[1])
