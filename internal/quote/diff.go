@@ -39,8 +39,8 @@ func dice(x, y map[string]int) float64 {
 // diff sets the lines x against y, line by line, by their longest common
 // subsequence: "-" for a line only in x, "+" only in y, " " in both.
 func diff(x, y []string) []string {
-	// lcs[i][j] is the longest common subsequence of x[i:] and y[j:]: small, as
-	// a quote is.
+	// lcs[i][j] is the length of the longest common subsequence of x[i:]
+	// and y[j:]; a quote is a few lines, so the table is small.
 	lcs := make([][]int, len(x)+1)
 	for i := range lcs {
 		lcs[i] = make([]int, len(y)+1)

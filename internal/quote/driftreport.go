@@ -122,7 +122,7 @@ func summary(r *repo, g *group, pre bool) string {
 	return fmt.Sprintf("%s %s to %s, %s: %s", r.name, strings.Join(g.citedTags(), " and "), g.newest.Tag, g.describe(pre), counted(g.counts()))
 }
 
-// writeText prints each group behind or drifted as -repin would, then answers.
+// writeText prints what became of each group behind or drifted, then answers.
 func writeText(w io.Writer, repos []*repo, answer string, pre bool) error {
 	var b bytes.Buffer
 	for _, r := range repos {

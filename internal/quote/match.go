@@ -55,7 +55,7 @@ func nearest(lines []string, n, near int, score func(span []string) float64) (in
 
 func distance(x, y int) int { return max(x-y, y-x) }
 
-// short is a quote folded to one line of at most 60 characters, none cut.
+// short folds a quote to one line of at most 60 characters, none cut in half.
 func short(q string) string {
 	f := []rune(fold(q))
 	if len(f) > 60 {

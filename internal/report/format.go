@@ -44,8 +44,8 @@ func ratio(v *float64) string {
 // num writes n with thousands separated: 12,345.
 func num(n int) string { return humanize.Comma(int64(n)) }
 
-// change is n against the period before: "+12 (+4.0%)", "-3 (-10.0%)", "0
-// (0.0%)", "+5 (none before)"; "0" when both are 0.
+// change is n against the period before: "+12 (+4.0%)", "-3 (-10.0%)",
+// "0 (0.0%)", "+5 (none before)"; "0" when both are 0.
 func change(n, before int) string {
 	d := n - before
 	sign := ""
