@@ -212,7 +212,8 @@ func newestOf(versions []version.Version, tags map[string]string, g *group, pre 
 		}
 		return n
 	}
-	return slices.MaxFunc(same, func(x, y version.Version) int { return like(x) - like(y) }), nil // the first of the likest
+	// The first of the likest.
+	return slices.MaxFunc(same, func(x, y version.Version) int { return like(x) - like(y) }), nil
 }
 
 // tree reads the files of r's clone at a tag.

@@ -58,7 +58,9 @@ func (x explorer) reader(name string, cr *csv.Reader, cols map[string]int, o Opt
 				return nil
 			}
 			paid++
-			switch _, status := cols["Status"]; { // Blockscout's: ok, or error for a failed transaction, which moved nothing
+			// Blockscout's Status: ok, or error for a failed transaction, which
+			// moved nothing.
+			switch _, status := cols["Status"]; {
 			case cell("Status") == "error":
 				return nil
 			case status && cell("Status") != "ok":

@@ -162,7 +162,9 @@ func openSQLite(path string, readOnly, immutable bool) (*sql.DB, error) {
 		v.Add("_pragma", "cache_size(-32768)") // 32 MB: an import's keys land all over their index
 		v.Set("_txlock", "immediate")
 	}
-	db, _ := sql.Open("sqlite", uri+"?"+v.Encode()) // no error: the driver is registered (above), and modernc's has no OpenConnector to fail
+	// No error: the driver is registered (above), and modernc's has no
+	// OpenConnector to fail.
+	db, _ := sql.Open("sqlite", uri+"?"+v.Encode())
 	// One connection: SQLite serialises writes anyway; a pool's queue beats busy retries.
 	db.SetMaxOpenConns(1)
 	return db, nil
