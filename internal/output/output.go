@@ -215,7 +215,10 @@ func Update(dir string, prev, next map[string][]byte) error {
 	// Page/index.html, whose removal after would take the new page.
 	for name := range prev {
 		if _, ok := next[name]; ok {
-			continue // prev's names were checked as they were written
+			continue
+		}
+		if err := checkName(dir, name); err != nil {
+			return err
 		}
 		if err := retry(func() error { return os.Remove(filepath.Join(dir, filepath.FromSlash(name))) }); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("%s: %w", dir, err)

@@ -342,6 +342,15 @@ func TestUpdateWritesOnlyWhatChanged(t *testing.T) {
 	if err := Update(dir, next, map[string][]byte{"../escape": nil}); err == nil {
 		t.Error("a path out of the folder passed")
 	}
+	// Nor is one removed: Update trusts no caller's prev.
+	beside := filepath.Join(filepath.Dir(dir), "beside")
+	os.WriteFile(beside, nil, 0o644)
+	if err := Update(dir, map[string][]byte{"../beside": nil}, next); err == nil {
+		t.Error("a removal out of the folder passed")
+	}
+	if _, err := os.Stat(beside); err != nil {
+		t.Errorf("a removal out of the folder took %s: %v", beside, err)
+	}
 }
 
 // TestUpdateRenamedInCaseOnly: a page renamed in case only (Page.md to
