@@ -234,7 +234,7 @@ func collectLess() {
 	}, struct{}{})
 }
 
-// A failure exits with failStatus, printing failHead first and footer last.
+// A failure exits with failStatus, printing failHead first, any footer last.
 var (
 	failStatus = 1
 	failHead   = "cannot run:"

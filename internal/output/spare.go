@@ -74,7 +74,7 @@ func prune(dir string, names []string) error {
 	})
 }
 
-// keepAsSpare keeps old, the site a swap replaced, as dir's spare, or removes.
+// keepAsSpare makes old, the site a swap replaced, dir's spare, or removes it.
 func keepAsSpare(dir, old string) {
 	if !keepSpare || os.Rename(old, spareOf(dir)) != nil {
 		removeBuilt(old, nil)

@@ -20,7 +20,7 @@ var generated = map[string]bool{"measure.js": true, "filter.js": true, "sitemap.
 	"404.html": true, "index.html": true, "_redirects": true}
 
 // bundle copies static/, each name to its served path in s.assets (CSS minified
-// under a hashed name, markup with LF line ends), then measure/'s scripts.
+// under a hashed name, markup with LF line ends), then minifies measure/'s.
 func (s *Site) bundle(site fs.FS) error {
 	// fs.WalkDir would follow a link at its root; below, the walk refuses links.
 	if fi, err := fs.Lstat(site, StaticDir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {

@@ -161,8 +161,8 @@ func loadPage(site fs.FS, rel string, old *Page, changed bool) (*Page, error) {
 const homeFile = TemplateDir + "/home.html"
 
 // Ignored reports whether a file in content/ or static/, which the build skips
-// and the preview does not watch, is not the author's: hidden (.DS_Store), an
-// editor's lock or backup (.#index.md, #index.md#, index.md~), or Windows
+// and whose saves the preview ignores, is not the author's: hidden (.DS_Store),
+// an editor's lock or backup (.#index.md, #index.md#, index.md~), or Windows
 // Explorer's (Thumbs.db, desktop.ini).
 func Ignored(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||

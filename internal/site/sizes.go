@@ -48,9 +48,9 @@ type Sizes struct {
 	Measure  Size // measure.js
 }
 
-// Sizes measures the built files and measure.js, and names the heaviest page:
-// without a base URL, unless one of the index's, rendered again with
-// StandinBaseURL, as published.
+// Sizes measures the built files and measure.js, and names the heaviest page.
+// Without a base URL it measures that page, unless one of the index's, rendered
+// again with StandinBaseURL, as published.
 func (s *Site) Sizes() (Sizes, error) {
 	r := Sizes{Standin: s.Settings.BaseURL == ""}
 	for _, data := range s.Files {
