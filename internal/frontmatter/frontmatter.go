@@ -127,8 +127,14 @@ func Parse(path string, src []byte) (meta Meta, body []byte, bodyLine int, err e
 	md, err := toml.Decode(string(fm), &meta)
 	if err != nil {
 		if perr, ok := errors.AsType[toml.ParseError](err); ok {
-			// The line of the byte toml stopped at: its own Line is one off at a CRLF.
-			line := bytes.Count(fm[:min(perr.Position.Start, len(fm))], []byte("\n"))
+			// The line of the byte toml stopped at: its own Line is one off at a
+			// CRLF. At a control character it stops a byte before it, even before
+			// the first (BurntSushi/toml v1.6.0, lex.go:288).
+			start := perr.Position.Start
+			if strings.HasPrefix(perr.Message, "TOML files cannot contain control characters") {
+				start++
+			}
+			line := bytes.Count(fm[:min(start, len(fm))], []byte("\n"))
 			if perr.LastKey == "" { // toml names none once it has read a value (updated = 2026/12/05): the line's
 				key, _, _ := strings.Cut(strings.Split(string(fm), "\n")[line], "=")
 				perr.LastKey = strings.Trim(key, " \t\"'")

@@ -189,6 +189,9 @@ func TestParseErrors(t *testing.T) {
 		// toml counts the table's name line as the one after it.
 		{"a table name not closed", "+++\n" + keys + "[tags\nx = 1\n+++\n", "p.md:4:", []string{"not valid TOML", "to end table name"}},
 		{"a string not closed", "+++\n" + keys + "library = \"x\nguide = \"g\"\n+++\n", "p.md:4:", []string{"not valid TOML", "strings cannot contain newlines"}},
+		// toml stops a byte before a control character: -1 before the first.
+		{"a control character before a key", "+++\n" + keys + "\x01library = \"x\"\n+++\n", "p.md:4:", []string{"control characters: '0x01'"}},
+		{"a control character first", "+++\n\x01" + keys + "+++\n", "p.md:2:", []string{"control characters: '0x01'"}},
 	} {
 		// A Windows checkout (CRLF) names the same line: only byte offsets differ.
 		for _, nl := range []string{"\n", "\r\n"} {
