@@ -81,8 +81,8 @@ func main() {
 		fail(fmt.Errorf("-drift-pre and -json go with -drift REPO=GITDIR"))
 	case f.write && f.repin == "":
 		fail(fmt.Errorf("-write goes with -repin REPO@VERSION=DIR"))
-	case f.serve && (len(f.checks) > 0 || f.repin != ""):
-		fail(fmt.Errorf("-serve goes without -check-sources and -repin"))
+	case f.serve && (len(f.checks) > 0 || f.repin != "" || f.publish):
+		fail(fmt.Errorf("-serve goes without -check-sources, -repin and -publish"))
 	case len(f.drifts) > 0:
 		code, err := quote.Drift(quote.DriftOptions{
 			Build: f.site, Clones: f.drifts, Pre: f.pre, JSON: f.json, Out: os.Stdout,

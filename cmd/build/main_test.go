@@ -453,6 +453,7 @@ func TestBadArgumentsBuildNothing(t *testing.T) {
 		{[]string{"-drift", "nonsense"}, "-drift \"nonsense\": write OWNER/REPO=GITDIR", 2},
 		{[]string{"-drift", "a/b=nowhere"}, "nowhere: no such folder", 2},
 		{[]string{"-check-sources", "a/b=" + here}, "is not a git checkout: write a/b@VERSION=", 1},
+		{[]string{"-serve", "-publish"}, "-serve goes without -check-sources, -repin and -publish", 1},
 		{[]string{"-check-sources", "a/b@v1=" + here}, "warning: content/warns.md", 0},
 	} {
 		cmd := exec.Command(bin, append([]string{"-root", root}, tc.args...)...)
