@@ -138,7 +138,8 @@ func (s *Server) openEvents() error {
 	return nil
 }
 
-// keepEvent prints an event the counter sent, and keeps it if the preview does.
+// keepEvent prints an event the counter sent, and keeps it if the preview does;
+// an event it could not keep is printed as such.
 func (s *Server) keepEvent(e event.Event, t time.Time) error {
 	if s.writer != nil {
 		if err := s.writer.Receive(e, t); err != nil {

@@ -290,7 +290,8 @@ func (s *Site) markdownOptions(d *Data) markdown.Options {
 }
 
 // checkUnset warns of, or with publish refuses, a placeholder the page shows:
-// <setting:guide> naming no guide, or a checked line without updated.
+// <setting:guide> naming no guide, or a checked line (it shows its quotes as
+// checked) without updated.
 func (s *Site) checkUnset(p *Page, guide string, d *Data) ([]string, error) {
 	var msgs []string
 	if n := lineOf(p.src, "<setting:guide>"); n > 0 && guide == "" {
