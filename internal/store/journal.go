@@ -283,7 +283,11 @@ func NotStoredNote(root string) (string, error) {
 	if err != nil || n == 0 {
 		return "", err
 	}
-	return fmt.Sprintf("%s in the site folder holds %d event%s PostgreSQL did not take from the preview: "+
+	events := fmt.Sprintf("%d events", n)
+	if n == 1 {
+		events = "1 event"
+	}
+	return fmt.Sprintf("%s in the site folder holds %s PostgreSQL did not take from the preview: "+
 		"these counts leave out each that go run ./cmd/report -import %s (as the store's owner) has not taken yet; it takes each once.",
-		NotStored, n, map[bool]string{true: "s"}[n > 1], NotStored), nil
+		NotStored, events, NotStored), nil
 }
